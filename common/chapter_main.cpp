@@ -1,0 +1,38 @@
+#include "chapter_main.hpp"
+
+#include "gpu.hpp"
+#include "options.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+namespace common {
+
+int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::function<void(CLI::App&)>& add_options,
+                const std::function<void(Notebook&)>& body) {
+  CLI::App app(info.title, info.program);
+  CommonOptions options;
+  add_common_options(app, options, info.kernel_count);
+  if (add_options) add_options(app);
+  if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
+
+  std::string why;
+  if (options.require_gpu && !gpu_available(&why)) {
+    std::printf("SKIPPED: %s needs a usable GPU (--require-gpu): %s\n", info.program.c_str(), why.c_str());
+    return 77;
+  }
+  std::string command_line = info.program;
+  for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
+  try {
+    Notebook notebook(info, options, command_line);
+    body(notebook);
+    return notebook.finish();
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: %s\n", info.program.c_str(), e.what());
+    return 1;
+  }
+}
+
+}  // namespace common

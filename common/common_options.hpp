@@ -1,0 +1,23 @@
+// The options every chapter program shares (parsed in options.hpp, with CLI11).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace common {
+
+struct CommonOptions {
+  std::uint64_t seed = 1;
+  std::string out_dir;      // where data, scripts and figures go; default out/<program>
+  bool bench = false;       // run the large benchmark sweeps
+  bool quiet = false;       // print headings, checks and the summary only
+  bool cpu_only = false;    // skip every GPU section, as on a machine without a GPU
+  bool require_gpu = false; // exit 77 (the tests' "skipped") when no GPU is usable
+  std::vector<int> kernels; // --kernel N, repeatable; empty = every version
+};
+
+// True when version `k` was selected (no --kernel given selects them all).
+bool kernel_selected(const CommonOptions& options, int k);
+
+}  // namespace common

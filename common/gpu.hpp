@@ -1,0 +1,41 @@
+// Is there a GPU this build can run on? Asked once, answered without crashing.
+//
+// With no driver, cudaGetDeviceCount returns cudaErrorInsufficientDriver; with a GPU of an
+// architecture this build has no code for, every launch would fail with "no kernel image".
+// Both become a reason string that the programs print and the GPU tests skip on.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace common {
+
+struct DeviceInfo {
+  std::string name;
+  int compute_major = 0;
+  int compute_minor = 0;
+  int multiprocessors = 0;
+  std::size_t global_memory_bytes = 0;
+  std::size_t l2_cache_bytes = 0;
+};
+
+struct GpuStatus {
+  bool usable = false;
+  std::string why_not;  // empty when usable
+  DeviceInfo device;    // filled when usable
+};
+
+// Probes device 0 once and caches the answer. Never throws.
+const GpuStatus& gpu_status();
+
+inline bool gpu_available(std::string* why_not = nullptr) {
+  const GpuStatus& s = gpu_status();
+  if (!s.usable && why_not) *why_not = s.why_not;
+  return s.usable;
+}
+
+// Throws a one-line error when `bytes` does not fit in the GPU's free memory, naming `what`
+// (the option or array at fault) and both sizes.
+void require_device_memory(std::size_t bytes, const std::string& what);
+
+}  // namespace common

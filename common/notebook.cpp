@@ -1,0 +1,173 @@
+#include "notebook.hpp"
+
+#include "gpu.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace common {
+namespace {
+
+constexpr const char* kIndent = "    ";
+constexpr const char* kRule = "━━";
+
+// Width of a UTF-8 string in terminal columns, counting each code point as one.
+std::size_t columns(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  const std::size_t w = columns(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+}  // namespace
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &local);
+  return text;
+}
+
+Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::string command_line)
+    : options_(options),
+      out_dir_(options.out_dir.empty() ? "out/" + info.program : options.out_dir),
+      date_(today()) {
+  std::string rule;
+  for (std::size_t i = columns(info.title); i < 76; ++i) rule += "━";
+  line(fmt::format("{} {} {}", kRule, info.title, rule));
+  line(fmt::format("  program  {}", command_line));
+  const std::string device = gpu() ? device_name() : "none (" + no_gpu_reason() + ")";
+  line(fmt::format("  device   {}", device));
+  line(fmt::format("  date     {}", date_));
+  line(fmt::format("  seed     {}", options_.seed));
+  line(fmt::format("  output   {}/", out_dir_));
+}
+
+std::string Notebook::device_name() const {
+  if (!gpu_available()) return "none";
+  const DeviceInfo& d = gpu_status().device;
+  return fmt::format("{} (sm_{}{}, {} SMs, {:.0f} GiB)", d.name, d.compute_major, d.compute_minor,
+                     d.multiprocessors, static_cast<double>(d.global_memory_bytes) / (1u << 30));
+}
+
+void Notebook::line(const std::string& text) const {
+  std::fputs(text.c_str(), stdout);
+  std::fputc('\n', stdout);
+}
+
+void Notebook::section(const std::string& title) {
+  line("");
+  line(fmt::format("[{}] {}", ++section_number_, title));
+}
+
+void Notebook::text(const std::string& paragraph) {
+  if (options_.quiet) return;
+  std::size_t start = 0;
+  while (start <= paragraph.size()) {
+    const std::size_t end = std::min(paragraph.find('\n', start), paragraph.size());
+    line(kIndent + paragraph.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+void Notebook::value(const std::string& name, const std::string& value) {
+  if (options_.quiet) return;
+  line(fmt::format("{}{} = {}", kIndent, name, value));
+}
+
+void Notebook::table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  if (options_.quiet) return;
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = columns(header[c]);
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], columns(row[c]));
+  auto format_row = [&](const std::vector<std::string>& row) {
+    std::string text = kIndent;
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) {
+      // Numbers read best right-aligned; the first column is a label.
+      const std::size_t gap = width[c] - columns(row[c]);
+      text += c == 0 ? pad(row[c], width[c]) : std::string(gap, ' ') + row[c];
+      if (c + 1 < row.size()) text += "  ";
+    }
+    return text;
+  };
+  line(format_row(header));
+  std::string rule = kIndent;
+  for (std::size_t c = 0; c < width.size(); ++c) rule += std::string(width[c], '-') + (c + 1 < width.size() ? "  " : "");
+  line(rule);
+  for (const auto& row : rows) line(format_row(row));
+}
+
+bool Notebook::check(const std::string& what, const Comparison& comparison,
+                     const std::function<std::string(std::size_t)>& where) {
+  return check(what, comparison.ok, comparison.summary(where));
+}
+
+bool Notebook::check(const std::string& what, bool passed, const std::string& detail) {
+  line(fmt::format("{}{} {}: {}", kIndent, passed ? "✔" : "✘", what, detail));
+  if (passed) {
+    ++passed_;
+  } else {
+    ++failed_;
+    failed_checks_.push_back(what);
+  }
+  return passed;
+}
+
+void Notebook::figure(const Figure& figure, bool show_inline) {
+  const DrawnFigure drawn = draw_figure(figure, out_dir_);
+  if (drawn.drawn) {
+    line(fmt::format("{}figure {}: {}", kIndent, figure.name, figure.title));
+    if (show_inline && !options_.quiet) {
+      std::vector<std::string> rows;
+      std::size_t start = 0;
+      while (start < drawn.ascii.size()) {
+        std::size_t end = std::min(drawn.ascii.find('\n', start), drawn.ascii.size());
+        std::string row = drawn.ascii.substr(start, end - start);
+        while (!row.empty() && (row.back() == ' ' || row.back() == '\f')) row.pop_back();
+        rows.push_back(row.empty() ? row : kIndent + row);
+        start = end + 1;
+      }
+      // gnuplot pads the page with blank rows; keep only the plot.
+      while (!rows.empty() && rows.back().empty()) rows.pop_back();
+      auto first = std::find_if(rows.begin(), rows.end(), [](const std::string& r) { return !r.empty(); });
+      for (auto it = first; it != rows.end(); ++it) line(*it);
+    }
+  } else {
+    line(fmt::format("{}figure {}: not drawn: {}; data in {}, script in {}", kIndent, figure.name, drawn.why_not,
+                     drawn.data_path, drawn.script_path));
+  }
+}
+
+bool Notebook::gpu() const { return !options_.cpu_only && gpu_available(); }
+
+std::string Notebook::no_gpu_reason() const {
+  std::string why = "--cpu-only";
+  if (!options_.cpu_only) gpu_available(&why);
+  return why;
+}
+
+void Notebook::gpu_skip(const std::string& what) {
+  ++skipped_;
+  line(fmt::format("{}⊘ skipped: {} (no GPU: {})", kIndent, what, no_gpu_reason()));
+}
+
+int Notebook::finish() {
+  line("");
+  std::string summary = fmt::format("{} Summary: {} checks passed, {} failed", kRule, passed_, failed_);
+  if (skipped_ > 0) summary += fmt::format("; {} GPU parts skipped", skipped_);
+  line(summary + " " + kRule);
+  for (const std::string& what : failed_checks_) line(fmt::format("{}✘ {}", kIndent, what));
+  std::fflush(stdout);
+  return failed_ == 0 ? 0 : 1;
+}
+
+}  // namespace common
