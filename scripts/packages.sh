@@ -1,0 +1,31 @@
+# Sourced by the scripts that build the book: the Debian packages it needs, and a function
+# that installs the missing ones (as root) or prints the exact line to run (otherwise).
+
+# Build and test: compilers come with the CUDA toolkit; these are the rest.
+BOOK_BUILD_PACKAGES=(cmake ninja-build g++ catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache)
+# Fonts for the figures and the book's math.
+BOOK_FONT_PACKAGES=(fonts-dejavu-core fonts-dejavu-extra)
+
+# book_ensure_packages PACKAGE... -- returns non-zero if something is missing and cannot be installed.
+book_ensure_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing missing Debian packages: ${missing[*]}"
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "Missing Debian packages. Install them with:" >&2
+    echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    return 1
+  fi
+}
+
+# book_require_cuda -- the CUDA toolkit is not a Debian package here: say where to get it.
+book_require_cuda() {
+  if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null 2>&1; then return 0; fi
+  echo "nvcc not found: install the CUDA toolkit (12.x or 13.x) from https://developer.nvidia.com/cuda-downloads" >&2
+  return 1
+}
