@@ -56,13 +56,19 @@ function(book_chapter_program name)
   set_property(GLOBAL APPEND PROPERTY BOOK_CHAPTER_PROGRAMS ${name})
 endfunction()
 
-# book_test(<target> PREFIX <name prefix> SOURCES <files...> LIBRARIES <libs...>)
+# book_test(<target> PREFIX <name prefix> SOURCES <files...> LIBRARIES <libs...>
+#           [KINDS <cpu|gpu|exercise_cpu|exercise_gpu>...])
 # One Catch2 executable; every test case becomes its own CTest test, labelled by tag:
 #   [gpu]       label gpu; exit 77 (no usable GPU, see tests/gpu_test.hpp) -> skipped
 #   [exercise]  label exercise, plus cpu or gpu
 #   otherwise   label cpu
+# KINDS lists the kinds the executable has (default: all four; discovering a kind that has
+# no test case only prints a warning).
 function(book_test target)
-  cmake_parse_arguments(ARG "" "PREFIX" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "PREFIX" "SOURCES;LIBRARIES;KINDS" ${ARGN})
+  if(NOT ARG_KINDS)
+    set(ARG_KINDS cpu gpu exercise_cpu exercise_gpu)
+  endif()
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} book_test_support)
   book_warnings(${target})
@@ -72,7 +78,7 @@ function(book_test target)
   # through a list, which splits a label list such as "exercise;gpu" apart.
   set(labels_script ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
   file(WRITE ${labels_script} "")
-  foreach(kind cpu gpu exercise_cpu exercise_gpu)
+  foreach(kind IN LISTS ARG_KINDS)
     if(kind STREQUAL "cpu")
       set(spec "~[gpu]~[exercise]")
     elseif(kind STREQUAL "gpu")

@@ -69,6 +69,11 @@ __global__ void __launch_bounds__(128) rnn_thread_per_sequence(const float* W, c
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= batch) return;  // after the barrier, so that every thread helped to load
 
+  // The weights never change, so the compiler would hoist all H² of them out of the time
+  // loop into registers -- far more than a thread has, and they would spill to slow local
+  // memory (the resource report, -Xptxas -v, showed a 5.8 KB stack frame). Reading them
+  // through a volatile pointer keeps them in shared memory, read once per use.
+  const volatile float* weights = sW;
   float h[H] = {};  // the state lives in registers: every index below is a compile-time constant
   for (int t = 0; t < length; ++t) {
     const float x_t = x[std::size_t(t) * batch + b];  // neighbouring threads, neighbouring addresses
@@ -77,7 +82,7 @@ __global__ void __launch_bounds__(128) rnn_thread_per_sequence(const float* W, c
     for (int j = 0; j < H; ++j) {
       float a = su[j] * x_t;
 #pragma unroll
-      for (int k = 0; k < H; ++k) a = fmaf(sW[j * H + k], h[k], a);
+      for (int k = 0; k < H; ++k) a = fmaf(weights[j * H + k], h[k], a);
       next[j] = activate<F>(a);
     }
     float out = 0;
