@@ -15,7 +15,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <tuple>
 #include <map>
 #include <numbers>
 #include <random>
@@ -229,19 +232,35 @@ void section_bptt(Notebook& nb, const Options& o) {
   nb.check("dℓ/dh_{-1} = finite differences", common::compare(grad.dh_initial, dh, tol));
 }
 
-// Runs one kernel on one problem and checks y and the final state against fp64.
-bool check_kernel(Notebook& nb, rnn::Kernel kernel, Activation act, const rnn::Weights& w, const rnn::Sequences& s) {
-  const auto reference = rnn::run_cpu<double>(w, s, act);
-  rnn::GpuRnn gpu(w, s);
-  gpu.poison_outputs();
-  gpu.run(kernel, act);
-  const std::string what =
-      fmt::format("kernel {} ({}), {} × {}", int(kernel), rnn::name(act), s.batch, s.length);
-  const bool y_ok = nb.check(what + ", y", common::compare(gpu.y(), reference.y, kFp32Tolerance),
-                             [&](std::size_t i) { return time_major_index(i, s.batch); });
-  const bool h_ok = nb.check(what + ", h_L", common::compare(gpu.h_final(), reference.h_final, kFp32Tolerance),
-                             [&](std::size_t i) { return fmt::format("b={}, j={}", i / w.hidden, i % w.hidden); });
-  return y_ok && h_ok;
+// Runs one kernel on several problems and checks every y_t and every final state against
+// fp64, as one comparison (one check line) whose report names the problem of the worst
+// element.
+void check_kernel(Notebook& nb, rnn::Kernel kernel, Activation act, const rnn::Weights& w,
+                  const std::vector<std::pair<int, int>>& sizes, std::uint64_t seed) {
+  std::vector<float> got;
+  std::vector<double> expected;
+  std::vector<std::pair<std::size_t, std::string>> segments;  // (first index, what it holds)
+  std::string size_list;
+  for (auto [batch, length] : sizes) {
+    const auto s = rnn::random_sequences(batch, length, seed);
+    const auto reference = rnn::run_cpu<double>(w, s, act);
+    rnn::GpuRnn gpu(w, s);
+    gpu.poison_outputs();
+    gpu.run(kernel, act);
+    for (auto [values, reference_values, name] :
+         {std::tuple{gpu.y(), reference.y, "y"}, std::tuple{gpu.h_final(), reference.h_final, "h_L"}}) {
+      segments.push_back({got.size(), fmt::format("{} of the {} × {} problem", name, batch, length)});
+      got.insert(got.end(), values.begin(), values.end());
+      expected.insert(expected.end(), reference_values.begin(), reference_values.end());
+    }
+    size_list += fmt::format("{}{}×{}", size_list.empty() ? "" : ", ", batch, length);
+  }
+  nb.check(fmt::format("kernel {} ({}) on {}, every y_t and h_L", int(kernel), rnn::name(act), size_list),
+           common::compare(got, expected, kFp32Tolerance), [&](std::size_t i) {
+             auto it = std::prev(std::upper_bound(segments.begin(), segments.end(), std::pair{i, std::string()},
+                                                  [](const auto& x, const auto& y) { return x.first < y.first; }));
+             return fmt::format("element {} of {}", i - it->first, it->second);
+           });
 }
 
 void section_gpu(Notebook& nb, const Options& o) {
@@ -251,12 +270,10 @@ void section_gpu(Notebook& nb, const Options& o) {
   // Awkward sizes first: one sequence of one step, sizes that are not multiples of a warp
   // or a block, then the size given on the command line.
   const std::vector<std::pair<int, int>> sizes{{1, 1}, {31, 7}, {33, 40}, {o.batch, o.length}};
+  const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
   for (const auto& info : rnn::kKernels) {
     if (!common::kernel_selected(nb.options(), int(info.id))) continue;
-    for (Activation act : {Activation::tanh, Activation::identity}) {
-      const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
-      for (auto [batch, length] : sizes) check_kernel(nb, info.id, act, w, rnn::random_sequences(batch, length, nb.options().seed));
-    }
+    for (Activation act : {Activation::tanh, Activation::identity}) check_kernel(nb, info.id, act, w, sizes, nb.options().seed);
   }
 }
 

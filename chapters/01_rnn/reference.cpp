@@ -102,6 +102,7 @@ Sequences random_sequences(int batch, int length, std::uint64_t seed) {
   return s;
 }
 
+// [snippet:run_cpu]
 template <class Scalar>
 Result run_cpu(const Weights& w, const Sequences& s, Activation f) {
   using M = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
@@ -125,6 +126,7 @@ Result run_cpu(const Weights& w, const Sequences& s, Activation f) {
     for (int j = 0; j < H; ++j) r.h_final[std::size_t(b) * H + j] = static_cast<double>(h(j, b));
   return r;
 }
+// [/snippet:run_cpu]
 
 template Result run_cpu<double>(const Weights&, const Sequences&, Activation);
 template Result run_cpu<float>(const Weights&, const Sequences&, Activation);
