@@ -118,7 +118,7 @@ void section_memory(Notebook& nb, const Options& o) {
   }
   const auto w = rnn::random_weights(o.hidden, 0.9, nb.options().seed);
   const auto tanh_influence = rnn::input_influence(w, s, 0, Activation::tanh);
-  f.series.push_back({"tanh, ρ = 0.9", range(steps), tanh_influence, "lines lw 2 dt 2"});
+  f.series.push_back({"tanh, ρ = 0.9", range(steps), tanh_influence, "lines lw 2 dt 2 lc rgb 'black'"});
   nb.table({"RNN", "t = 10", "t = 50", "t = 199", "steps to 1e-3"}, rows);
   nb.figure(f);
 

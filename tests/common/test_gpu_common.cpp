@@ -18,7 +18,7 @@ TEST_CASE("the GPU probe never crashes and always gives a reason when it says no
   }
 }
 
-TEST_CASE("device buffers round-trip, and poison makes every element NaN", "[gpu]") {
+TEST_CASE("device buffers round-trip and poison makes every element NaN", "[gpu]") {
   REQUIRE_GPU();
   const std::vector<float> host{1, 2, 3, 4, 5};
   common::DeviceBuffer<float> buffer{std::span<const float>(host)};
