@@ -13,7 +13,7 @@ plot 'memory_decay.dat' index 0 using 1:2 with lines lw 2 title 'linear, ρ = 0.
      'memory_decay.dat' index 1 using 1:2 with lines lw 2 title 'linear, ρ = 0.9', \
      'memory_decay.dat' index 2 using 1:2 with lines lw 2 title 'linear, ρ = 0.99', \
      'memory_decay.dat' index 3 using 1:2 with lines lw 2 title 'linear, ρ = 1.01', \
-     'memory_decay.dat' index 4 using 1:2 with lines lw 2 dt 2 title 'tanh, ρ = 0.9'
+     'memory_decay.dat' index 4 using 1:2 with lines lw 2 dt 2 lc rgb 'black' title 'tanh, ρ = 0.9'
 unset output
 reset
 set terminal dumb size 78,26 mono
