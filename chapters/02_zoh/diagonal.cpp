@@ -41,8 +41,9 @@ DiagonalStep discretize_diagonal(const std::vector<double>& a, const std::vector
 
 // [snippet:gap]
 double zoh_euler_gap(double z) {
-  // 1 − z/(exp(z) − 1) cancels for small z; there the Bernoulli series (z/(exp(z) − 1) =
-  // Σ B_k z^k/k!) is exact to rounding: the first term left out, z⁶/30240, is < 1e-16·|g|.
+  // 1 − z/(exp(z) − 1) cancels for small z, losing about 2⁻⁵³/|g| relative (2e-14 at
+  // |z| = 0.01). Below that the Bernoulli series (z/(exp(z) − 1) = Σ B_k z^k/k!) is exact to
+  // rounding: the first term left out, z⁶/30240, is below 1e-16·|g|.
   if (std::abs(z) < 1e-2) {
     const double z2 = z * z;
     return z / 2 - z2 / 12 + z2 * z2 / 720;
