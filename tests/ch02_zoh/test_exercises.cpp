@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-TEST_CASE("exercise 1: phi1 is (e^z − 1)/z to full precision, 1 at z = 0", "[exercise]") {
+TEST_CASE("exercise 1: phi1 is (e^z − 1)/z to full precision and 1 at z = 0", "[exercise]") {
   const std::vector<double> z{0.0, 1e-300, -1e-300, 1e-15, -1e-11, -1e-6, -0.25, 1.0, -7.0, -60.0, -800.0};
   std::vector<double> got, expected;
   for (double v : z) {

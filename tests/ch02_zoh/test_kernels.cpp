@@ -40,7 +40,7 @@ TEST_CASE("every kernel matches fp64 on awkward shapes", "[gpu]") {
   for (const auto& shape : shapes) check_every_kernel(zoh::random_selective_problem(shape, 31), "random");
 }
 
-TEST_CASE("the kernels handle a = 0, a tiny Δ and a large Δ", "[gpu]") {
+TEST_CASE("the kernels handle a = 0 and tiny and large steps", "[gpu]") {
   REQUIRE_GPU();
   // a = 0 makes z = 0 (φ₁'s 0/0 if written naively); Δ = 1e-7 makes exp(z) − 1 cancel;
   // Δ = 1 with a = −24 makes z = −24, where the argument's rounding matters most.

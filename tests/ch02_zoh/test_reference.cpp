@@ -74,7 +74,7 @@ TEST_CASE("ZOH of a singular A has no 0/0: the double integrator in closed form"
   CHECK_THROWS_AS(zoh::zoh_bbar_by_inverse(integrator, 0.5), std::invalid_argument);
 }
 
-TEST_CASE("dense and element-wise discretizations agree for a diagonal A, a = 0 included") {
+TEST_CASE("dense and element-wise discretizations agree for a diagonal A with a = 0 included") {
   const std::vector<double> a{0.0, -1e-9, -0.5, -3.0, -16.0, 0.7};
   const std::vector<double> b{1.0, -2.0, 0.5, 0.25, 3.0, -1.0};
   for (Method method : zoh::kMethods) {
@@ -102,7 +102,7 @@ TEST_CASE("the element-wise rules are the formulas of the text") {
   CHECK(at(Method::mamba).bbar[0] == Approx(delta * b).epsilon(1e-15));
 }
 
-TEST_CASE("Euler and Mamba are the dense formulas I + ΔA, ΔB and exp(ΔA), ΔB") {
+TEST_CASE("the dense Euler and Mamba rules are I + ΔA with ΔB and exp(ΔA) with ΔB") {
   const auto s = random_system(4, 41);
   const double delta = 0.3;
   auto scaled = s.A;
@@ -117,7 +117,7 @@ TEST_CASE("Euler and Mamba are the dense formulas I + ΔA, ΔB and exp(ΔA), ΔB
   CHECK_CLOSE("Mamba B̄", common::compare(zoh::discretize(s, delta, Method::mamba).Bbar, delta_B, {1e-15, 1e-15}));
 }
 
-TEST_CASE("ZOH is exact for a piecewise-constant input, at every step size") {
+TEST_CASE("ZOH is exact for a piecewise-constant input at every step size") {
   for (int m : {1, 3, 10, 64, 500}) {
     const double error = max_staircase_error(Method::zoh, m);
     INFO("Δ = 1/" << m << ": largest error " << error);
@@ -125,7 +125,7 @@ TEST_CASE("ZOH is exact for a piecewise-constant input, at every step size") {
   }
 }
 
-TEST_CASE("Euler and Mamba converge with order 1, bilinear with order 2") {
+TEST_CASE("Euler and Mamba converge with order 1 and bilinear with order 2") {
   for (auto [method, order] : {std::pair{Method::euler, 1.0}, std::pair{Method::mamba, 1.0}, std::pair{Method::bilinear, 2.0}}) {
     const double p = std::log(max_staircase_error(method, 200) / max_staircase_error(method, 800)) / std::log(4.0);
     INFO(zoh::name(method) << ": measured order " << p);
@@ -133,13 +133,13 @@ TEST_CASE("Euler and Mamba converge with order 1, bilinear with order 2") {
   }
 }
 
-TEST_CASE("simulate runs h_k = Ā h_{k-1} + B̄ x_k, y_k = C h_k + D x_k from h_{-1} = 0") {
+TEST_CASE("simulate runs h_k = Ā h_{k-1} + B̄ x_k and y_k = C h_k + D x_k from h_{-1} = 0") {
   const zoh::DiscreteSsm s{1, {0.5}, {2.0}, {3.0}, -1.0};
   // h = 2, 1 + 2·(−1) = −1, −0.5 + 2·4 = 7.5;  y = 3h − x.
   CHECK_CLOSE("y", common::compare(zoh::simulate(s, {1.0, -1.0, 4.0}), std::vector<double>{5.0, -2.0, 18.5}, {0, 1e-15}));
 }
 
-TEST_CASE("the oscillator's closed forms: g = s', and g = C exp(tA) B") {
+TEST_CASE("the oscillator's closed forms: g = s' and g = C exp(tA) B") {
   const zoh::Oscillator o{2.0, 0.2};
   const auto s = o.system();
   for (double t : {0.1, 0.9, 2.5, 7.0}) {
@@ -155,7 +155,7 @@ TEST_CASE("the oscillator's closed forms: g = s', and g = C exp(tA) B") {
   CHECK_THROWS_AS(zoh::Oscillator({2.0, 1.5}).system(), std::invalid_argument);
 }
 
-TEST_CASE("the ZOH-vs-Euler gap g(z) = 1 − z/(e^z − 1), on both sides of the series' switch") {
+TEST_CASE("the ZOH-vs-Euler gap g(z) = 1 − z/(e^z − 1) on both sides of the series' switch") {
   for (double z : {-1e-12, -1e-5, -0.00999, -0.01001, -0.3, -2.0, -30.0, 1e-4, 3.0}) {
     INFO("z = " << z);
     CHECK(zoh::zoh_euler_gap(z) == Approx(gap_long_double(z)).epsilon(4e-14).margin(0));
@@ -173,7 +173,7 @@ TEST_CASE("for a constant input Mamba's state settles at 1/φ₁(z) times ZOH's"
   }
 }
 
-TEST_CASE("the selective reference is the element-wise rule at every (b, l, d, n)") {
+TEST_CASE("the selective reference is the element-wise rule at every element") {
   const auto p = zoh::random_selective_problem({2, 3, 4, 5}, 42);
   for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
     const auto r = zoh::discretize_selective_reference(p, rule);
