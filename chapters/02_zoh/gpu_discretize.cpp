@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 namespace zoh {
@@ -19,6 +20,8 @@ std::vector<float> download_prefix(const common::DeviceBuffer<float>& buffer, st
 }  // namespace
 
 std::size_t GpuDiscretization::device_bytes(const SelectiveShape& s) {
+  // The largest shapes the options allow reach 2⁶² elements: say "too much" rather than wrap.
+  if (s.count() > SIZE_MAX / 16) return SIZE_MAX;
   return sizeof(float) * (2 * s.count() + s.tokens() * (s.channels + s.state) + 2 * std::size_t(s.channels) * s.state);
 }
 

@@ -304,7 +304,7 @@ void section_gap(Notebook& nb) {
   }
   nb.table({"Δ", "a", "z = Δa", "φ₁(z) = B̄_zoh/ΔB", "ΔB vs B̄_zoh"}, rows);
 
-  Figure f{"bbar_gap", "How much larger Mamba's B̄ = ΔB is than ZOH's B̄", "Δ|a|", "ΔB / B̄_zoh − 1", true, true, {},
+  Figure f{"bbar_gap", "How much larger Mamba's B̄ = ΔB is than ZOH's B̄", "Δ|a|", "ΔB / B̄(ZOH) − 1", true, true, {},
            {"set key left top", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
             "set label 1 'Mamba at initialisation' at 0.0015, graph 0.93"}};
   Series exact{"z/(e^z − 1) − 1", {}, {}, "lines lw 2"};
@@ -350,6 +350,8 @@ void section_gap(Notebook& nb) {
            common::compare(gain_ratio, gain_expected, {0, 1e-12}));
 }
 
+constexpr std::size_t kCheckedTokens = 4096;
+
 // Checks one kernel and rule on several problems, as one check line.
 void check_kernel(Notebook& nb, zoh::Kernel kernel, zoh::Rule rule, const std::vector<zoh::SelectiveShape>& shapes,
                   std::uint64_t seed) {
@@ -360,11 +362,15 @@ void check_kernel(Notebook& nb, zoh::Kernel kernel, zoh::Rule rule, const std::v
   for (const auto& shape : shapes) {
     const auto problem = zoh::random_selective_problem(shape, seed);
     z_max = std::max(z_max, zoh::max_abs_z(problem));
-    const auto reference = zoh::discretize_selective_reference(problem, rule);
     zoh::GpuDiscretization gpu(problem);
     gpu.poison_outputs();
     gpu.run(kernel, rule);
-    for (const auto& [values, reference_values] : {std::pair{gpu.abar(), reference.abar}, std::pair{gpu.bbar(), reference.bbar}}) {
+    // Every element of the small shapes; the first tokens of a large one (the fp64 reference
+    // of a whole large problem would not fit in host memory).
+    const auto reference = zoh::discretize_selective_reference(problem, rule, kCheckedTokens);
+    const std::size_t checked = reference.abar.size();
+    for (const auto& [values, reference_values] :
+         {std::pair{gpu.abar(checked), reference.abar}, std::pair{gpu.bbar(checked), reference.bbar}}) {
       got.insert(got.end(), values.begin(), values.end());
       expected.insert(expected.end(), reference_values.begin(), reference_values.end());
     }
