@@ -33,6 +33,9 @@ std::vector<double> ssm_kernel_by_powers(const Discretized& d, int length) {
   for (std::size_t n = 0; n < d.A_bar.size(); ++n) {
     complex power_times_B = d.B_bar[n];  // Ā_n^ℓ B̄_n
     for (int l = 0; l < length; ++l) {
+      // Past 1e-290 the powers only sink into fp64's subnormal range, where every operation
+      // is many times slower and adds nothing a sum of normal numbers could notice.
+      if (std::abs(power_times_B) < 1e-290) break;
       K[l] += (d.C[n] * power_times_B).real();
       power_times_B *= d.A_bar[n];
     }
