@@ -11,7 +11,7 @@ set key right top
 plot 'kernel_oscillating.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.2, ω = 1 (|Ā| = 0.980)', \
      'kernel_oscillating.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.2, ω = 4 (|Ā| = 0.980)', \
      'kernel_oscillating.dat' index 2 using 1:2 with lines lw 2 title 'α = 1, ω = 4 (|Ā| = 0.905)', \
-     'kernel_oscillating.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.05, ω = 10 (|Ā| = 0.995)'
+     'kernel_oscillating.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.05, ω = 2 (|Ā| = 0.995)'
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -25,5 +25,5 @@ set key right top
 plot 'kernel_oscillating.dat' index 0 using 1:2 with lines title 'α = 0.2, ω = 1 (|Ā| = 0.980)' noenhanced, \
      'kernel_oscillating.dat' index 1 using 1:2 with lines title 'α = 0.2, ω = 4 (|Ā| = 0.980)' noenhanced, \
      'kernel_oscillating.dat' index 2 using 1:2 with lines title 'α = 1, ω = 4 (|Ā| = 0.905)' noenhanced, \
-     'kernel_oscillating.dat' index 3 using 1:2 with lines title 'α = 0.05, ω = 10 (|Ā| = 0.995)' noenhanced
+     'kernel_oscillating.dat' index 3 using 1:2 with lines title 'α = 0.05, ω = 2 (|Ā| = 0.995)' noenhanced
 unset output
