@@ -1,0 +1,31 @@
+# Causal convolution of 4 × 256 rows of length n -- run `gnuplot bench_time.gp` in this directory
+set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
+set output 'bench_time.svg'
+set title 'Causal convolution of 4 × 256 rows of length n'
+set xlabel 'n'
+set ylabel 'median time (ms)'
+set logscale x
+set format x '10^{%L}'
+set logscale y
+set format y '10^{%L}'
+set grid lc rgb '#dddddd'
+set key outside right top box opaque
+set key left top
+plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU direct, fp64 (1 core)'
+unset output
+reset
+set terminal dumb size 78,26 mono
+set output 'bench_time.txt'
+set title 'Causal convolution of 4 × 256 rows of length n' noenhanced
+set xlabel 'n' noenhanced
+set ylabel 'median time (ms)' noenhanced
+set logscale x
+set format x '10^{%L}'
+set logscale y
+set format y '10^{%L}'
+set key below
+set format x '1e%L'
+set format y '1e%L'
+set key left top
+plot 'bench_time.dat' index 0 using 1:2 with lines title 'CPU direct, fp64 (1 core)' noenhanced
+unset output
