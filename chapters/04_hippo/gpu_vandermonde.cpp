@@ -3,6 +3,7 @@
 #include "gpu.hpp"
 
 #include <algorithm>
+#include <numbers>
 
 namespace s4d {
 namespace {
@@ -14,6 +15,15 @@ std::vector<float2> to_float2(const std::vector<complex>& v) {
   return out;
 }
 
+// The exponents with their imaginary parts in half-turns, Im z / π (complex_float.cuh).
+std::vector<float2> to_halfturns(const std::vector<complex>& z) {
+  std::vector<float2> out(z.size());
+  std::transform(z.begin(), z.end(), out.begin(), [](complex c) {
+    return make_float2(static_cast<float>(c.real()), static_cast<float>(c.imag() / std::numbers::pi));
+  });
+  return out;
+}
+
 }  // namespace
 
 GpuVandermonde::GpuVandermonde(const Bank& bank)
@@ -21,7 +31,7 @@ GpuVandermonde::GpuVandermonde(const Bank& bank)
   const std::size_t coefficients = std::size_t(channels_) * modes_;
   common::require_device_memory(2 * coefficients * sizeof(float2) + std::size_t(channels_) * length_ * sizeof(float),
                                 "--channels × --length");
-  const auto W = to_float2(bank.W), z = to_float2(bank.z);
+  const auto W = to_float2(bank.W), z = to_halfturns(bank.z);
   W_ = common::DeviceBuffer<float2>(std::span<const float2>(W));
   z_ = common::DeviceBuffer<float2>(std::span<const float2>(z));
   K_ = common::DeviceBuffer<float>(std::size_t(channels_) * length_);

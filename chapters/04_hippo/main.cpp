@@ -179,11 +179,11 @@ void section_legs_online(Notebook& nb, const Options& o) {
                        error_bilinear.back(), kOrders[std::size(kOrders) - 1]));
 
   Figure error{"reconstruction_error", "Reconstruction error of the signal against the state size N",
-               "state size N", "relative rms error", true, true, {}, {"set key bottom left"}};
-  error.series.push_back({"LegS, exact projection", orders, error_exact, "linespoints lw 2 pt 7"});
-  error.series.push_back({"LegS, bilinear recurrence", orders, error_bilinear, "linespoints lw 2 pt 6 dt 2"});
-  error.series.push_back({"LegS, Euler recurrence", orders, error_euler, "linespoints lw 2 pt 4"});
-  error.series.push_back({"LegS, exact, the sines alone (no jumps)", orders, error_smooth, "linespoints lw 2 pt 5"});
+               "state size N", "relative rms error", true, true, {}, {"set key outside right top"}};
+  error.series.push_back({"exact projection", orders, error_exact, "linespoints lw 2 pt 7"});
+  error.series.push_back({"bilinear recurrence", orders, error_bilinear, "linespoints lw 2 pt 6 dt 2"});
+  error.series.push_back({"Euler recurrence", orders, error_euler, "linespoints lw 2 pt 4"});
+  error.series.push_back({"exact, sines alone", orders, error_smooth, "linespoints lw 2 pt 5"});
   nb.figure(error);
 
   const auto time = range(L, 0.5, 1.0);
@@ -322,8 +322,8 @@ void section_eigenvalues(Notebook& nb, const Options& o) {
                   fmt::format("{:.3f}", inv_im.back()), fmt::format("{:.3f}", lin.back().imag())});
   nb.table({"i", "ω_i of A_normal", "S4D-Inv (sorted)", "S4D-Lin"}, rows);
 
-  Figure eig{"eigenvalues", fmt::format("Eigenvalues in the complex plane (N = {})", N), "real part",
-             "imaginary part", false, false, {}, {"set key outside right top", "set xrange [-70:5]"}};
+  Figure eig{"eigenvalues", fmt::format("Eigenvalues in the upper half-plane (N = {}; the top few, near 1300, are off the plot)", N),
+             "real part", "imaginary part", false, false, {}, {"set key outside right top", "set xrange [-70:5]", "set yrange [-5:200]"}};
   eig.series.push_back({"LegS (S4D-Real)", legs_re, legs_im, "points pt 7 ps 0.8"});
   eig.series.push_back({"normal part of LegS", normal_re, normal_im, "points pt 6 ps 1.2"});
   std::vector<double> re, im;

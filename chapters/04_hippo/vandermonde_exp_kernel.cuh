@@ -7,7 +7,7 @@
 namespace s4d {
 
 // One thread per (channel c = blockIdx.y, ℓ = blockIdx.x · blockDim.x + threadIdx.x):
-//   K[c, ℓ] = scale · Re Σ_n W[c, n] · exp(ℓ · z[c, n])
+//   K[c, ℓ] = scale · Re Σ_n W[c, n] · exp(ℓ · z[c, n])   (z's imaginary part stored divided by π)
 __global__ void vandermonde_exp_per_element(int modes, int length, float scale, const float2* W, const float2* z,
                                             float* K);
 

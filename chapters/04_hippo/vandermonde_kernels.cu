@@ -36,8 +36,8 @@ __global__ void __launch_bounds__(kChunkThreads) vandermonde_powers_in_chunk(int
   float sum[T] = {};
   for (int n = 0; n < modes; ++n) {
     const float2 zn = z[channel * modes + n];
-    const float2 step = complex_exp(zn);  // Ā
-    float2 term = complex_mul(W[channel * modes + n], complex_exp(make_float2(first * zn.x, first * zn.y)));
+    const float2 step = complex_exp_halfturns(zn);  // Ā
+    float2 term = complex_mul(W[channel * modes + n], complex_exp_halfturns(make_float2(first * zn.x, first * zn.y)));
 #pragma unroll
     for (int j = 0; j < T; ++j) {  // W Ā^{first + j}: the rounding of T − 1 products adds up
       sum[j] += term.x;
@@ -62,8 +62,8 @@ __global__ void __launch_bounds__(kChunkThreads) vandermonde_strided_powers(int 
   float sum[T] = {};
   for (int n = 0; n < modes; ++n) {
     const float2 zn = z[channel * modes + n];
-    const float2 step = complex_exp(make_float2(S * zn.x, S * zn.y));  // Ā^S
-    float2 term = complex_mul(W[channel * modes + n], complex_exp(make_float2(first * zn.x, first * zn.y)));
+    const float2 step = complex_exp_halfturns(make_float2(S * zn.x, S * zn.y));  // Ā^S
+    float2 term = complex_mul(W[channel * modes + n], complex_exp_halfturns(make_float2(first * zn.x, first * zn.y)));
 #pragma unroll
     for (int j = 0; j < T; ++j) {
       sum[j] += term.x;

@@ -29,7 +29,8 @@ inline constexpr KernelInfo kKernels[] = {
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 
 // Device pointers and sizes of one bank of channels (see s4d.hpp): W and z are
-// channels × modes, K is channels × length, all row-major.
+// channels × modes, K is channels × length, all row-major. z is stored as (Re z, Im z / π),
+// the angle in half-turns (complex_float.cuh says why).
 struct DeviceBank {
   int channels = 0;
   int modes = 0;

@@ -2,8 +2,9 @@
 //
 // The thread with channel c = blockIdx.y and ℓ = blockIdx.x · blockDim.x + threadIdx.x writes
 //     K[c · length + ℓ] = scale · Re Σ_{n < modes} W[c · modes + n] · exp(ℓ · z[c · modes + n])
-// with complex W, z stored as float2 (x real, y imaginary). Compute each power as
-// complex_exp(ℓ · z) (complex_float.cuh), never by multiplying Ā by itself ℓ times. Threads
+// with W stored as float2 (x real, y imaginary) and z as float2 (x = Re z, y = Im z / π).
+// Compute each power as complex_exp_halfturns(ℓ · z) (complex_float.cuh), never by
+// multiplying Ā by itself ℓ times. Threads
 // with ℓ ≥ length must write nothing.
 // Test it on a GPU with:  ctest --preset exercises -R exp_kernel
 #include "complex_float.cuh"
