@@ -135,10 +135,11 @@ void section_legs_online(Notebook& nb, const Options& o) {
   const int L = o.length;
   const Signal signal = make_signal(nb.options().seed);
   const auto f = samples(signal, L);
-  nb.text(fmt::format("{} samples of six sines and a square wave. After the last sample the state c_L (N numbers) is all\n"
-                      "that is left; the reconstruction Σ c_n g_n(2s/L − 1) is compared with the signal at every\n"
-                      "sample. 'exact' is the projection of the samples computed directly (closed-form integrals\n"
-                      "of P_n); the two recurrences should land on it.",
+  nb.text(fmt::format("{} samples of six sines and a square wave. After the last sample the state c_L\n"
+                      "(N numbers) is all that is left; the reconstruction Σ c_n g_n(2s/L − 1) is compared with\n"
+                      "the signal at every sample. 'exact' is the projection of the samples computed directly\n"
+                      "(closed-form integrals of P_n); the recurrences should land on it. 'sines only': the\n"
+                      "exact projection of the signal without its jumps.",
                       L));
   std::vector<std::vector<std::string>> rows;
   Signal smooth = signal;
@@ -186,13 +187,20 @@ void section_legs_online(Notebook& nb, const Options& o) {
   error.series.push_back({"exact, sines alone", orders, error_smooth, "linespoints lw 2 pt 5"});
   nb.figure(error);
 
-  const auto time = range(L, 0.5, 1.0);
+  // The figures keep every stride-th sample: enough points for the eye, small data files.
+  const int stride = std::max(1, L / 2000);
+  auto thin = [stride](const std::vector<double>& v) {
+    std::vector<double> kept;
+    for (std::size_t i = 0; i < v.size(); i += stride) kept.push_back(v[i]);
+    return kept;
+  };
+  const auto time = thin(range(L, 0.5, 1.0));
   Figure rec{"legs_reconstruction", "The signal and its reconstruction from the final LegS state c_L",
              "sample s", "value", false, false, {}, {"set key outside right top"}};
-  rec.series.push_back({"signal", time, f, "lines lw 4 lc rgb '#bbbbbb'"});
+  rec.series.push_back({"signal", time, thin(f), "lines lw 4 lc rgb '#bbbbbb'"});
   for (int N : {4, 16, 64})
     rec.series.push_back({fmt::format("N = {}", N), time,
-                          hippo::legs_reconstruction(hippo::legs_online(N, f, LegsStep::bilinear).back(), L)});
+                          thin(hippo::legs_reconstruction(hippo::legs_online(N, f, LegsStep::bilinear).back(), L))});
   nb.figure(rec);
 
   // The memory while it is being written: the same N = 32 state at three moments.
@@ -200,10 +208,10 @@ void section_legs_online(Notebook& nb, const Options& o) {
   const auto states = hippo::legs_online(32, f, LegsStep::bilinear, moments);
   Figure online{"legs_online", "LegS (N = 32) reconstructs the whole history at every moment",
                 "sample s", "value", false, false, {}, {"set key outside right top"}};
-  online.series.push_back({"signal", time, f, "lines lw 4 lc rgb '#bbbbbb'"});
+  online.series.push_back({"signal", time, thin(f), "lines lw 4 lc rgb '#bbbbbb'"});
   for (std::size_t i = 0; i < moments.size(); ++i)
-    online.series.push_back({fmt::format("from c at k = {}", moments[i]), range(moments[i], 0.5, 1.0),
-                             hippo::legs_reconstruction(states[i], moments[i])});
+    online.series.push_back({fmt::format("from c at k = {}", moments[i]), thin(range(moments[i], 0.5, 1.0)),
+                             thin(hippo::legs_reconstruction(states[i], moments[i]))});
   nb.figure(online);
 }
 
