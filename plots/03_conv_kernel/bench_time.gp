@@ -11,7 +11,12 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key left top
-plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU direct, fp64 (1 core)'
+plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU direct, fp64 (1 core)', \
+     'bench_time.dat' index 1 using 1:2 with linespoints lw 2 title 'GPU 1 direct', \
+     'bench_time.dat' index 2 using 1:2 with linespoints lw 2 title 'GPU 2 direct', \
+     'bench_time.dat' index 3 using 1:2 with linespoints lw 2 title 'GPU 3 direct', \
+     'bench_time.dat' index 4 using 1:2 with linespoints lw 2 title 'GPU 4 direct', \
+     'bench_time.dat' index 5 using 1:2 with linespoints lw 2 title 'GPU 5 FFT (cuFFT)'
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -27,5 +32,10 @@ set key below
 set format x '1e%L'
 set format y '1e%L'
 set key left top
-plot 'bench_time.dat' index 0 using 1:2 with lines title 'CPU direct, fp64 (1 core)' noenhanced
+plot 'bench_time.dat' index 0 using 1:2 with lines title 'CPU direct, fp64 (1 core)' noenhanced, \
+     'bench_time.dat' index 1 using 1:2 with lines title 'GPU 1 direct' noenhanced, \
+     'bench_time.dat' index 2 using 1:2 with lines title 'GPU 2 direct' noenhanced, \
+     'bench_time.dat' index 3 using 1:2 with lines title 'GPU 3 direct' noenhanced, \
+     'bench_time.dat' index 4 using 1:2 with lines title 'GPU 4 direct' noenhanced, \
+     'bench_time.dat' index 5 using 1:2 with lines title 'GPU 5 FFT (cuFFT)' noenhanced
 unset output
