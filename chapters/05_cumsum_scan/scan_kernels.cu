@@ -1,0 +1,505 @@
+// Chapter 05: the inclusive scan y_k = x_0 + ... + x_k on the GPU.
+//
+// Versions (ch05_cumsum_scan --kernel N runs version N alone):
+//   1  scan_one_thread               one thread walks the whole array: the sequential loop
+//   2  scan_hillis_steele            one block; Hillis-Steele in shared memory, double-buffered
+//   3  scan_blelloch                 one block; Blelloch up-sweep and down-sweep, padded against bank conflicts
+//   4  scan_warp_shuffle             one block; 8 items per thread in registers, warp scans by shuffle
+//   5  scan_cub_block                one block; cub::BlockScan with a running-prefix callback
+//   6  scan_reduce_then_scan         all blocks; 3 passes: reduce tiles, scan tile sums, rescan tiles
+//   7  scan_decoupled_look_back      all blocks; 1 pass, decoupled look-back over tile status words
+//   8  cub_device_scan               library: cub::DeviceScan::InclusiveSum, temp storage allocated once
+//   9  thrust_inclusive_scan         library: thrust::inclusive_scan, default policy
+//   10 thrust_inclusive_scan_cached  library: thrust::inclusive_scan, caching allocator
+//
+// Versions 2-5 run in ONE block, which walks the array tile by tile and carries the running
+// total from one tile to the next (the way Mamba's kernel walks a sequence chunk by chunk):
+// correct for every N, but one multiprocessor does all the work. Versions 6 and 7 spread the
+// tiles over every multiprocessor. The libraries live in scan_libraries.cu.
+#include "cuda_check.hpp"
+#include "scan_kernels.hpp"
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace scan {
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// ---- Version 1 ---------------------------------------------------------------------------------
+// [snippet:one_thread]
+__global__ void scan_one_thread(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  float running = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    running += in[k];
+    out[k] = running;
+  }
+}
+// [/snippet:one_thread]
+
+// ---- Version 2 ---------------------------------------------------------------------------------
+// [snippet:hillis_steele]
+template <int Threads>
+__global__ void __launch_bounds__(Threads) scan_hillis_steele(const float* __restrict__ in, float* __restrict__ out,
+                                                             std::size_t n) {
+  // Two buffers: in a step every thread reads the old values of two elements and writes one
+  // new value, so the new values must go elsewhere until everyone has read.
+  __shared__ float buffer[2][Threads];
+  const int j = threadIdx.x;
+  float carry = 0;  // the sum of every earlier tile
+  for (std::size_t base = 0; base < n; base += Threads) {
+    const std::size_t i = base + j;
+    buffer[0][j] = i < n ? in[i] : 0.f;  // past the end: 0, the identity of +
+    int current = 0;
+    __syncthreads();
+    for (int offset = 1; offset < Threads; offset *= 2) {
+      const float mine = buffer[current][j];
+      buffer[1 - current][j] = j >= offset ? mine + buffer[current][j - offset] : mine;
+      current = 1 - current;
+      __syncthreads();
+    }
+    if (i < n) out[i] = carry + buffer[current][j];
+    carry += buffer[current][Threads - 1];  // every thread keeps the same running total
+    __syncthreads();  // everyone has read the tile before the next one overwrites it
+  }
+}
+// [/snippet:hillis_steele]
+
+// ---- Version 3 ---------------------------------------------------------------------------------
+// One spare word after every 32, so that the strided accesses of the tree spread over the
+// 32 banks (see the chapter's bank-conflict table).
+__host__ __device__ constexpr int padded(int i) { return i + (i >> 5); }
+
+// [snippet:blelloch]
+template <int Threads>
+__global__ void __launch_bounds__(Threads) scan_blelloch(const float* __restrict__ in, float* __restrict__ out,
+                                                        std::size_t n) {
+  constexpr int kSize = 2 * Threads;  // two elements per thread
+  __shared__ float tree[padded(kSize)];
+  const int t = threadIdx.x;
+  float carry = 0;
+  for (std::size_t base = 0; base < n; base += kSize) {
+    // Thread t owns elements t and t + Threads: neighbouring threads, neighbouring addresses.
+    const float xa = base + t < n ? in[base + t] : 0.f;
+    const float xb = base + t + Threads < n ? in[base + t + Threads] : 0.f;
+    tree[padded(t)] = xa;
+    tree[padded(t + Threads)] = xb;
+    // Up-sweep: at stride d, pair t joins (d(2t+1) − 1, d(2t+2) − 1); half the threads idle each level.
+    for (int stride = 1; stride < kSize; stride *= 2) {
+      __syncthreads();
+      if (stride * (2 * t + 2) <= kSize) tree[padded(stride * (2 * t + 2) - 1)] += tree[padded(stride * (2 * t + 1) - 1)];
+    }
+    __syncthreads();
+    const float tile_total = tree[padded(kSize - 1)];
+    __syncthreads();
+    if (t == 0) tree[padded(kSize - 1)] = 0.f;  // the root becomes the identity
+    // Down-sweep: each left child gets its parent's prefix, each right child that plus the left sum.
+    for (int stride = kSize / 2; stride >= 1; stride /= 2) {
+      __syncthreads();
+      if (stride * (2 * t + 2) <= kSize) {
+        const int left = padded(stride * (2 * t + 1) - 1), right = padded(stride * (2 * t + 2) - 1);
+        const float left_sum = tree[left];
+        tree[left] = tree[right];
+        tree[right] += left_sum;
+      }
+    }
+    __syncthreads();
+    // The tree now holds the exclusive scan; adding each element's own value makes it inclusive.
+    if (base + t < n) out[base + t] = carry + (tree[padded(t)] + xa);
+    if (base + t + Threads < n) out[base + t + Threads] = carry + (tree[padded(t + Threads)] + xb);
+    carry += tile_total;
+    __syncthreads();
+  }
+}
+// [/snippet:blelloch]
+
+// ---- The register tile shared by versions 4, 6 and 7 --------------------------------------------
+// A tile of Threads × 4·Vectors floats. Warp w owns a contiguous stretch of 128·Vectors of them;
+// in that stretch, "row" k (128 floats) holds one float4 per lane: lane l has elements
+// 128k + 4l .. 128k + 4l + 3. So every load and store instruction of a warp moves 512
+// contiguous bytes (perfectly coalesced), and every thread still owns runs of 4 neighbours.
+template <int Threads, int Vectors>
+struct Tile {
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int kItemsPerThread = 4 * Vectors;
+  static constexpr int kSize = Threads * kItemsPerThread;
+  // Position in the tile of item e of row k of this thread.
+  static __device__ int index(int k, int e) {
+    return (threadIdx.x / 32) * 128 * Vectors + k * 128 + (threadIdx.x % 32) * 4 + e;
+  }
+};
+
+// [snippet:load_tile]
+// Loads this thread's items; `valid` elements of the tile exist. A full tile at 16-byte
+// aligned addresses takes one float4 load per row; otherwise each element is guarded, and
+// the missing ones read as 0 (the identity, so they change no sum).
+template <int Threads, int Vectors>
+__device__ __forceinline__ void load_tile(const float* __restrict__ tile_in, int valid, bool vectorized,
+                                          float (&v)[Vectors][4]) {
+  using T = Tile<Threads, Vectors>;
+  if (vectorized && valid == T::kSize) {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k) {
+      const float4 q = *reinterpret_cast<const float4*>(tile_in + T::index(k, 0));
+      v[k][0] = q.x, v[k][1] = q.y, v[k][2] = q.z, v[k][3] = q.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) v[k][e] = T::index(k, e) < valid ? tile_in[T::index(k, e)] : 0.f;
+  }
+}
+// [/snippet:load_tile]
+
+// Adds `offset` to every item and stores the valid ones (the same two paths as load_tile).
+template <int Threads, int Vectors>
+__device__ __forceinline__ void store_tile(float* __restrict__ tile_out, int valid, bool vectorized,
+                                           float (&v)[Vectors][4], float offset) {
+  using T = Tile<Threads, Vectors>;
+  if (vectorized && valid == T::kSize) {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+      *reinterpret_cast<float4*>(tile_out + T::index(k, 0)) =
+          make_float4(offset + v[k][0], offset + v[k][1], offset + v[k][2], offset + v[k][3]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (T::index(k, e) < valid) tile_out[T::index(k, e)] = offset + v[k][e];
+  }
+}
+
+// [snippet:warp_scan]
+// Inclusive scan across the 32 lanes of a warp: Hillis–Steele again, but in registers, with
+// __shfl_up_sync handing each lane the value of the lane `offset` below. No shared memory, no
+// barrier: the 32 lanes of a warp execute each shuffle together.
+__device__ __forceinline__ float warp_inclusive_scan(float value, int lane) {
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const float below = __shfl_up_sync(kFullMask, value, offset);
+    if (lane >= offset) value += below;
+  }
+  return value;
+}
+// [/snippet:warp_scan]
+
+struct TileScan {
+  float warp_prefix;  // the sum of the tile's earlier warps
+  float total;        // the sum of the whole tile
+};
+
+// [snippet:scan_tile]
+// Scans the tile in registers. On return each item holds the inclusive sum *within its warp's
+// stretch*; adding warp_prefix (and whatever comes before the tile) completes it. Contains one
+// __syncthreads(); `warp_totals` is shared, one float per warp.
+template <int Threads, int Vectors>
+__device__ __forceinline__ TileScan scan_tile(float (&v)[Vectors][4], float* warp_totals) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  // 1. Each thread scans its own runs of 4, sequentially, in registers.
+  // 2. Each row's run totals are scanned across the warp (the rows are independent: their
+  //    shuffles overlap).
+  float row_inclusive[Vectors];
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) {
+    v[k][1] += v[k][0];
+    v[k][2] += v[k][1];
+    v[k][3] += v[k][2];
+    row_inclusive[k] = warp_inclusive_scan(v[k][3], lane);
+  }
+  // 3. Add what comes before each run: the earlier lanes of its row, and the earlier rows.
+  float rows_before = 0;
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) {
+    float lanes_before = __shfl_up_sync(kFullMask, row_inclusive[k], 1);
+    if (lane == 0) lanes_before = 0;
+    const float before = rows_before + lanes_before;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) v[k][e] += before;
+    rows_before += __shfl_sync(kFullMask, row_inclusive[k], 31);
+  }
+  // 4. The warps meet once, through shared memory.
+  if (lane == 31) warp_totals[warp] = rows_before;
+  __syncthreads();
+  TileScan result{0.f, 0.f};
+#pragma unroll
+  for (int w = 0; w < Threads / 32; ++w) {
+    if (w == warp) result.warp_prefix = result.total;
+    result.total += warp_totals[w];
+  }
+  return result;
+}
+// [/snippet:scan_tile]
+
+// ---- Version 4 ---------------------------------------------------------------------------------
+// [snippet:warp_shuffle]
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) scan_warp_shuffle(const float* __restrict__ in, float* __restrict__ out,
+                                                            std::size_t n, bool vectorized) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ float warp_totals[T::kWarps];
+  float carry = 0;
+  for (std::size_t base = 0; base < n; base += T::kSize) {
+    const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
+    float v[Vectors][4];
+    load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
+    const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+    store_tile<Threads, Vectors>(out + base, valid, vectorized, v, carry + s.warp_prefix);
+    carry += s.total;
+    __syncthreads();  // warp_totals is read by everyone before the next tile writes it
+  }
+}
+// [/snippet:warp_shuffle]
+
+// ---- Version 5 ---------------------------------------------------------------------------------
+// [snippet:cub_block]
+// BlockScan calls this (in its first warp) with each tile's total, and adds what it returns
+// to the whole tile: a running total carried from tile to tile.
+struct RunningTotal {
+  float total;
+  __device__ float operator()(float tile_total) {
+    const float before = total;
+    total += tile_total;
+    return before;
+  }
+};
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) scan_cub_block(const float* __restrict__ in, float* __restrict__ out,
+                                                         std::size_t n) {
+  // Load and store through shared memory: coalesced in global memory, and each thread ends
+  // up with Items consecutive elements ("blocked" arrangement) for the scan.
+  using Load = cub::BlockLoad<float, Threads, Items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Store = cub::BlockStore<float, Threads, Items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<float, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  RunningTotal running{0.f};
+  for (std::size_t base = 0; base < n; base += Threads * Items) {
+    const int valid = static_cast<int>(min(std::size_t(Threads * Items), n - base));
+    float items[Items];
+    Load(temp.load).Load(in + base, items, valid, 0.f);
+    __syncthreads();  // the union's storage changes hands
+    Scan(temp.scan).InclusiveSum(items, items, running);
+    __syncthreads();
+    Store(temp.store).Store(out + base, items, valid);
+    __syncthreads();
+  }
+}
+// [/snippet:cub_block]
+
+// ---- Version 6 ---------------------------------------------------------------------------------
+// [snippet:reduce_then_scan]
+// Pass 1: the sum of each tile.
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) reduce_tiles(const float* __restrict__ in, std::size_t n, bool vectorized,
+                                                       float* __restrict__ tile_sums) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ float warp_totals[T::kWarps];
+  const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
+  const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
+  float v[Vectors][4];
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
+  float sum = 0;
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) sum += (v[k][0] + v[k][1]) + (v[k][2] + v[k][3]);
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(kFullMask, sum, offset);
+  if (threadIdx.x % 32 == 0) warp_totals[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0;
+    for (int w = 0; w < T::kWarps; ++w) total += warp_totals[w];
+    tile_sums[blockIdx.x] = total;
+  }
+}
+
+// Pass 2: one block turns the tile sums into inclusive prefixes (version 4's loop).
+// Pass 3: every tile is read again and scanned, starting from the prefix of the tiles before it.
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) scan_tiles_from_prefix(const float* __restrict__ in,
+                                                                 float* __restrict__ out, std::size_t n,
+                                                                 bool vectorized,
+                                                                 const float* __restrict__ tile_prefix) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ float warp_totals[T::kWarps];
+  const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
+  const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
+  float v[Vectors][4];
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
+  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  const float before = blockIdx.x == 0 ? 0.f : tile_prefix[blockIdx.x - 1];
+  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, before + s.warp_prefix);
+}
+// [/snippet:reduce_then_scan]
+
+// ---- Version 7 ---------------------------------------------------------------------------------
+// A tile's status: its flag and a float travel together in one 64-bit word, written with
+// one store and read with one load, so a reader never sees a flag without its value.
+constexpr unsigned kNotReady = 0;   // what the cleared status array holds
+constexpr unsigned kAggregate = 1;  // value = the tile's own sum
+constexpr unsigned kPrefix = 2;     // value = the sum of this tile and every tile before it
+
+__device__ __forceinline__ unsigned long long pack_status(unsigned flag, float value) {
+  return (static_cast<unsigned long long>(flag) << 32) | __float_as_uint(value);
+}
+__device__ __forceinline__ unsigned status_flag(unsigned long long word) { return static_cast<unsigned>(word >> 32); }
+__device__ __forceinline__ float status_value(unsigned long long word) {
+  return __uint_as_float(static_cast<unsigned>(word));
+}
+
+using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+// Relaxed atomics are enough: no other data is published with the status (the value is in the
+// word itself), so there is nothing whose order a fence would have to guarantee. Had the value
+// and the flag been two words, the writer would need a fence (__threadfence()) between
+// writing the value and the flag, and the reader one between reading the flag and the value.
+__device__ __forceinline__ void publish(unsigned long long* status, unsigned flag, float value) {
+  StatusRef(*status).store(pack_status(flag, value), cuda::std::memory_order_relaxed);
+}
+
+// [snippet:look_back]
+// Run by the tile's first warp, after the tile's sum is known. Returns (in every lane) the
+// sum of every tile before `tile`, and publishes this tile's inclusive prefix.
+__device__ float look_back(unsigned long long* tile_status, unsigned tile, float tile_total, int lane) {
+  if (tile == 0) {
+    if (lane == 0) publish(&tile_status[0], kPrefix, tile_total);
+    return 0.f;
+  }
+  // Publish the aggregate at once: successors can use it before this tile knows its prefix.
+  if (lane == 0) publish(&tile_status[tile], kAggregate, tile_total);
+  float exclusive = 0;
+  // A window of 32 predecessors at a time: lane l reads tile window_end − 1 − l.
+  for (long long window_end = tile;; window_end -= 32) {
+    const long long p = window_end - 1 - lane;
+    unsigned long long word;
+    unsigned prefix_lanes, needed;
+    do {
+      // Before tile 0 there is nothing: read that as "prefix 0" (never used: tile 0 stops the walk).
+      word = p >= 0 ? StatusRef(tile_status[p]).load(cuda::std::memory_order_relaxed) : pack_status(kPrefix, 0.f);
+      prefix_lanes = __ballot_sync(kFullMask, status_flag(word) == kPrefix);
+      // The walk stops at the nearest tile with a prefix (the lowest such lane); every lane up
+      // to it must have published something. Tiles farther back do not matter.
+      const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+      needed = stop == 31 ? kFullMask : (2u << stop) - 1;
+    } while (__ballot_sync(kFullMask, status_flag(word) == kNotReady) & needed);
+    float value = (needed >> lane) & 1u ? status_value(word) : 0.f;
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(kFullMask, value, offset);
+    exclusive += value;
+    if (prefix_lanes) break;
+  }
+  if (lane == 0) publish(&tile_status[tile], kPrefix, exclusive + tile_total);
+  return exclusive;
+}
+// [/snippet:look_back]
+
+// [snippet:decoupled_look_back]
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) scan_decoupled_look_back(const float* __restrict__ in,
+                                                                   float* __restrict__ out, std::size_t n,
+                                                                   bool vectorized,
+                                                                   unsigned long long* tile_counter,
+                                                                   unsigned long long* tile_status) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ float warp_totals[T::kWarps];
+  __shared__ unsigned tile_shared;
+  __shared__ float prefix_shared;
+  // Claim tiles in the order blocks start, not by blockIdx: every tile with a smaller
+  // index has then already started, so the look-back never waits for a tile that might
+  // still be queued behind this one (which could deadlock the GPU).
+  if (threadIdx.x == 0) tile_shared = static_cast<unsigned>(atomicAdd(tile_counter, 1ull));
+  __syncthreads();
+  const unsigned tile = tile_shared;
+  const std::size_t base = std::size_t(tile) * T::kSize;
+  const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
+
+  float v[Vectors][4];
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
+  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  if (threadIdx.x < 32) {
+    const float before = look_back(tile_status, tile, s.total, threadIdx.x);
+    if (threadIdx.x == 0) prefix_shared = before;
+  }
+  __syncthreads();
+  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, prefix_shared + s.warp_prefix);
+}
+// [/snippet:decoupled_look_back]
+
+// ---- Launching --------------------------------------------------------------------------------
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+unsigned grid_size(std::size_t blocks) {
+  if (blocks > 0x7fffffffu) throw std::invalid_argument("scan: too many tiles for one grid");
+  return static_cast<unsigned>(blocks);
+}
+
+}  // namespace
+
+const KernelInfo& info(Kernel kernel) {
+  for (const auto& k : kKernels)
+    if (k.id == kernel) return k;
+  throw std::invalid_argument("scan: no kernel version " + std::to_string(static_cast<int>(kernel)));
+}
+
+void run_hand_written(Kernel kernel, const float* in, float* out, std::size_t n, const DeviceScratch& scratch,
+                      cudaStream_t stream) {
+  if (n == 0) return;
+  const bool vectorized = aligned16(in) && aligned16(out);
+  constexpr int kVectors = kTileItemsPerThread / 4;
+  static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
+  switch (kernel) {
+    case Kernel::one_thread:
+      scan_one_thread<<<1, 1, 0, stream>>>(in, out, n);
+      break;
+    case Kernel::hillis_steele:
+      scan_hillis_steele<1024><<<1, 1024, 0, stream>>>(in, out, n);
+      break;
+    case Kernel::blelloch:
+      scan_blelloch<512><<<1, 512, 0, stream>>>(in, out, n);
+      break;
+    case Kernel::warp_shuffle:
+      scan_warp_shuffle<1024, 2><<<1, 1024, 0, stream>>>(in, out, n, vectorized);
+      break;
+    case Kernel::cub_block_scan:
+      scan_cub_block<1024, 8><<<1, 1024, 0, stream>>>(in, out, n);
+      break;
+    case Kernel::reduce_then_scan: {
+      // [snippet:reduce_then_scan_launch]
+      const unsigned tiles = grid_size(tile_count(n));
+      reduce_tiles<kTileThreads, kVectors><<<tiles, kTileThreads, 0, stream>>>(in, n, vectorized, scratch.tile_sums);
+      CUDA_CHECK_LAUNCH();
+      scan_warp_shuffle<1024, 1><<<1, 1024, 0, stream>>>(scratch.tile_sums, scratch.tile_prefix, tiles,
+                                                         aligned16(scratch.tile_sums) && aligned16(scratch.tile_prefix));
+      CUDA_CHECK_LAUNCH();
+      scan_tiles_from_prefix<kTileThreads, kVectors>
+          <<<tiles, kTileThreads, 0, stream>>>(in, out, n, vectorized, scratch.tile_prefix);
+      // [/snippet:reduce_then_scan_launch]
+      break;
+    }
+    case Kernel::decoupled_look_back: {
+      const std::size_t tiles = tile_count(n);
+      // Word 0 is the tile counter, words 1.. the statuses: one memset clears both.
+      CUDA_CHECK(cudaMemsetAsync(scratch.tile_status, 0, (tiles + 1) * sizeof(unsigned long long), stream));
+      scan_decoupled_look_back<kTileThreads, kVectors><<<grid_size(tiles), kTileThreads, 0, stream>>>(
+          in, out, n, vectorized, scratch.tile_status, scratch.tile_status + 1);
+      break;
+    }
+    default:
+      throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace scan
