@@ -185,7 +185,7 @@ void section_underflow(Notebook& nb) {
   nb.check("h from the fp32 tree is still accurate after A_k underflowed", c);
   nb.text("Harmless for h: A_k multiplies h_{-1} (here 0), and the carry from far back is scaled by a\n"
           "product below 2^-149, which could not change h by even one rounding unit anyway. Not harmless\n"
-          "for gradients: ∂h_k/∂h_0 = A_k is now exactly 0 instead of 6e-61 -- a vanishing gradient becomes\n"
+          "for gradients: ∂h_199/∂h_{-1} = A_199 is now exactly 0 instead of 6e-61 -- a vanishing gradient becomes\n"
           "a vanished one, and log A_k (what a backward pass may want) is -inf. Summing log a in fp32\n"
           "instead (-0.69 per step) never underflows.");
   Figure f{"underflow", "Running product of a_k = 0.5: log2 A_k", "step k", "log2 A_k", false, false, {},
