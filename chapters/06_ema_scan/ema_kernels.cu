@@ -1,0 +1,395 @@
+// Chapter 06: the first-order recurrence h_k = a_k h_{k-1} + b_k (the EMA and Mamba's scan) on
+// the GPU, over a batch of independent sequences.
+//
+// Versions (ch06_ema_scan --kernel N runs version N alone):
+//   1  ema_one_thread    one thread per sequence: the sequential loop
+//   2  ema_warp_pairs    one block per sequence; own warp scan of pairs, carry from chunk to chunk
+//   3  ema_cub_block     one block per sequence; cub::BlockScan with a pair functor and a running prefix
+//   4  ema_look_back     all blocks; decoupled look-back over pairs, one pass
+//   5  cub_device_scan   library: cub::DeviceScan::InclusiveScan with the pair operator
+//
+// Versions 2 and 3 are Mamba's layout: a block owns a sequence and walks it chunk by chunk,
+// carrying the state h from one chunk to the next; many sequences fill the GPU. One long
+// sequence needs version 4, which spreads its tiles over every multiprocessor.
+#include "cuda_check.hpp"
+#include "ema_kernels.hpp"
+#include "pair.hpp"
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/atomic>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ema {
+namespace {
+
+using PairF = Pair<float>;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// ---- Version 1 ---------------------------------------------------------------------------------
+// [snippet:one_thread]
+__global__ void ema_one_thread(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ h,
+                               std::size_t length) {
+  const std::size_t start = std::size_t(blockIdx.x) * length;
+  float state = 0;
+  for (std::size_t k = start; k < start + length; ++k) h[k] = state = a[k] * state + b[k];
+}
+// [/snippet:one_thread]
+
+// ---- The register tile of versions 2 and 4 (chapter 05's layout, two arrays) --------------------
+// Warp w owns a stretch of 128·Vectors elements; in row k of it lane l holds elements
+// 128k + 4l .. 128k + 4l + 3, loaded as one float4 from a and one from b.
+template <int Threads, int Vectors>
+struct Tile {
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int kSize = Threads * 4 * Vectors;
+  static __device__ int index(int k, int e) {
+    return (threadIdx.x / 32) * 128 * Vectors + k * 128 + (threadIdx.x % 32) * 4 + e;
+  }
+};
+
+bool __host__ __device__ aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// Missing elements (past the end) read as the identity (1, 0), which changes no composition.
+template <int Threads, int Vectors>
+__device__ __forceinline__ void load_pairs(const float* __restrict__ a, const float* __restrict__ b, int valid,
+                                           PairF (&v)[Vectors][4]) {
+  using T = Tile<Threads, Vectors>;
+  if (valid == T::kSize && aligned16(a) && aligned16(b)) {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k) {
+      const float4 qa = *reinterpret_cast<const float4*>(a + T::index(k, 0));
+      const float4 qb = *reinterpret_cast<const float4*>(b + T::index(k, 0));
+      v[k][0] = {qa.x, qb.x}, v[k][1] = {qa.y, qb.y}, v[k][2] = {qa.z, qb.z}, v[k][3] = {qa.w, qb.w};
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int i = T::index(k, e);
+        v[k][e] = i < valid ? PairF{a[i], b[i]} : identity<float>();
+      }
+  }
+}
+
+// Stores h = A·h_before + B for every valid element.
+template <int Threads, int Vectors>
+__device__ __forceinline__ void store_states(float* __restrict__ h, int valid, const PairF (&v)[Vectors][4],
+                                             float h_before) {
+  using T = Tile<Threads, Vectors>;
+  if (valid == T::kSize && aligned16(h)) {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+      *reinterpret_cast<float4*>(h + T::index(k, 0)) = make_float4(apply(v[k][0], h_before), apply(v[k][1], h_before),
+                                                                   apply(v[k][2], h_before), apply(v[k][3], h_before));
+  } else {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (T::index(k, e) < valid) h[T::index(k, e)] = apply(v[k][e], h_before);
+  }
+}
+
+// [snippet:warp_scan_pairs]
+// Inclusive scan of pairs across a warp: chapter 05's shuffle scan with combine() in place of
+// +. Both halves of the pair travel, two shuffles per step; the lane below is the earlier map.
+__device__ __forceinline__ PairF warp_inclusive_scan(PairF value, int lane) {
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const PairF below{__shfl_up_sync(kFullMask, value.a, offset), __shfl_up_sync(kFullMask, value.b, offset)};
+    if (lane >= offset) value = combine(below, value);
+  }
+  return value;
+}
+__device__ __forceinline__ PairF shfl_pair(PairF value, int src_lane) {
+  return {__shfl_sync(kFullMask, value.a, src_lane), __shfl_sync(kFullMask, value.b, src_lane)};
+}
+// [/snippet:warp_scan_pairs]
+
+struct TileScan {
+  PairF warp_prefix;  // the composition of the tile's earlier warps
+  PairF total;        // the composition of the whole tile
+};
+
+// [snippet:scan_tile]
+// Scans the tile in registers: on return each item holds the composition of its warp's
+// stretch up to it. One __syncthreads(); warp_totals is shared, one pair per warp.
+template <int Threads, int Vectors>
+__device__ __forceinline__ TileScan scan_tile(PairF (&v)[Vectors][4], PairF* warp_totals) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  PairF row_inclusive[Vectors];
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) {
+    // Each thread's run of 4, sequentially; then the run totals across the warp.
+    v[k][1] = combine(v[k][0], v[k][1]);
+    v[k][2] = combine(v[k][1], v[k][2]);
+    v[k][3] = combine(v[k][2], v[k][3]);
+    row_inclusive[k] = warp_inclusive_scan(v[k][3], lane);
+  }
+  PairF rows_before = identity<float>();
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) {
+    PairF lanes_before{__shfl_up_sync(kFullMask, row_inclusive[k].a, 1),
+                       __shfl_up_sync(kFullMask, row_inclusive[k].b, 1)};
+    if (lane == 0) lanes_before = identity<float>();
+    const PairF before = combine(rows_before, lanes_before);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) v[k][e] = combine(before, v[k][e]);
+    rows_before = combine(rows_before, shfl_pair(row_inclusive[k], 31));
+  }
+  if (lane == 31) warp_totals[warp] = rows_before;
+  __syncthreads();
+  TileScan result{identity<float>(), identity<float>()};
+#pragma unroll
+  for (int w = 0; w < Threads / 32; ++w) {
+    if (w == warp) result.warp_prefix = result.total;
+    result.total = combine(result.total, warp_totals[w]);
+  }
+  return result;
+}
+// [/snippet:scan_tile]
+
+// ---- Version 2 ---------------------------------------------------------------------------------
+// [snippet:warp_pairs]
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) ema_warp_pairs(const float* __restrict__ a, const float* __restrict__ b,
+                                                         float* __restrict__ h, std::size_t length) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ PairF warp_totals[T::kWarps];
+  const std::size_t start = std::size_t(blockIdx.x) * length;
+  // The carry between chunks is one number, the state h at the end of the previous chunk:
+  // the sequence starts from h = 0, so the a half of the running prefix is never needed.
+  float carry = 0;
+  for (std::size_t base = 0; base < length; base += T::kSize) {
+    const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
+    PairF v[Vectors][4];
+    load_pairs<Threads, Vectors>(a + start + base, b + start + base, valid, v);
+    const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+    store_states<Threads, Vectors>(h + start + base, valid, v, apply(s.warp_prefix, carry));
+    carry = apply(s.total, carry);
+    __syncthreads();  // warp_totals is read by everyone before the next chunk writes it
+  }
+}
+// [/snippet:warp_pairs]
+
+// ---- Version 3 ---------------------------------------------------------------------------------
+// [snippet:cub_block]
+struct PairOp {
+  __device__ PairF operator()(const PairF& first, const PairF& second) const { return combine(first, second); }
+};
+
+// BlockScan calls this (in its first warp) with each chunk's composition and composes what
+// it returns in front of every element of the chunk.
+struct RunningPrefix {
+  PairF total;
+  __device__ PairF operator()(PairF chunk_total) {
+    const PairF before = total;
+    total = combine(total, chunk_total);
+    return before;
+  }
+};
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) ema_cub_block(const float* __restrict__ a, const float* __restrict__ b,
+                                                        float* __restrict__ h, std::size_t length) {
+  using Load = cub::BlockLoad<float, Threads, Items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Store = cub::BlockStore<float, Threads, Items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<PairF, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  const std::size_t start = std::size_t(blockIdx.x) * length;
+  RunningPrefix running{identity<float>()};
+  for (std::size_t base = 0; base < length; base += Threads * Items) {
+    const int valid = static_cast<int>(min(std::size_t(Threads * Items), length - base));
+    float ai[Items], bi[Items];
+    Load(temp.load).Load(a + start + base, ai, valid, 1.f);  // past the end: the identity (1, 0)
+    __syncthreads();
+    Load(temp.load).Load(b + start + base, bi, valid, 0.f);
+    __syncthreads();
+    PairF items[Items];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) items[i] = {ai[i], bi[i]};
+    Scan(temp.scan).InclusiveScan(items, items, PairOp{}, running);
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) bi[i] = items[i].b;  // h_k = A_k·0 + B_k
+    Store(temp.store).Store(h + start + base, bi, valid);
+    __syncthreads();
+  }
+}
+// [/snippet:cub_block]
+
+// ---- Version 4 ---------------------------------------------------------------------------------
+// A tile's status word: the flag in the high half; for a prefix, the state h at the tile's end
+// in the low half (one float, so flag and value travel in one 64-bit word). An aggregate is a
+// pair, two floats: it goes into tile_aggregate first, and the flag is stored with release
+// order after it; a reader that sees the flag with an acquire load then sees the pair.
+constexpr unsigned kNotReady = 0;
+constexpr unsigned kAggregate = 1;  // tile_aggregate[tile] = the tile's own composition
+constexpr unsigned kPrefix = 2;     // low half = h at the end of the tile
+
+using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+__device__ __forceinline__ unsigned long long pack_status(unsigned flag, float value) {
+  return (static_cast<unsigned long long>(flag) << 32) | __float_as_uint(value);
+}
+
+// [snippet:look_back]
+// Run by one thread of the tile after the tile's composition is known; returns the state h
+// before the tile and publishes the state at its end. `first_tile` is the first tile of this
+// tile's sequence: it starts from h = 0 and publishes its prefix at once.
+__device__ float look_back(unsigned long long* status, float2* aggregate, std::size_t tile, std::size_t first_tile,
+                           PairF total) {
+  if (tile == first_tile) {
+    StatusRef(status[tile]).store(pack_status(kPrefix, total.b), cuda::std::memory_order_release);
+    return 0.f;
+  }
+  aggregate[tile] = make_float2(total.a, total.b);
+  StatusRef(status[tile]).store(pack_status(kAggregate, 0.f), cuda::std::memory_order_release);
+  // later: the composition of the tiles between p and this one, built right to left.
+  PairF later = identity<float>();
+  float h_before = 0.f;
+  for (std::size_t p = tile - 1;; --p) {
+    unsigned long long word;
+    do {
+      word = StatusRef(status[p]).load(cuda::std::memory_order_acquire);
+    } while ((word >> 32) == kNotReady);
+    if ((word >> 32) == kPrefix) {
+      h_before = apply(later, __uint_as_float(static_cast<unsigned>(word)));
+      break;
+    }
+    // An aggregate: compose it in front and look one tile further back. The sequence's
+    // first tile always publishes a prefix at once, so the walk never leaves the sequence.
+    const float2 q = aggregate[p];
+    later = combine(PairF{q.x, q.y}, later);
+  }
+  StatusRef(status[tile]).store(pack_status(kPrefix, apply(total, h_before)), cuda::std::memory_order_release);
+  return h_before;
+}
+// [/snippet:look_back]
+
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict__ a, const float* __restrict__ b,
+                                                        float* __restrict__ h, std::size_t length,
+                                                        std::size_t tiles_per_seq,
+                                                        unsigned long long* tile_counter,
+                                                        unsigned long long* tile_status, float2* tile_aggregate) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ PairF warp_totals[T::kWarps];
+  __shared__ unsigned long long tile_shared;
+  __shared__ float h_before_shared;
+  // Tiles are claimed in the order blocks start (chapter 05 says why: no deadlock).
+  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);
+  __syncthreads();
+  const std::size_t tile = tile_shared;
+  const std::size_t sequence = tile / tiles_per_seq;
+  const std::size_t base = (tile % tiles_per_seq) * T::kSize;
+  const std::size_t offset = sequence * length + base;
+  const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
+
+  PairF v[Vectors][4];
+  load_pairs<Threads, Vectors>(a + offset, b + offset, valid, v);
+  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  if (threadIdx.x == 0)
+    h_before_shared = look_back(tile_status, tile_aggregate, tile, sequence * tiles_per_seq, s.total);
+  __syncthreads();
+  store_states<Threads, Vectors>(h + offset, valid, v, apply(s.warp_prefix, h_before_shared));
+}
+
+// ---- Version 5 ---------------------------------------------------------------------------------
+// [snippet:cub_device_scan]
+// CUB scans a sequence of pairs; ours live in two arrays, so the input is an iterator that
+// makes pair i from a[i] and b[i], and the output one that keeps only h = B_i.
+struct MakePair {
+  const float* a;
+  const float* b;
+  __host__ __device__ PairF operator()(long long i) const { return {a[i], b[i]}; }
+};
+struct TakeState {
+  __host__ __device__ float operator()(const PairF& p) const { return p.b; }
+};
+
+template <class Count>
+cudaError_t cub_scan_one(void* temp, std::size_t& temp_bytes, const float* a, const float* b, float* h, Count count,
+                         cudaStream_t stream) {
+  auto in = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), MakePair{a, b});
+  auto out = thrust::make_transform_output_iterator(h, TakeState{});
+  return cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, PairOp{}, count, stream);
+}
+// [/snippet:cub_device_scan]
+
+unsigned grid_size(std::size_t blocks) {
+  if (blocks > 0x7fffffffu) throw std::invalid_argument("ema: too many blocks for one grid");
+  return static_cast<unsigned>(blocks);
+}
+
+}  // namespace
+
+const KernelInfo& info(Kernel kernel) {
+  for (const auto& k : kKernels)
+    if (k.id == kernel) return k;
+  throw std::invalid_argument("ema: no kernel version " + std::to_string(static_cast<int>(kernel)));
+}
+
+std::size_t cub_scan_temp_bytes(std::size_t length) {
+  if (length > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("cub_scan_temp_bytes: length too large");
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub_scan_one(nullptr, bytes, nullptr, nullptr, nullptr, static_cast<int>(length), nullptr));
+  return bytes;
+}
+
+void cub_pair_scan(const float* a, const float* b, float* h, std::size_t batch, std::size_t length, void* temp,
+                   std::size_t temp_bytes, cudaStream_t stream) {
+  if (length > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("cub_pair_scan: length too large");
+  for (std::size_t s = 0; s < batch; ++s) {  // one call per sequence: CUB scans one array
+    const std::size_t start = s * length;
+    CUDA_CHECK(cub_scan_one(temp, temp_bytes, a + start, b + start, h + start, static_cast<int>(length), stream));
+    CUDA_CHECK_LAUNCH();
+  }
+}
+
+void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, std::size_t batch, std::size_t length,
+                      const DeviceScratch& scratch, cudaStream_t stream) {
+  if (batch == 0 || length == 0) return;
+  constexpr int kVectors = kTileItemsPerThread / 4;
+  static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
+  switch (kernel) {
+    case Kernel::one_thread:
+      ema_one_thread<<<grid_size(batch), 1, 0, stream>>>(a, b, h, length);
+      break;
+    case Kernel::warp_pairs:
+      ema_warp_pairs<512, 2><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length);
+      break;
+    case Kernel::cub_block:
+      ema_cub_block<512, 8><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length);
+      break;
+    case Kernel::look_back: {
+      const std::size_t per_seq = tiles_per_sequence(length);
+      const std::size_t tiles = per_seq * batch;
+      // Word 0 is the tile counter, words 1.. the statuses: one memset clears both.
+      CUDA_CHECK(cudaMemsetAsync(scratch.tile_status, 0, (tiles + 1) * sizeof(unsigned long long), stream));
+      ema_look_back<kTileThreads, kVectors><<<grid_size(tiles), kTileThreads, 0, stream>>>(
+          a, b, h, length, per_seq, scratch.tile_status, scratch.tile_status + 1, scratch.tile_aggregate);
+      break;
+    }
+    default:
+      throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace ema

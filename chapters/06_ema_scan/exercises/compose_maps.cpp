@@ -1,0 +1,17 @@
+// Exercise 1: the pair operator.
+//
+// A pair (a, b) is the map h -> a h + b. Return the pair of the map "first, then second":
+// apply `first` to h, then `second` to the result, and read off the new a and b. Check
+// by hand that (1, 0) is an identity on both sides.
+// Test it with:  ctest --preset exercises -R compose_maps
+#include "reference.hpp"
+
+namespace ema {
+
+Pair<double> compose_maps(Pair<double> first, Pair<double> second) {
+  // TODO(exercise): compose the two affine maps.
+  (void)first;
+  return second;
+}
+
+}  // namespace ema

@@ -1,0 +1,375 @@
+// ch06_ema_scan -- Chapter 06: the EMA and the first-order recurrence as a scan of pairs.
+//
+// h_k = a_k h_{k-1} + b_k is not a sum, but each step is an affine map h -> a h + b, and
+// composing affine maps is associative: the whole recurrence is a scan with the pair operator
+// (a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2). Run with --help for the options; the chapter's
+// text is README.md beside this file.
+#include "chapter_main.hpp"
+#include "ema_kernels.hpp"
+#include "gpu.hpp"
+#include "gpu_ema.hpp"
+#include "options.hpp"
+#include "reference.hpp"
+#include "results_csv.hpp"
+#include "timing.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using common::Figure;
+using common::Notebook;
+using common::Series;
+using common::Tolerance;
+
+struct Options {
+  long long check_length = (1 << 20) + 7;
+  long long batch = 64;
+};
+
+// a_k in [0.95, 1), |b_k| < 1: the checks' inputs. Section 4 measures the fp32 error this
+// tolerance has to cover; a wrong carry is off by O(1).
+constexpr double kDecayLo = 0.95, kDecayHi = 1.0;
+constexpr Tolerance kFp32{1e-4, 1e-4};
+
+std::string power_of_two_label(std::size_t n) {
+  const int e = static_cast<int>(std::log2(static_cast<double>(n)));
+  if (std::size_t(1) << e == n) return fmt::format("2^{}", e);
+  return std::to_string(n);
+}
+
+// ---- [1] ---------------------------------------------------------------------------------------
+void section_recurrence(Notebook& nb) {
+  nb.section("The EMA is a first-order linear recurrence (fp64 reference on the CPU)");
+  nb.text("EMA: h_k = α h_{k-1} + (1 - α) x_k. With a_k = α and b_k = (1 - α) x_k it is the general\n"
+          "h_k = a_k h_{k-1} + b_k, Mamba's recurrence for one channel and one state (a_k = exp(Δ_k A),\n"
+          "b_k = Δ_k B_k x_k). Every sequence starts from h_{-1} = 0.");
+  const std::vector<float> x{1, 0, 0, 0, 2, 2, 2, 2};
+  const auto p = ema::ema_problem(0.5, x);
+  const auto h = ema::recurrence_reference(p);
+  std::string xs, hs;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    xs += fmt::format("{:>9}", x[k]);
+    hs += fmt::format("{:>9.5f}", h[k]);
+  }
+  nb.text("α = 0.5\n  x = " + xs + "\n  h = " + hs);
+  std::vector<double> expected(x.size());
+  double state = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) expected[k] = state = 0.5 * state + 0.5 * x[k];
+  nb.check("the recurrence with a = α, b = (1 - α)x is the EMA", common::compare(h, expected, {0, 0}));
+}
+
+// ---- [2] ---------------------------------------------------------------------------------------
+void section_pair_operator(Notebook& nb, const Options& o) {
+  nb.section("The pair operator: associative, with identity (1, 0)");
+  nb.text("(a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2): first the map h -> a1 h + b1, then h -> a2 h + b2.\n"
+          "The inclusive scan of the pairs gives (A_k, B_k) with h_k = A_k h_{-1} + B_k = B_k.");
+  std::mt19937_64 rng(nb.options().seed);
+  std::uniform_real_distribution<double> d(-2.0, 2.0);
+  double worst = 0, identity_worst = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const ema::Pair<double> p{d(rng), d(rng)}, q{d(rng), d(rng)}, r{d(rng), d(rng)};
+    const auto left = ema::combine(ema::combine(p, q), r), right = ema::combine(p, ema::combine(q, r));
+    worst = std::max({worst, std::abs(left.a - right.a), std::abs(left.b - right.b)});
+    const auto e = ema::identity<double>();
+    for (const auto& c : {ema::combine(e, p), ema::combine(p, e)})
+      identity_worst = std::max({identity_worst, std::abs(c.a - p.a), std::abs(c.b - p.b)});
+  }
+  nb.check("(p∘q)∘r = p∘(q∘r) on 10000 random triples (fp64, only rounding apart)", worst <= 1e-13,
+           fmt::format("largest difference {:.1e} ≤ 1e-13", worst));
+  nb.check("(1,0)∘p = p∘(1,0) = p", identity_worst == 0, fmt::format("largest difference {:.1e}", identity_worst));
+  const ema::Pair<double> p{0.5, 1}, q{2, 3};
+  nb.text(fmt::format("Not commutative: (0.5, 1)∘(2, 3) = ({}, {}), (2, 3)∘(0.5, 1) = ({}, {}).",
+                      ema::combine(p, q).a, ema::combine(p, q).b, ema::combine(q, p).a, ema::combine(q, p).b));
+  const auto problem = ema::random_problem(1, static_cast<std::size_t>(o.check_length), kDecayLo, kDecayHi,
+                                           nb.options().seed);
+  const auto expected = ema::recurrence_reference(problem);
+  nb.check(fmt::format("fp32 tree of pairs vs fp64 loop, L = {}, a in [0.95, 1)", o.check_length),
+           common::compare(ema::recurrence_tree_fp32(problem), expected, kFp32));
+  nb.check(fmt::format("fp32 loop vs fp64 loop, L = {}", o.check_length),
+           common::compare(ema::recurrence_fp32(problem), expected, kFp32));
+}
+
+// ---- [3] ---------------------------------------------------------------------------------------
+void section_impulse(Notebook& nb) {
+  nb.section("Impulse responses: how fast the EMA forgets");
+  nb.text("x = (1, 0, 0, ...) gives h_k = (1 - α) α^k: a geometric decay with memory about 1/(1 - α) steps.");
+  Figure f{"impulse_response", "EMA impulse response h_k = (1 - α) α^k", "step k", "h_k", false, true, {},
+           {"set yrange [1e-6:1]", "set key top right"}};
+  std::vector<std::vector<std::string>> rows;
+  double worst = 0;
+  for (double alpha : {0.5, 0.8, 0.9, 0.97, 0.99}) {
+    std::vector<float> x(300, 0.f);
+    x[0] = 1.f;
+    const auto h = ema::recurrence_reference(ema::ema_problem(alpha, x));
+    Series s{fmt::format("α = {}", alpha), {}, {}};
+    for (std::size_t k = 0; k < h.size(); ++k) {
+      if (h[k] >= 1e-6) s.x.push_back(double(k)), s.y.push_back(h[k]);
+      worst = std::max(worst, std::abs(h[k] / ema::ema_impulse_response(alpha, k) - 1));
+    }
+    f.series.push_back(s);
+    rows.push_back({fmt::format("{}", alpha), fmt::format("{:.0f}", 1 / (1 - alpha)),
+                    fmt::format("{:.1f}", std::log(0.5) / std::log(alpha))});
+  }
+  nb.table({"α", "memory 1/(1-α)", "half-life (steps)"}, rows);
+  // α and 1 - α are fp32 numbers in the problem: relative 6e-8 each, k·6e-8 for α^k.
+  nb.check("the recurrence's impulse response = (1 - α) α^k (300 steps)", worst <= 5e-5,
+           fmt::format("largest relative difference {:.1e} ≤ 5e-5", worst));
+  nb.figure(f);
+}
+
+// ---- [4] ---------------------------------------------------------------------------------------
+void section_precision(Notebook& nb) {
+  nb.section("fp32 error against L: the sequential loop and the parallel tree");
+  nb.text("Both orders round at every combine. With a = 1 the recurrence is a running sum and the error\n"
+          "keeps growing with L, as in chapter 05. With a_k < 1 each error is multiplied by later a's: it\n"
+          "fades after about 1/(1 - a) steps, so the error stops growing once L passes the memory.");
+  struct Case {
+    std::string name;
+    double lo, hi;
+  };
+  const std::vector<Case> cases{{"a = 1 (running sum)", 1.0, 1.0}, {"a in [0.999, 1)", 0.999, 1.0},
+                                {"a in [0.95, 1) (the checks)", kDecayLo, kDecayHi}};
+  Figure f{"precision_vs_length", "fp32 error of h against fp64 (b uniform in [-1, 1))", "L",
+           "max |h_fp32 - h_fp64|", true, true, {}, {"set key top left"}};
+  std::vector<std::vector<std::string>> rows;
+  std::map<std::string, Series> loop_series, tree_series;
+  for (int e = 4; e <= 20; e += 2) {
+    const std::size_t n = std::size_t(1) << e;
+    std::vector<std::string> row{power_of_two_label(n)};
+    for (const auto& c : cases) {
+      const auto p = ema::random_problem(1, n, c.lo, c.hi, nb.options().seed + n);
+      const auto expected = ema::recurrence_reference(p);
+      const double loop = common::compare(ema::recurrence_fp32(p), expected, {1e9, 0}).max_abs_error;
+      const double tree = common::compare(ema::recurrence_tree_fp32(p), expected, {1e9, 0}).max_abs_error;
+      auto& ls = loop_series.try_emplace(c.name, Series{"loop, " + c.name, {}, {}, "linespoints lw 2"}).first->second;
+      auto& ts = tree_series.try_emplace(c.name, Series{"tree, " + c.name, {}, {}, "linespoints lw 2 dt 2"}).first->second;
+      ls.x.push_back(double(n)), ls.y.push_back(std::max(loop, 1e-12));
+      ts.x.push_back(double(n)), ts.y.push_back(std::max(tree, 1e-12));
+      row.push_back(fmt::format("{:.1e}", loop));
+      row.push_back(fmt::format("{:.1e}", tree));
+    }
+    rows.push_back(row);
+  }
+  nb.table({"L", "a=1 loop", "a=1 tree", "0.999 loop", "0.999 tree", "0.95 loop", "0.95 tree"}, rows);
+  for (const auto& c : cases) {
+    f.series.push_back(loop_series[c.name]);
+    f.series.push_back(tree_series[c.name]);
+  }
+  nb.text("The checks use a in [0.95, 1): |h| < 20 and errors fade within ~20 steps, so the error is\n"
+          "bounded at every L and atol = rtol = 1e-4 covers it with margin; a wrong carry is off by O(1).");
+  nb.figure(f, false);
+}
+
+// ---- [5] ---------------------------------------------------------------------------------------
+void section_underflow(Notebook& nb) {
+  nb.section("When the product of the a's underflows");
+  nb.text("The scan carries A_k = a_0 a_1 ... a_k. With a_k = 0.5, A_k = 2^-(k+1): below 2^-126 fp32 goes\n"
+          "subnormal (losing bits), and past 2^-149 it is exactly 0.");
+  const std::size_t steps = 200;
+  const std::vector<float> a(steps, 0.5f);
+  const auto p32 = ema::running_product_fp32(a);
+  const auto p64 = ema::running_product_fp64(a);
+  const auto first_zero = std::find(p32.begin(), p32.end(), 0.0f) - p32.begin();
+  nb.value("first k with A_k = 0 in fp32", fmt::format("{} (fp64: A_k = 2^-{} = {:.2e})", first_zero, first_zero + 1,
+                                                       p64[first_zero]));
+  auto problem = ema::random_problem(1, steps, 0.5, 0.5, nb.options().seed);
+  const auto c = common::compare(ema::recurrence_tree_fp32(problem), ema::recurrence_reference(problem), {1e-6, 1e-6});
+  nb.check("h from the fp32 tree is still accurate after A_k underflowed", c);
+  nb.text("Harmless for h: A_k multiplies h_{-1} (here 0), and the carry from far back is scaled by a\n"
+          "product below 2^-149, which could not change h by even one rounding unit anyway. Not harmless\n"
+          "for gradients: ∂h_199/∂h_{-1} = A_199 is now exactly 0 instead of 6e-61 -- a vanishing gradient becomes\n"
+          "a vanished one, and log A_k (what a backward pass may want) is -inf. Summing log a in fp32\n"
+          "instead (-0.69 per step) never underflows.");
+  Figure f{"underflow", "Running product of a_k = 0.5: log2 A_k", "step k", "log2 A_k", false, false, {},
+           {"set key bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
+  Series s64{"fp64", {}, {}}, s32{"fp32 (0 from k = 149: log2 = -inf, not drawn)", {}, {}, "lines lw 3 dt 2"};
+  for (std::size_t k = 0; k < steps; ++k) {
+    s64.x.push_back(double(k)), s64.y.push_back(std::log2(p64[k]));
+    if (p32[k] > 0) s32.x.push_back(double(k)), s32.y.push_back(std::log2(double(p32[k])));
+  }
+  f.series = {s64, s32};
+  nb.figure(f, false);
+}
+
+// ---- [6] ---------------------------------------------------------------------------------------
+void section_gpu(Notebook& nb, const Options& o) {
+  nb.section("Every GPU version against fp64, on awkward sizes and batches");
+  std::vector<std::string> lines;
+  for (const auto& k : ema::kKernels) lines.push_back(fmt::format("  {:>2}  {:<17} {}", int(k.id), k.name, k.idea));
+  std::string list;
+  for (const auto& l : lines) list += l + "\n";
+  nb.text("The versions (ema_kernels.cu):\n" + list.substr(0, list.size() - 1));
+  if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
+  const std::size_t long_length = static_cast<std::size_t>(o.check_length);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{
+      {1, 1}, {1, 2}, {1, 31}, {1, 33}, {1, 1000}, {1, 4097}, {1, long_length}, {7, 1000}, {static_cast<std::size_t>(o.batch), 20001}};
+  for (const auto& info : ema::kKernels) {
+    if (!common::kernel_selected(nb.options(), int(info.id))) continue;
+    std::string done;
+    bool ok = true;
+    common::Comparison worst;
+    for (auto [batch, length] : shapes) {
+      if (length > info.max_length) continue;
+      const auto p = ema::random_problem(batch, length, kDecayLo, kDecayHi, nb.options().seed + batch * 7 + length);
+      ema::GpuEma gpu(p);
+      gpu.poison_output();
+      gpu.run(info.id);
+      const auto c = common::compare(gpu.output(), ema::recurrence_reference(p), kFp32);
+      if (!c.ok || c.max_abs_error >= worst.max_abs_error) worst = c;
+      ok = ok && c.ok;
+      done += fmt::format("{}{}×{}", done.empty() ? "" : ", ", batch, length);
+      if (!c.ok) break;
+    }
+    nb.check(fmt::format("version {} ({}), batch×L = {}", int(info.id), info.name, done), worst);
+  }
+}
+
+// ---- [7] ---------------------------------------------------------------------------------------
+void section_benchmark(Notebook& nb) {
+  nb.section("Throughput against N: every version, CUB and a copy, in one run");
+  const bool bench = nb.options().bench;
+  const int top = bench ? 28 : 20;
+  std::vector<std::size_t> sizes;
+  for (int e = 10; e <= top; e += 2) sizes.push_back(std::size_t(1) << e);
+  nb.text("One sequence of N. GB/s = 12 bytes per element (a and b read, h written) / median time, L2\n"
+          "flushed before every repetition. The roof: cudaMemcpyAsync device-to-device of 6N bytes (12N\n"
+          "moved), timed the same way, in this run. Every version is checked before and after it is timed.");
+  const bool gpu = nb.gpu();
+  if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
+  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
+                         {"implementation", "n", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
+  std::map<std::string, Series> series;
+  std::vector<std::string> order;
+  std::vector<std::vector<std::string>> rows;
+  int runs_checked = 0, runs_wrong = 0;
+  std::map<std::string, double> at_top;
+  for (std::size_t n : sizes) {
+    const auto p = ema::random_problem(1, n, kDecayLo, kDecayHi, nb.options().seed + n);
+    const double bytes = 12.0 * double(n);
+    double copy_gbps = 0;
+    std::vector<std::string> row{power_of_two_label(n)};
+    auto record = [&](const std::string& name, const common::TimingStats& t) {
+      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
+      csv.row({name, std::to_string(n), fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms),
+               fmt::format("{:.5f}", t.max_ms), fmt::format("{:.0f}", bytes), fmt::format("{:.2f}", gbps),
+               copy_gbps > 0 ? fmt::format("{:.2f}", 100 * gbps / copy_gbps) : ""});
+      if (!series.count(name)) order.push_back(name);
+      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
+      series[name].x.push_back(double(n));
+      series[name].y.push_back(gbps);
+      row.push_back(fmt::format("{:.0f}", gbps));
+      if (n == sizes.back()) at_top[name] = gbps;
+    };
+    if (n <= (std::size_t(1) << 22)) {
+      record("CPU fp32 loop (1 core)", common::time_cpu([&] { ema::recurrence_fp32(p); }, 1, 3));
+    } else {
+      row.push_back("-");
+    }
+    if (!gpu) {
+      rows.push_back(row);
+      continue;
+    }
+    const auto expected = ema::recurrence_reference(p);
+    ema::GpuEma problem(p);
+    common::GpuTimer timer({2, bench ? 15 : 5, true});
+    {
+      common::DeviceBuffer<char> from(6 * n), to(6 * n);
+      CUDA_CHECK(cudaMemset(from.data(), 0, from.bytes()));
+      const auto t = timer.time([&] {
+        CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice));
+      });
+      copy_gbps = common::gigabytes_per_second(bytes, t.median_ms);
+      record("copy (cudaMemcpy D2D)", t);
+    }
+    for (const auto& info : ema::kKernels) {
+      if (!common::kernel_selected(nb.options(), int(info.id)) || n > info.max_length) {
+        row.push_back("-");
+        continue;
+      }
+      auto checked = [&](const char* when) {
+        const auto c = common::compare(problem.output(), expected, kFp32);
+        ++runs_checked;
+        if (!c.ok) {
+          ++runs_wrong;
+          nb.text(fmt::format("✘ version {} at N = {}, {} timing: {}", int(info.id), n, when, c.summary()));
+        }
+        return c.ok;
+      };
+      problem.poison_output();
+      problem.run(info.id);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      if (!checked("before")) {
+        row.push_back("wrong");
+        continue;
+      }
+      problem.poison_output();
+      const auto t = timer.time([&] { problem.run(info.id); });
+      checked("after");
+      record(fmt::format("{} {}", int(info.id), info.name), t);
+    }
+    rows.push_back(row);
+  }
+  std::vector<std::string> header{"N", "CPU"};
+  if (gpu) {
+    header.push_back("copy");
+    for (const auto& info : ema::kKernels) header.push_back(fmt::format("v{}", int(info.id)));
+  }
+  nb.text("GB/s (v = version; see the list in section 6):");
+  nb.table(header, rows);
+  nb.value("results", csv.path());
+  if (gpu) {
+    nb.check("the timed versions match fp64 before and after timing", runs_checked > 0 && runs_wrong == 0,
+             fmt::format("{} of {} runs wrong", runs_wrong, runs_checked));
+    const std::string ours = fmt::format("{} {}", int(ema::Kernel::look_back), ema::info(ema::Kernel::look_back).name);
+    const std::string cub =
+        fmt::format("{} {}", int(ema::Kernel::cub_device_scan), ema::info(ema::Kernel::cub_device_scan).name);
+    const std::string copy = "copy (cudaMemcpy D2D)";
+    if (at_top.count(ours) && at_top.count(cub) && at_top.count(copy))
+      nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())),
+               fmt::format("version 4 {:.0f} GB/s = {:.1f}% of copy ({:.0f} GB/s); CUB {:.0f} GB/s = {:.1f}% of copy",
+                           at_top[ours], 100 * at_top[ours] / at_top[copy], at_top[copy], at_top[cub],
+                           100 * at_top[cub] / at_top[copy]));
+  }
+  Figure f{"bench_throughput", "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)", "N (elements)",
+           "GB/s", true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
+  for (const auto& name : order) {
+    Series s = series[name];
+    if (name.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
+    f.series.push_back(s);
+  }
+  nb.figure(f, false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  return common::run_chapter(
+      {"ch06_ema_scan", "Chapter 06 · The EMA and the linear recurrence as a scan of pairs", ema::kKernelCount}, argc,
+      argv,
+      [&](CLI::App& app) {
+        app.add_option("--check-length", o.check_length, "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
+            ->check(common::integer_in(1, 1 << 26))
+            ->capture_default_str();
+        app.add_option("--batch", o.batch, "Sequences in the batched GPU check")
+            ->check(common::integer_in(1, 4096))
+            ->capture_default_str();
+      },
+      [&](Notebook& nb) {
+        section_recurrence(nb);
+        section_pair_operator(nb, o);
+        section_impulse(nb);
+        section_precision(nb);
+        section_underflow(nb);
+        section_gpu(nb, o);
+        section_benchmark(nb);
+      });
+}
