@@ -64,7 +64,8 @@ Problem random_problem(Shape shape, std::uint64_t seed, double lo = 0.3, double 
 
 std::string shape_name(Shape s) { return fmt::format("{} × {}", s.sequences, s.length); }
 
-std::string fixed(double v, int digits = 4) { return fmt::format("{:.{}f}", v, digits); }
+// Adding +0 turns −0 (from a product with h_{−1} = 0) into 0, so the tables print no "-0.0000".
+std::string fixed(double v, int digits = 4) { return fmt::format("{:.{}f}", v + 0.0, digits); }
 
 void section_small_example(Notebook& nb, const common::CommonOptions& common) {
   nb.section("The gradient of one short sequence, by the reverse pass and by finite differences");
