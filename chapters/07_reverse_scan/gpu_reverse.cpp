@@ -25,7 +25,6 @@ DeviceProblem GpuProblem::view() {
 
 void GpuProblem::store_h() {
   if (h_.size() != shape_.size()) h_ = common::DeviceBuffer<float>(shape_.size());
-  h_.poison();
   forward_store_h(view(), h_.data());
 }
 
@@ -38,7 +37,11 @@ void GpuProblem::backward(Kernel kernel) {
 }
 
 void GpuProblem::gradients(Kernel kernel) {
-  if (reads_stored_h(kernel)) store_h();
+  if (reads_stored_h(kernel)) {
+    if (h_.size() != shape_.size()) h_ = common::DeviceBuffer<float>(shape_.size());
+    h_.poison();  // a state the forward pass skips must show up as NaN
+    store_h();
+  }
   grad_a_.poison();
   grad_b_.poison();
   checkpoints_.poison();

@@ -22,6 +22,7 @@ class GpuProblem {
   void gradients(Kernel kernel);
   // Only the reverse pass (h already stored for versions 1-3): what the benchmark times.
   void backward(Kernel kernel);
+  // The forward pass that stores h (allocated on first use), without poisoning: timed too.
   void store_h();
 
   std::vector<float> grad_a() const { return grad_a_.download(); }

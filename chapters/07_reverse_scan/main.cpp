@@ -231,7 +231,7 @@ void section_memory(Notebook& nb, const common::CommonOptions& common) {
   gpu.gradients(rscan::Kernel::recompute_h);
   const std::size_t after_checkpoints = free_bytes();
   nb.value("device memory taken by the stored h (measured)", fmt::format("{:.3f} MB", double(before_h - after_h) / 1e6));
-  nb.value("device memory taken by the checkpoints (measured)", fmt::format("{:.3f} MB (the allocator's granularity rounds it up)",
+  nb.value("device memory taken by the checkpoints (measured)", fmt::format("{:.3f} MB (cudaMalloc works in pages of about 2 MB: a small array reads as one page or none)",
                                                                             double(after_h - after_checkpoints) / 1e6));
   common::GpuTimer timer({2, 10, true});
   const auto stored_step = timer.time([&] {
