@@ -1,0 +1,18 @@
+// Exercise 2: ∂L/∂a_k from g and h.
+//
+// Return grad_a with grad_a_k = g_k h_{k−1} for every sequence of `shape`; the state before
+// the first step of each sequence is h_{−1} = 0 (do not read the previous sequence's last h).
+// Test it with:  ctest --preset exercises -R grad_a
+#include "reference.hpp"
+
+namespace rscan {
+
+std::vector<double> grad_a_from(Shape shape, std::span<const double> g, std::span<const double> h) {
+  std::vector<double> grad_a(shape.size(), 0.0);
+  // TODO(exercise): fill grad_a.
+  (void)g;
+  (void)h;
+  return grad_a;
+}
+
+}  // namespace rscan

@@ -1,0 +1,311 @@
+// ch07_reverse_scan -- Chapter 07: the reverse scan, the gradient of the linear recurrence.
+//
+// Training needs ∂L/∂a and ∂L/∂b of h_k = a_k h_{k−1} + b_k. The gradient flows backwards in
+// time through the same recurrence, so it is a scan too, run from the end. Run with --help for
+// the options; the chapter's text is README.md beside this file.
+#include "chapter_main.hpp"
+#include "gpu.hpp"
+#include "gpu_reverse.hpp"
+#include "options.hpp"
+#include "reference.hpp"
+#include "results_csv.hpp"
+#include "reverse_kernels.hpp"
+#include "scan_simulation.hpp"
+#include "timing.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using common::Figure;
+using common::Notebook;
+using common::Series;
+using common::Tolerance;
+using rscan::Shape;
+
+struct Options {
+  long long check_length = (1 << 20) + 7;
+};
+
+// fp64 against fp64 finite differences. A central difference (L(θ+ε) − L(θ−ε)) / 2ε carries
+// the rounding error of L divided by ε, about u·|L|/ε (u = 2^-53); the atol allows a hundred
+// times that, and the rtol covers the truncation error, ~ε² times a third derivative.
+constexpr double kStep = 1e-5;
+Tolerance finite_difference_tolerance(double loss) { return {1e-9 + 100 * 0x1p-53 * std::abs(loss) / kStep, 1e-6}; }
+// fp32 on the GPU against fp64: decays below 0.95 keep g and h below 20, and an error made at
+// one step fades geometrically, so the error stays near a few float epsilons times 20.
+constexpr Tolerance kGradB{2e-4, 2e-4};
+constexpr Tolerance kGradA{2e-3, 2e-4};
+
+struct Problem {
+  Shape shape;
+  std::vector<double> a, b, target, h, dy;
+};
+
+Problem random_problem(Shape shape, std::uint64_t seed, double lo = 0.3, double hi = 0.95) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> decay(lo, hi), unit(-1.0, 1.0);
+  Problem p{shape, std::vector<double>(shape.size()), std::vector<double>(shape.size()), std::vector<double>(shape.size()), {}, {}};
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    p.a[i] = decay(rng);
+    p.b[i] = unit(rng);
+    p.target[i] = unit(rng);
+  }
+  p.h = rscan::forward(shape, p.a, p.b);
+  p.dy = rscan::squared_loss_gradient(p.h, p.target);
+  return p;
+}
+
+std::string shape_name(Shape s) { return fmt::format("{} × {}", s.sequences, s.length); }
+
+// Adding +0 turns −0 (from a product with h_{−1} = 0) into 0, so the tables print no "-0.0000".
+std::string fixed(double v, int digits = 4) { return fmt::format("{:.{}f}", v + 0.0, digits); }
+
+void section_small_example(Notebook& nb, const common::CommonOptions& common) {
+  nb.section("The gradient of one short sequence, by the reverse pass and by finite differences");
+  const Problem p = random_problem({1, 6}, common.seed);
+  const auto grads = rscan::backward(p.shape, p.a, p.h, p.dy);
+  nb.text("Loss L = ½ Σ (h_k − t_k)², so dy_k = h_k − t_k. g_k = dy_k + a_{k+1} g_{k+1}, from the end.");
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t k = 0; k < p.shape.length; ++k)
+    rows.push_back({std::to_string(k), fixed(p.a[k]), fixed(p.b[k]), fixed(p.h[k]), fixed(p.dy[k]), fixed(grads.g[k]), fixed(grads.grad_a[k])});
+  nb.table({"k", "a_k", "b_k", "h_k", "dy_k", "g_k = dL/db_k", "dL/da_k"}, rows);
+  const auto fd = rscan::finite_differences(p.shape, p.a, p.b, p.target, kStep);
+  const Tolerance tol = finite_difference_tolerance(rscan::squared_loss(p.h, p.target));
+  nb.check("dL/db = g against central differences (fp64)", common::compare(grads.g, fd.g, tol));
+  nb.check("dL/da = g_k h_{k−1} against central differences (fp64)", common::compare(grads.grad_a, fd.grad_a, tol));
+}
+
+void section_finite_differences(Notebook& nb, const common::CommonOptions& common) {
+  nb.section("Finite differences on awkward sizes, and the step they need");
+  for (std::size_t length : {1, 2, 31, 33, 1000}) {
+    const Shape shape{length < 1000 ? std::size_t(3) : std::size_t(1), length};
+    const Problem p = random_problem(shape, common.seed + length);
+    const auto grads = rscan::backward(shape, p.a, p.h, p.dy);
+    const auto fd = rscan::finite_differences(shape, p.a, p.b, p.target, kStep);
+    const Tolerance tol = finite_difference_tolerance(rscan::squared_loss(p.h, p.target));
+    nb.check(fmt::format("dL/db, {}", shape_name(shape)), common::compare(grads.g, fd.g, tol));
+    nb.check(fmt::format("dL/da, {}", shape_name(shape)), common::compare(grads.grad_a, fd.grad_a, tol));
+  }
+  // The central difference errs by ~ε² (truncation) plus ~u·L/ε (rounding): a V with its
+  // bottom near ε = u^{1/3}.
+  const Problem p = random_problem({1, 33}, common.seed);
+  const auto grads = rscan::backward(p.shape, p.a, p.h, p.dy);
+  Series err{"max |finite difference − reverse pass|, dL/da", {}, {}, "linespoints lw 2 pt 7"};
+  for (int e = -12; e <= -1; ++e) {
+    const double step = std::pow(10.0, e);
+    const auto fd = rscan::finite_differences(p.shape, p.a, p.b, p.target, step);
+    double worst = 0;
+    for (std::size_t i = 0; i < fd.grad_a.size(); ++i) worst = std::max(worst, std::abs(fd.grad_a[i] - grads.grad_a[i]));
+    err.x.push_back(step);
+    err.y.push_back(std::max(worst, 1e-17));
+  }
+  nb.figure({"finite_difference_step", "The step of a central difference: truncation against rounding", "step ε",
+             "largest error", true, true, {err}, {}});
+}
+
+void section_vanishing(Notebook& nb) {
+  nb.section("Vanishing gradients, seen from the scan");
+  nb.text("The loss sees only the last step (dy = 0 except dy_{L−1} = 1), a is constant: g_k = a^{L−1−k}.");
+  const std::size_t length = 400;
+  Figure fig{"gradient_vs_distance", "|g_k| against the distance L − 1 − k from the loss", "distance from the loss (steps)",
+             "|g_k| = |dL/db_k|", false, true, {}, {"set yrange [1e-20:1e3]", "set key bottom left"}};
+  std::vector<std::vector<std::string>> rows;
+  for (double decay : {0.5, 0.9, 0.99, 1.0, 1.01}) {
+    std::vector<double> a(length, decay), dy(length, 0.0);
+    dy.back() = 1.0;
+    const auto g = rscan::reverse_pass({1, length}, a, dy);
+    Series s{fmt::format("a = {}", decay), {}, {}};
+    std::string first_tiny = "never";
+    for (std::size_t k = length; k-- > 0;) {
+      const std::size_t distance = length - 1 - k;
+      s.x.push_back(static_cast<double>(distance));
+      s.y.push_back(std::abs(g[k]));
+      if (first_tiny == "never" && std::abs(g[k]) < 1e-6) first_tiny = std::to_string(distance);
+    }
+    rows.push_back({fmt::format("{}", decay), fmt::format("{:.3e}", std::abs(g[length - 1 - 100])), first_tiny});
+    fig.series.push_back(std::move(s));
+  }
+  nb.table({"a", "|g| 100 steps back", "first distance with |g| < 1e-6"}, rows);
+  nb.figure(fig);
+}
+
+void section_warp_simulation(Notebook& nb, const common::CommonOptions& common, const Options& o) {
+  nb.section("The warp reverse scan, shuffle-down step by step (a CPU simulation)");
+  const std::size_t lanes = 8;
+  const Problem p = random_problem({1, lanes}, common.seed);
+  const auto steps = rscan::reverse_steps(p.a, p.dy);
+  const auto trace = rscan::warp_reverse_scan_trace(steps);
+  nb.text(fmt::format("{} lanes; lane i holds the map (A, B) of steps i..i+span−1; B is g_i once the span reaches the end.", lanes));
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t s = 0; s < trace.size(); ++s) {
+    std::vector<std::string> row{s == 0 ? "input" : fmt::format("delta {}", std::size_t(1) << (s - 1))};
+    for (const auto& step : trace[s]) row.push_back(fmt::format("{:+.3f}", step.b));
+    rows.push_back(row);
+  }
+  std::vector<std::string> header{"B after"};
+  for (std::size_t i = 0; i < lanes; ++i) header.push_back(fmt::format("lane {}", i));
+  nb.table(header, rows);
+  std::vector<double> g;
+  for (const auto& step : trace.back()) g.push_back(step.b);
+  nb.check("the last stage's B is g (8 lanes)", common::compare(g, rscan::reverse_pass(p.shape, p.a, p.dy), {1e-14, 1e-12}));
+
+  nb.text("The block version: chunks of 256 from the end, warps of 32, warp totals raked, g carried back.");
+  for (std::size_t length : {std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), std::size_t(1000),
+                             static_cast<std::size_t>(o.check_length)}) {
+    const Problem q = random_problem({1, length}, common.seed + 1);
+    const auto got = rscan::block_reverse_scan(rscan::reverse_steps(q.a, q.dy), rscan::kBlockThreads, 32);
+    nb.check(fmt::format("block reverse scan simulation, L = {}", length), common::compare(got, rscan::reverse_pass(q.shape, q.a, q.dy), {1e-12, 1e-10}));
+  }
+}
+
+std::vector<Shape> check_shapes(const Options& o) {
+  return {{3, 1}, {3, 2}, {3, 31}, {3, 33}, {3, 257}, {3, 1000}, {2 * 5 * 16, 1000}, {1000, 1}, {1, static_cast<std::size_t>(o.check_length)}};
+}
+
+// Every version on one problem, outputs poisoned first; returns whether all passed.
+bool check_versions(Notebook& nb, const Problem& p, const std::string& when) {
+  const auto expected = rscan::backward(p.shape, p.a, p.h, p.dy);
+  rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
+  bool ok = true;
+  for (const auto& k : rscan::kKernels) {
+    if (!common::kernel_selected(nb.options(), static_cast<int>(k.id))) continue;
+    gpu.gradients(k.id);
+    ok &= nb.check(fmt::format("{} {} dL/db, {}", static_cast<int>(k.id), k.name, shape_name(p.shape)) + when,
+                   common::compare(gpu.grad_b(), expected.g, kGradB));
+    ok &= nb.check(fmt::format("{} {} dL/da, {}", static_cast<int>(k.id), k.name, shape_name(p.shape)) + when,
+                   common::compare(gpu.grad_a(), expected.grad_a, kGradA));
+  }
+  return ok;
+}
+
+void section_gpu_checks(Notebook& nb, const common::CommonOptions& common, const Options& o) {
+  nb.section("Every GPU version against the fp64 reverse pass (sequences × length)");
+  if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
+  for (Shape shape : check_shapes(o)) check_versions(nb, random_problem(shape, common.seed + shape.length), "");
+}
+
+void section_memory(Notebook& nb, const common::CommonOptions& common) {
+  nb.section("Storing h or recomputing it: the memory kept and the bytes moved");
+  const Shape shape{1024, 4096};
+  std::vector<std::vector<std::string>> rows;
+  for (rscan::Kernel k : {rscan::Kernel::block_reverse, rscan::Kernel::recompute_h}) {
+    const auto& info = rscan::kKernels[static_cast<int>(k) - 1];
+    rows.push_back({fmt::format("{} {}", static_cast<int>(k), info.name), fmt::format("{:.3f}", rscan::bytes_kept_for_h(k, shape) / 1e6),
+                    fmt::format("{:.1f}", double(rscan::bytes_moved_per_step(k, shape)) / shape.size()),
+                    fmt::format("{:.1f}", double(rscan::bytes_moved_backward(k, shape)) / shape.size())});
+  }
+  nb.text(fmt::format("Model, for {} sequences × {} steps, fp32:", shape.sequences, shape.length));
+  nb.table({"version", "MB kept for h", "bytes/step, forward + backward", "bytes/step, backward"}, rows);
+  Figure fig{"memory_kept", "Memory kept between the passes to know h (fp32, one sequence)", "sequence length L",
+             "bytes", true, true, {}, {"set key top left"}};
+  Series stored{"store every h (versions 1-3)", {}, {}}, kept{"one state per chunk of 256 (version 4)", {}, {}};
+  for (int e = 0; e <= 20; ++e) {
+    const Shape one{1, std::size_t(1) << e};
+    stored.x.push_back(double(one.length));
+    stored.y.push_back(double(rscan::bytes_kept_for_h(rscan::Kernel::block_reverse, one)));
+    kept.x.push_back(double(one.length));
+    kept.y.push_back(double(rscan::bytes_kept_for_h(rscan::Kernel::recompute_h, one)));
+  }
+  fig.series = {stored, kept};
+  nb.figure(fig);
+
+  if (!nb.gpu()) return nb.gpu_skip("the measured allocations and timings");
+  // Measured: the device's free memory before and after each way of keeping h.
+  const Problem p = random_problem(shape, common.seed);
+  rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
+  auto free_bytes = [] {
+    std::size_t free = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  };
+  const std::size_t before_h = free_bytes();
+  gpu.gradients(rscan::Kernel::block_reverse);
+  const std::size_t after_h = free_bytes();
+  gpu.gradients(rscan::Kernel::recompute_h);
+  const std::size_t after_checkpoints = free_bytes();
+  nb.value("device memory taken by the stored h (measured)", fmt::format("{:.3f} MB", double(before_h - after_h) / 1e6));
+  nb.value("device memory taken by the checkpoints (measured)", fmt::format("{:.3f} MB (cudaMalloc works in pages of about 2 MB: a small array reads as one page or none)",
+                                                                            double(after_h - after_checkpoints) / 1e6));
+  common::GpuTimer timer({2, 10, true});
+  const auto stored_step = timer.time([&] {
+    gpu.store_h();
+    gpu.backward(rscan::Kernel::block_reverse);
+  });
+  const auto recomputed_step = timer.time([&] { gpu.backward(rscan::Kernel::recompute_h); });
+  nb.value("forward storing h + version 3", fmt::format("{:.3f} ms (median)", stored_step.median_ms));
+  nb.value("version 4 (its own forward pass included)", fmt::format("{:.3f} ms (median)", recomputed_step.median_ms));
+  check_versions(nb, p, ", after timing");
+}
+
+void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
+  nb.section("Throughput against a copy, measured in the same run");
+  if (!nb.gpu()) return nb.gpu_skip("the benchmark");
+  const bool bench = common.bench;
+  const std::size_t total = std::size_t(1) << (bench ? 25 : 22);
+  std::vector<std::size_t> lengths{256, 4096, 65536};
+  if (bench) lengths = {64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20};
+  common::ResultsCsv csv(nb.out_dir() + "/benchmark.csv", common::gpu_status().device.name, nb.date(),
+                         {"version", "sequences", "length", "median_ms", "GBps", "copy_GBps", "percent_of_copy"});
+  common::GpuTimer timer({2, bench ? 15 : 5, true});
+  std::vector<Series> series;
+  for (const auto& k : rscan::kKernels) series.push_back({fmt::format("{} {}", static_cast<int>(k.id), k.name), {}, {}, "linespoints lw 2 pt 7"});
+  Series copy{"copy (same bytes)", {}, {}, "lines lw 2 dt 2"};
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t length : lengths) {
+    const Shape shape{total / length, length};
+    const Problem p = random_problem(shape, common.seed + length);
+    if (!check_versions(nb, p, ", before timing")) continue;
+    rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
+    gpu.store_h();
+    const double copy_gbps = common::measure_copy_bandwidth(rscan::bytes_moved_backward(rscan::Kernel::block_reverse, shape) / 2);
+    copy.x.push_back(double(length));
+    copy.y.push_back(copy_gbps);
+    for (const auto& k : rscan::kKernels) {
+      // One thread walking a long sequence takes seconds: version 1 only where it is short.
+      if (k.id == rscan::Kernel::sequential && length > 4096) continue;
+      if (!common::kernel_selected(common, static_cast<int>(k.id))) continue;
+      const auto t = timer.time([&] { gpu.backward(k.id); });
+      const double gbps = double(rscan::bytes_moved_backward(k.id, shape)) / (t.median_ms * 1e-3) / 1e9;
+      series[static_cast<int>(k.id) - 1].x.push_back(double(length));
+      series[static_cast<int>(k.id) - 1].y.push_back(gbps);
+      rows.push_back({fmt::format("{} {}", static_cast<int>(k.id), k.name), shape_name(shape), fixed(t.median_ms, 3), fmt::format("{:.0f}", gbps),
+                      fmt::format("{:.0f}", copy_gbps), fmt::format("{:.0f}%", 100 * gbps / copy_gbps)});
+      csv.row({std::to_string(static_cast<int>(k.id)), std::to_string(shape.sequences), std::to_string(length), fixed(t.median_ms, 4),
+               fmt::format("{:.1f}", gbps), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.1f}", 100 * gbps / copy_gbps)});
+    }
+    check_versions(nb, p, ", after timing");
+  }
+  nb.table({"version", "sequences × length", "median ms", "GB/s", "copy GB/s", "of copy"}, rows);
+  series.push_back(copy);
+  nb.figure({"throughput", fmt::format("Reverse pass throughput, {} steps in all (fp32)", total), "sequence length L (sequences = total / L)",
+             "GB/s", true, false, series, {"set key bottom left"}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  return common::run_chapter(
+      {"ch07_reverse_scan", "Chapter 07 · The reverse scan: the gradient of the recurrence", rscan::kKernelCount}, argc, argv,
+      [&](CLI::App& app) {
+        app.add_option("--check-length", o.check_length, "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
+            ->check(common::integer_in(1, 1 << 26))
+            ->capture_default_str();
+      },
+      [&](Notebook& nb) {
+        section_small_example(nb, nb.options());
+        section_finite_differences(nb, nb.options());
+        section_vanishing(nb);
+        section_warp_simulation(nb, nb.options(), o);
+        section_gpu_checks(nb, nb.options(), o);
+        section_memory(nb, nb.options());
+        section_benchmark(nb, nb.options());
+      });
+}
