@@ -1,0 +1,34 @@
+# Reverse pass throughput, 33554432 steps in all (fp32) -- run `gnuplot throughput.gp` in this directory
+set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
+set output 'throughput.svg'
+set title 'Reverse pass throughput, 33554432 steps in all (fp32)'
+set xlabel 'sequence length L (sequences = total / L)'
+set ylabel 'GB/s'
+set logscale x
+set format x '10^{%L}'
+set grid lc rgb '#dddddd'
+set key outside right top box opaque
+set key bottom left
+plot 'throughput.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title '1 reverse_sequential', \
+     'throughput.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title '2 reverse_by_reversed_index', \
+     'throughput.dat' index 2 using 1:2 with linespoints lw 2 pt 7 title '3 reverse_block_scan', \
+     'throughput.dat' index 3 using 1:2 with linespoints lw 2 pt 7 title '4 reverse_recompute_h', \
+     'throughput.dat' index 4 using 1:2 with lines lw 2 dt 2 title 'copy (same bytes)'
+unset output
+reset
+set terminal dumb size 78,26 mono
+set output 'throughput.txt'
+set title 'Reverse pass throughput, 33554432 steps in all (fp32)' noenhanced
+set xlabel 'sequence length L (sequences = total / L)' noenhanced
+set ylabel 'GB/s' noenhanced
+set logscale x
+set format x '10^{%L}'
+set key below
+set format x '1e%L'
+set key bottom left
+plot 'throughput.dat' index 0 using 1:2 with lines title '1 reverse_sequential' noenhanced, \
+     'throughput.dat' index 1 using 1:2 with lines title '2 reverse_by_reversed_index' noenhanced, \
+     'throughput.dat' index 2 using 1:2 with lines title '3 reverse_block_scan' noenhanced, \
+     'throughput.dat' index 3 using 1:2 with lines title '4 reverse_recompute_h' noenhanced, \
+     'throughput.dat' index 4 using 1:2 with lines title 'copy (same bytes)' noenhanced
+unset output
