@@ -4,6 +4,7 @@
 // for the options; the chapter's text is README.md beside this file.
 #include "bptt.hpp"
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "gpu.hpp"
 #include "gpu_rnn.hpp"
 #include "options.hpp"
@@ -21,6 +22,7 @@
 #include <tuple>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -304,7 +306,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
                                "gb_per_s", "pct_of_copy", "ns_per_step"});
 
   std::map<std::string, Series> series;
-  int runs_checked = 0, runs_wrong = 0;
+  std::optional<common::CheckedTiming> timing;
+  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 10 : 5, true});
   std::vector<std::vector<std::string>> rows;
   for (int length : lengths) {
     const auto s = rnn::random_sequences(batch, length, nb.options().seed + length);
@@ -333,35 +336,25 @@ void section_benchmark(Notebook& nb, const Options& o) {
     }
     const auto reference = rnn::run_reference_prefix(w, s, Activation::tanh, checked_sequences);
     rnn::GpuRnn problem(w, s);
-    common::GpuTimer timer({2, bench ? 10 : 5, true});
     common::TimingStats best{1e300};
     for (const auto& info : rnn::kKernels) {
       if (!common::kernel_selected(nb.options(), int(info.id))) {
         row.push_back("-");
         continue;
       }
-      auto checked = [&](const char* when) {
-        const auto y = first_sequences(problem.y(), batch, length, checked_sequences);
-        const auto c = common::compare(y, reference.y, kFp32Tolerance);
-        ++runs_checked;
-        if (!c.ok) {
-          ++runs_wrong;
-          nb.text(fmt::format("✘ kernel {} at L = {}, {} timing: {}", int(info.id), length, when, c.summary()));
-        }
-        return c.ok;
-      };
-      problem.poison_outputs();
-      problem.run(info.id, Activation::tanh);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      if (!checked("before")) {
+      const auto t = timing->time(
+          fmt::format("kernel {} at L = {}", int(info.id), length), [&] { problem.poison_outputs(); },
+          [&] { problem.run(info.id, Activation::tanh); },
+          [&] {
+            const auto y = first_sequences(problem.y(), batch, length, checked_sequences);
+            return common::failure(common::compare(y, reference.y, kFp32Tolerance));
+          });
+      if (!t) {
         row.push_back("wrong");
         continue;
       }
-      problem.poison_outputs();
-      const auto t = timer.time([&] { problem.run(info.id, Activation::tanh); });
-      checked("after");
-      record(fmt::format("GPU kernel {}", int(info.id)), t);
-      if (t.median_ms < best.median_ms) best = t;
+      record(fmt::format("GPU kernel {}", int(info.id)), *t);
+      if (t->median_ms < best.median_ms) best = *t;
     }
     const double gbps = common::gigabytes_per_second(bytes, best.median_ms);
     row.push_back(fmt::format("{:.0f}", 1e6 * best.median_ms / length));
@@ -377,9 +370,9 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.table(header, rows);
   nb.value("results", csv->path());
   if (gpu) {
-    nb.check("the timed kernels match fp64 before and after timing", runs_checked > 0 && runs_wrong == 0,
-             fmt::format("{} of {} runs wrong (first {} sequences of each, tol atol {:.0e} + rtol {:.0e}·|ref|)",
-                         runs_wrong, runs_checked, checked_sequences, kFp32Tolerance.atol, kFp32Tolerance.rtol));
+    timing->report("the timed kernels match fp64 before and after timing",
+                   fmt::format("first {} sequences of each, tol atol {:.0e} + rtol {:.0e}·|ref|", checked_sequences,
+                               kFp32Tolerance.atol, kFp32Tolerance.rtol));
   }
 
   Figure f{"bench_time", fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),

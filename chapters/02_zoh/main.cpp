@@ -5,6 +5,7 @@
 // Mamba's mix. Run with --help for the options; the chapter's text is README.md beside this
 // file.
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "diagonal.hpp"
 #include "discretize.hpp"
 #include "gpu.hpp"
@@ -420,7 +421,7 @@ void section_benchmark(Notebook& nb) {
   common::GpuTimer timer({2, bench ? 20 : 5, true});
   std::map<std::string, Series> series;
   std::vector<std::vector<std::string>> rows;
-  int runs_checked = 0, runs_wrong = 0;
+  common::CheckedTiming timing(nb, {2, bench ? 20 : 5, true});
   for (int length : lengths) {
     const zoh::SelectiveShape shape{batch, length, channels, state};
     const auto problem = zoh::random_selective_problem(shape, nb.options().seed + length);
@@ -446,25 +447,20 @@ void section_benchmark(Notebook& nb) {
           continue;
         }
         const auto reference = zoh::discretize_selective_reference(problem, rule, checked_tokens);
-        auto checked = [&](const char* when) {
-          const std::size_t count = reference.abar.size();
-          const auto a = common::compare(gpu.abar(count), reference.abar, zoh::fp32_tolerance(tol_z));
-          const auto b = common::compare(gpu.bbar(count), reference.bbar, zoh::fp32_tolerance(tol_z));
-          ++runs_checked;
-          if (!a.ok || !b.ok) {
-            ++runs_wrong;
-            nb.text(fmt::format("✘ kernel {} ({}) at L = {}, {} timing: Ā {}; B̄ {}", int(info.id), zoh::name(rule),
-                                length, when, a.summary(), b.summary()));
-          }
-        };
-        gpu.poison_outputs();
-        gpu.run(info.id, rule);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        checked("before");
-        gpu.poison_outputs();
-        const auto t = timer.time([&] { gpu.run(info.id, rule); });
-        checked("after");
-        record(fmt::format("kernel {}", int(info.id)), rule == zoh::Rule::zoh ? "ZOH" : "Mamba", t);
+        const auto t = timing.time(
+            fmt::format("kernel {} ({}) at L = {}", int(info.id), zoh::name(rule), length),
+            [&] { gpu.poison_outputs(); }, [&] { gpu.run(info.id, rule); },
+            [&] {
+              const std::size_t count = reference.abar.size();
+              const auto a = common::compare(gpu.abar(count), reference.abar, zoh::fp32_tolerance(tol_z));
+              const auto b = common::compare(gpu.bbar(count), reference.bbar, zoh::fp32_tolerance(tol_z));
+              return a.ok && b.ok ? std::string() : fmt::format("Ā {}; B̄ {}", a.summary(), b.summary());
+            });
+        if (!t) {
+          row.push_back("wrong");
+          continue;
+        }
+        record(fmt::format("kernel {}", int(info.id)), rule == zoh::Rule::zoh ? "ZOH" : "Mamba", *t);
       }
     }
     // The write roof: both outputs set by cudaMemset, nothing read.
@@ -478,8 +474,8 @@ void section_benchmark(Notebook& nb) {
   header.push_back("memset GB/s");
   nb.table(header, rows);
   nb.value("results", csv.path());
-  nb.check("the timed kernels match fp64 before and after timing", runs_checked > 0 && runs_wrong == 0,
-           fmt::format("{} of {} runs wrong (first {} tokens of each)", runs_wrong, runs_checked, checked_tokens));
+  timing.report("the timed kernels match fp64 before and after timing",
+                fmt::format("first {} tokens of each", checked_tokens));
 
   Figure f{"bench_bandwidth", fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
            "bytes moved (MB)", "GB/s", true, false, {},

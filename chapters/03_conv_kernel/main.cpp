@@ -5,6 +5,7 @@
 // leave no kernel to convolve with. Run with --help for the options; the chapter's text is
 // README.md beside this file.
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "conv_kernels.hpp"
 #include "diagonal_ssm.hpp"
 #include "gpu.hpp"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -319,7 +321,8 @@ void section_benchmark(Notebook& nb) {
                          {"implementation", "batch", "channels", "n", "fft_length", "median_ms", "min_ms", "max_ms"});
   std::map<std::string, Series> series;
   std::vector<std::vector<std::string>> rows;
-  int runs_checked = 0, runs_wrong = 0;
+  std::optional<common::CheckedTiming> timing;
+  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 20 : 5, true});
   std::vector<std::tuple<int, double, double, int>> fft_vs_direct;  // n, fft ms, best direct ms, best version
   for (int n : lengths) {
     const auto p = conv::ssm_problem(batch, channels, n, nb.options().seed + 1000 + n);
@@ -346,7 +349,6 @@ void section_benchmark(Notebook& nb) {
     const auto reference = reference_prefix(p, checked_rows);
     const auto tolerance = conv::fp32_tolerance(reference, n);
     conv::GpuConvolution problem(p.t, p.x, batch, channels, n);  // the FFT plans are made here, untimed
-    common::GpuTimer timer({2, bench ? 20 : 5, true});
     double best_direct = 1e300, fft = 0;
     int best_version = 0;
     for (const auto& info : conv::kKernels) {
@@ -356,32 +358,20 @@ void section_benchmark(Notebook& nb) {
         row.push_back("-");
         continue;
       }
-      auto checked = [&](const char* when) {
-        const auto c = common::compare(output_prefix(problem.output(), checked_rows, n), reference, tolerance);
-        ++runs_checked;
-        if (!c.ok) {
-          ++runs_wrong;
-          nb.text(fmt::format("✘ kernel {} at n = {}, {} timing: {}", int(info.id), n, when, c.summary()));
-        }
-        return c.ok;
-      };
-      problem.poison_output();
-      problem.run(info.id);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      if (!checked("before")) {
+      const auto t = timing->time(
+          fmt::format("kernel {} at n = {}", int(info.id), n), [&] { problem.poison_output(); }, [&] { problem.run(info.id); },
+          [&] { return common::failure(common::compare(output_prefix(problem.output(), checked_rows, n), reference, tolerance)); });
+      if (!t) {
         row.push_back("wrong");
         continue;
       }
-      problem.poison_output();
-      const auto t = timer.time([&] { problem.run(info.id); });
-      checked("after");
       const bool is_fft = info.id == conv::Kernel::fft_convolution;
-      record(fmt::format("GPU {} {}", int(info.id), is_fft ? "FFT (cuFFT)" : "direct"), t,
+      record(fmt::format("GPU {} {}", int(info.id), is_fft ? "FFT (cuFFT)" : "direct"), *t,
              is_fft ? problem.fft_length() : 0);
       if (is_fft) {
-        fft = t.median_ms;
-      } else if (t.median_ms < best_direct) {
-        best_direct = t.median_ms;
+        fft = t->median_ms;
+      } else if (t->median_ms < best_direct) {
+        best_direct = t->median_ms;
         best_version = int(info.id);
       }
     }
@@ -409,8 +399,7 @@ void section_benchmark(Notebook& nb) {
           nb.value("crossover", fmt::format("the FFT path is faster from n = {} on ({:.4f} ms against {:.4f} ms for kernel {})",
                                             n, f, d, k));
     }
-    nb.check("the timed kernels match fp64 before and after timing", runs_checked > 0 && runs_wrong == 0,
-             fmt::format("{} of {} runs wrong", runs_wrong, runs_checked));
+    timing->report("the timed kernels match fp64 before and after timing");
   }
   Figure f{"bench_time", fmt::format("Causal convolution of {} × {} rows of length n", batch, channels), "n",
            "median time (ms)", true, true, {}, {"set key left top"}};

@@ -6,6 +6,7 @@
 // once. Run with --help for the options; the chapter's text is README.md beside this file.
 #include "bound_check.hpp"
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "gpu.hpp"
 #include "gpu_vandermonde.hpp"
 #include "hippo.hpp"
@@ -438,30 +439,23 @@ void section_benchmark(Notebook& nb, const Options& o) {
                           "pct_of_copy", "powers_per_ns"});
   std::map<std::string, Series> series;
   std::vector<std::vector<std::string>> rows;
-  int runs = 0, wrong = 0;
+  common::CheckedTiming timing(nb, {2, bench ? 20 : 5, true});
   for (int length : lengths) {
     const auto bank = s4d::make_bank(s4d::Init::lin, channels, o.state, length, nb.options().seed + length);
     const auto reference = s4d::bank_reference(bank, checked_channels);
     s4d::GpuVandermonde gpu(bank);
-    common::GpuTimer timer({2, bench ? 20 : 5, true});
     for (const auto& info : s4d::kKernels) {
       if (!common::kernel_selected(nb.options(), int(info.id))) continue;
       const auto bound = s4d::fp32_error_bound(bank, checked_channels, info.multiplications);
-      auto checked = [&](const char* when) {
-        const auto c = s4d::check_within_bound(gpu.K_prefix(checked_channels), reference, bound);
-        ++runs;
-        if (!c.ok) {
-          ++wrong;
-          nb.text(fmt::format("✘ kernel {} at L = {}, {} timing: {}", int(info.id), length, when, c.summary()));
-        }
-      };
-      gpu.poison_output();
-      gpu.run(info.id);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      checked("before");
-      gpu.poison_output();
-      const auto t = timer.time([&] { gpu.run(info.id); });
-      checked("after");
+      const auto timed = timing.time(
+          fmt::format("kernel {} at L = {}", int(info.id), length), [&] { gpu.poison_output(); },
+          [&] { gpu.run(info.id); },
+          [&] {
+            const auto c = s4d::check_within_bound(gpu.K_prefix(checked_channels), reference, bound);
+            return c.ok ? std::string() : c.summary();
+          });
+      if (!timed) continue;
+      const common::TimingStats& t = *timed;
       const double bytes = static_cast<double>(gpu.bytes_moved());
       const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
       const double powers_per_ns = double(channels) * bank.modes * length / (t.median_ms * 1e6);
@@ -480,8 +474,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
   }
   nb.table({"L", "kernel", "median ms", "powers/ns", "GB/s", "% of copy"}, rows);
   nb.value("results", csv.path());
-  nb.check("the timed kernels are within the fp32 bound before and after timing", runs > 0 && wrong == 0,
-           fmt::format("{} of {} runs out of bound (first {} channels of each)", wrong, runs, checked_channels));
+  timing.report("the timed kernels are within the fp32 bound before and after timing",
+                fmt::format("first {} channels of each", checked_channels));
   Figure f{"bench_time", fmt::format("S4D-Lin kernels for {} channels, N = {}", channels, o.state), "length L",
            "median time (ms)", true, true, {}, {"set key left top"}};
   for (auto& [name, s] : series) f.series.push_back(s);

@@ -4,6 +4,7 @@
 // associative, and that is enough to compute it in O(log N) parallel steps. Run with --help
 // for the options; the chapter's text is README.md beside this file.
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "gpu.hpp"
 #include "gpu_scan.hpp"
 #include "options.hpp"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -343,7 +345,8 @@ void section_benchmark(Notebook& nb) {
   std::map<std::string, Series> series;
   std::vector<std::string> order;
   std::vector<std::vector<std::string>> rows;
-  int runs_checked = 0, runs_wrong = 0;
+  std::optional<common::CheckedTiming> timing;
+  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 15 : 5, true});
   std::map<std::string, double> gbps_at_top;
   for (std::size_t n : sizes) {
     const auto x = scan::integer_input(n, nb.options().seed + n);
@@ -388,26 +391,14 @@ void section_benchmark(Notebook& nb) {
         row.push_back("-");
         continue;
       }
-      auto checked = [&](const char* when) {
-        const auto c = common::compare(problem.output(), expected, kExact);
-        ++runs_checked;
-        if (!c.ok) {
-          ++runs_wrong;
-          nb.text(fmt::format("✘ version {} at N = {}, {} timing: {}", int(info.id), n, when, c.summary()));
-        }
-        return c.ok;
-      };
-      problem.poison_output();
-      problem.run(info.id);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      if (!checked("before")) {
+      const auto t = timing->time(
+          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); }, [&] { problem.run(info.id); },
+          [&] { return common::failure(common::compare(problem.output(), expected, kExact)); });
+      if (!t) {
         row.push_back("wrong");
         continue;
       }
-      problem.poison_output();
-      const auto t = timer.time([&] { problem.run(info.id); });
-      checked("after");
-      record(fmt::format("{} {}", int(info.id), info.name), t);
+      record(fmt::format("{} {}", int(info.id), info.name), *t);
     }
     rows.push_back(row);
   }
@@ -420,8 +411,7 @@ void section_benchmark(Notebook& nb) {
   nb.table(header, rows);
   nb.value("results", csv.path());
   if (gpu) {
-    nb.check("the timed versions are exact before and after timing", runs_checked > 0 && runs_wrong == 0,
-             fmt::format("{} of {} runs wrong", runs_wrong, runs_checked));
+    timing->report("the timed versions are exact before and after timing");
     const std::string ours = fmt::format("{} {}", int(scan::Kernel::decoupled_look_back),
                                          scan::info(scan::Kernel::decoupled_look_back).name);
     const std::string cub = fmt::format("{} {}", int(scan::Kernel::cub_device_scan),

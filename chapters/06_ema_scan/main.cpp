@@ -5,6 +5,7 @@
 // (a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2). Run with --help for the options; the chapter's
 // text is README.md beside this file.
 #include "chapter_main.hpp"
+#include "checked_timing.hpp"
 #include "ema_kernels.hpp"
 #include "gpu.hpp"
 #include "gpu_ema.hpp"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -249,7 +251,8 @@ void section_benchmark(Notebook& nb) {
   std::map<std::string, Series> series;
   std::vector<std::string> order;
   std::vector<std::vector<std::string>> rows;
-  int runs_checked = 0, runs_wrong = 0;
+  std::optional<common::CheckedTiming> timing;
+  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 15 : 5, true});
   std::map<std::string, double> at_top;
   for (std::size_t n : sizes) {
     const auto p = ema::random_problem(1, n, kDecayLo, kDecayHi, nb.options().seed + n);
@@ -294,26 +297,14 @@ void section_benchmark(Notebook& nb) {
         row.push_back("-");
         continue;
       }
-      auto checked = [&](const char* when) {
-        const auto c = common::compare(problem.output(), expected, kFp32);
-        ++runs_checked;
-        if (!c.ok) {
-          ++runs_wrong;
-          nb.text(fmt::format("✘ version {} at N = {}, {} timing: {}", int(info.id), n, when, c.summary()));
-        }
-        return c.ok;
-      };
-      problem.poison_output();
-      problem.run(info.id);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      if (!checked("before")) {
+      const auto t = timing->time(
+          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); }, [&] { problem.run(info.id); },
+          [&] { return common::failure(common::compare(problem.output(), expected, kFp32)); });
+      if (!t) {
         row.push_back("wrong");
         continue;
       }
-      problem.poison_output();
-      const auto t = timer.time([&] { problem.run(info.id); });
-      checked("after");
-      record(fmt::format("{} {}", int(info.id), info.name), t);
+      record(fmt::format("{} {}", int(info.id), info.name), *t);
     }
     rows.push_back(row);
   }
@@ -326,8 +317,7 @@ void section_benchmark(Notebook& nb) {
   nb.table(header, rows);
   nb.value("results", csv.path());
   if (gpu) {
-    nb.check("the timed versions match fp64 before and after timing", runs_checked > 0 && runs_wrong == 0,
-             fmt::format("{} of {} runs wrong", runs_wrong, runs_checked));
+    timing->report("the timed versions match fp64 before and after timing");
     const std::string ours = fmt::format("{} {}", int(ema::Kernel::look_back), ema::info(ema::Kernel::look_back).name);
     const std::string cub =
         fmt::format("{} {}", int(ema::Kernel::cub_device_scan), ema::info(ema::Kernel::cub_device_scan).name);
