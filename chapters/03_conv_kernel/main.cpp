@@ -5,6 +5,7 @@
 // leave no kernel to convolve with. Run with --help for the options; the chapter's text is
 // README.md beside this file.
 #include "chapter_main.hpp"
+#include "finite_differences.hpp"
 #include "checked_timing.hpp"
 #include "conv_kernels.hpp"
 #include "diagonal_ssm.hpp"
@@ -31,6 +32,8 @@
 
 namespace {
 
+using conv::finite_differences;
+
 using common::Figure;
 using common::Notebook;
 using common::Series;
@@ -48,22 +51,6 @@ std::vector<double> range(int n) {
   std::vector<double> v(n);
   for (int i = 0; i < n; ++i) v[i] = i;
   return v;
-}
-
-// ∂f/∂v_k for every k by central differences.
-std::vector<double> finite_differences(std::vector<double> v, const std::function<double(const std::vector<double>&)>& f) {
-  constexpr double eps = 1e-6;
-  std::vector<double> d(v.size());
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    const double keep = v[k];
-    v[k] = keep + eps;
-    const double up = f(v);
-    v[k] = keep - eps;
-    const double down = f(v);
-    v[k] = keep;
-    d[k] = (up - down) / (2 * eps);
-  }
-  return d;
 }
 
 // The first ℓ with |K̄_ℓ| < 1e-3 |K̄_0|.

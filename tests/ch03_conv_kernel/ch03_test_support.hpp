@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compare.hpp"
+#include "finite_differences.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,22 +18,7 @@
     CHECK(c_.ok);                                 \
   } while (0)
 
-// ∂f/∂v_k for every k by central differences (f is linear or smooth in v).
-inline std::vector<double> finite_differences(std::vector<double> v,
-                                              const std::function<double(const std::vector<double>&)>& f,
-                                              double eps = 1e-6) {
-  std::vector<double> d(v.size());
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    const double keep = v[k];
-    v[k] = keep + eps;
-    const double up = f(v);
-    v[k] = keep - eps;
-    const double down = f(v);
-    v[k] = keep;
-    d[k] = (up - down) / (2 * eps);
-  }
-  return d;
-}
+using conv::finite_differences;
 
 // y = Mᵀ g for an n × n row-major M.
 inline std::vector<double> transpose_times(const std::vector<double>& M, const std::vector<double>& g) {
