@@ -1,0 +1,60 @@
+// The fp64 CPU reference of the selective scan, forward and backward, written as plainly as the
+// formulas in selective_scan/selective_scan.hpp: every kernel and every test checks against it.
+// Complex numbers carry everything, so one code path serves real A (imaginary parts zero) and
+// complex A. A gradient with respect to a complex parameter p is dL/dRe(p) + i dL/dIm(p), the
+// convention PyTorch uses.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+namespace ch08 {
+
+using Complex = std::complex<double>;
+
+struct Problem {
+  std::int64_t batch = 1, dim = 1, seqlen = 1;
+  int dstate = 1, groups = 1;
+  bool complex = false;          // false: every imaginary part below is zero and stays zero
+  bool variable_B = true, variable_C = true;
+  bool has_D = false, has_z = false, has_delta_bias = false, delta_softplus = false;
+  bool has_initial_state = false;
+
+  std::vector<double> u, delta, z;        // (batch, dim, seqlen); z empty without has_z
+  std::vector<Complex> A;                 // (dim, dstate)
+  std::vector<Complex> B, C;              // variable (batch, groups, dstate, seqlen) or constant (dim, dstate)
+  std::vector<double> D, delta_bias;      // (dim), empty when absent
+  std::vector<Complex> initial_state;     // (batch, dim, dstate), empty when absent
+
+  std::int64_t sequence_elements() const { return batch * dim * seqlen; }
+};
+
+struct ForwardResult {
+  std::vector<double> out;                // y before the gate, (batch, dim, seqlen)
+  std::vector<double> out_z;              // y * silu(z); empty without has_z
+  std::vector<Complex> last_state;        // (batch, dim, dstate)
+};
+
+struct Gradients {
+  std::vector<double> du, ddelta, dz;     // (batch, dim, seqlen); dz empty without has_z
+  std::vector<Complex> dA;                // (dim, dstate)
+  std::vector<Complex> dB, dC;            // same shape as B, C
+  std::vector<double> dD, ddelta_bias;    // (dim), empty when absent
+  std::vector<Complex> dinitial_state;    // (batch, dim, dstate), empty without has_initial_state
+};
+
+// The peer suite's data (state-spaces/mamba tests/ops/test_selective_scan.py), drawn from `seed`:
+// A = -0.5 U[0,1) (complex: both parts), B, C, D, z, u ~ N(0,1), delta = 0.5 U[0,1),
+// delta_bias = 0.5 U[0,1), initial state ~ N(0,1). Shape and flags are taken from `shape`.
+Problem make_peer_problem(const Problem& shape, unsigned seed);
+
+ForwardResult reference_forward(const Problem& p);
+// dout is the gradient of the final output: out_z when has_z, else out.
+Gradients reference_backward(const Problem& p, const std::vector<double>& dout);
+
+// The scalar loss sum(out_final * dout): its gradients are exactly reference_backward's, so
+// finite differences of it check every gradient.
+double reference_loss(const Problem& p, const std::vector<double>& dout);
+
+}  // namespace ch08

@@ -1,0 +1,135 @@
+// selective_scan.hpp: Mamba's selective scan on the GPU, forward and backward, as a library.
+//
+// For batch b, channel d, state n and time t (all tensors below use these letters):
+//   delta  = softplus(delta_raw + delta_bias[d])   when delta_softplus (softplus(x) = x above 20),
+//            delta_raw + delta_bias[d]             otherwise (delta_bias is optional, default 0);
+//   Abar   = exp(delta * A[d,n]);
+//   h[t]   = Abar * h[t-1] + delta * B[n,t] * u[t],   h[-1] = initial_state (default 0);
+//   y[t]   = sum_n C[n,t] * h[n,t] + D[d] * u[t]      (complex A: 2 * Re(sum_n C h) + D u);
+//   out[t] = y[t],  out_z[t] = y[t] * silu(z[t])       when z is given.
+// State and accumulation are fp32 whatever the input type.
+//
+// Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
+// elements, so slices and non-contiguous batches work. Shapes, with L = seqlen, N = dstate,
+// G = groups:
+//   u, delta, z, out, out_z, dout, du, ddelta, dz   (batch, dim, L)           input type
+//   A                                               (dim, N)                   fp32 (complex: (re, im) pairs)
+//   B, C variable                                   (batch, G, N, L)           input type (complex: (L, 2))
+//   B, C constant                                   (dim, N)                   fp32 (complex: (re, im) pairs)
+//   D, delta_bias                                   (dim)                      fp32
+//   initial_state, last_state                       (batch, dim, N)            fp32 (complex: pairs), contiguous
+//   chunk_states                                    (batch, dim, chunks, N)    fp32 (complex: pairs), contiguous
+// Channel d reads group d / (dim / G) of a variable B or C.
+//
+// Errors. forward() and backward() check the whole parameter struct first and throw
+// selective_scan::Error, with one line naming the problem, before anything is launched.
+// validate() returns that line (empty when the parameters are fine) without throwing.
+// Launch and CUDA errors also throw Error. Both functions are asynchronous on `stream`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace selective_scan {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class DataType { float32, float16, bfloat16 };
+
+// The kernel versions of chapter 08 (its text teaches them in this order).
+enum class Kernel {
+  naive = 1,     // one thread per (b, d, n), sequential in time
+  blocked = 2,   // the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
+};
+
+// Largest supported dstate, and the number of time steps between two stored chunk states.
+constexpr int kMaxStates = 256;
+constexpr std::int64_t kChunkLength = 2048;
+
+struct Sizes {
+  std::int64_t batch = 0, dim = 0, seqlen = 0;
+  int dstate = 0;
+  int groups = 1;  // only for variable B or C
+};
+
+// A (batch, rows, seqlen) tensor: u, delta, z, out, ... ; rows = dim.
+template <class Pointer>
+struct SequenceTensor {
+  Pointer data = nullptr;
+  std::int64_t batch_stride = 0;
+  std::int64_t dim_stride = 0;
+};
+using Input = SequenceTensor<const void*>;
+using Output = SequenceTensor<void*>;
+
+// B or C: variable (batch, groups, dstate, seqlen) in the input type, or constant (dim, dstate) fp32.
+template <class Pointer>
+struct StateProjection {
+  bool variable = true;
+  Pointer data = nullptr;
+  std::int64_t batch_stride = 0, group_stride = 0, state_stride = 0;  // variable
+  std::int64_t dim_stride = 0;                                         // constant (state stride 1)
+};
+
+struct Flags {
+  bool complex = false;          // A (and constant B, C) complex; variable B, C as (re, im) pairs
+  bool delta_softplus = false;
+};
+
+struct ForwardParams {
+  Sizes sizes;
+  DataType input_type = DataType::float32;
+  Flags flags;
+  Kernel kernel = Kernel::blocked;
+
+  Input u, delta;
+  Input z;                                     // optional (data == nullptr: no gate)
+  const float* A = nullptr;                    // required
+  std::int64_t A_dim_stride = 0;               // in floats (complex: in pairs)
+  StateProjection<const void*> B, C;           // required
+  const float* D = nullptr;                    // optional
+  const float* delta_bias = nullptr;           // optional
+  const float* initial_state = nullptr;        // optional
+
+  Output out;                                  // required: y before the gate
+  Output out_z;                                // required when z is given
+  float* chunk_states = nullptr;               // required: what backward() recomputes from
+  float* last_state = nullptr;                 // optional: h after the last step
+};
+
+struct BackwardParams {
+  ForwardParams forward;                       // the forward's inputs, and its out and chunk_states
+  Input dout;                                  // gradient of out_z when z is given, else of out
+  bool deterministic = false;                  // no float atomics: bit-identical results run to run
+
+  Output du, ddelta;                           // required
+  Output dz;                                   // required when z is given
+  float* dA = nullptr;                         // required (dim, N), contiguous
+  void* dB = nullptr;                          // required: variable (batch, G, N, L) fp32, constant (dim, N)
+  void* dC = nullptr;                          //   fp32, contiguous in both cases
+  float* dD = nullptr;                         // required when D is given
+  float* ddelta_bias = nullptr;                // required when delta_bias is given
+  float* dinitial_state = nullptr;             // optional; needs initial_state
+
+  void* workspace = nullptr;                   // backward_workspace_bytes(*this) bytes
+};
+
+// Number of chunk states forward() writes: batch * dim * ceil(seqlen / kChunkLength) * dstate
+// (times 2 for complex), in floats.
+std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
+std::size_t backward_workspace_bytes(const BackwardParams& params);
+
+std::string validate(const ForwardParams& params);
+std::string validate(const BackwardParams& params);
+
+void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
+void backward(const BackwardParams& params, cudaStream_t stream = nullptr);
+
+}  // namespace selective_scan
