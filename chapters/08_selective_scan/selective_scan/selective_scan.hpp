@@ -10,7 +10,9 @@
 // State and accumulation are fp32 whatever the input type.
 //
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
-// elements, so slices and non-contiguous batches work. Shapes, with L = seqlen, N = dstate,
+// elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
+// complex value counts as one element, for input-type tensors (variable B and C) each real
+// number does (a complex (re, im) pair is two). Shapes, with L = seqlen, N = dstate,
 // G = groups:
 //   u, delta, z, out, out_z, dout, du, ddelta, dz   (batch, dim, L)           input type
 //   A                                               (dim, N)                   fp32 (complex: (re, im) pairs)
@@ -63,6 +65,7 @@ struct Sizes {
 template <class Pointer>
 struct SequenceTensor {
   Pointer data = nullptr;
+  DataType type = DataType::float32;  // must equal the call's input_type
   std::int64_t batch_stride = 0;
   std::int64_t dim_stride = 0;
 };
@@ -74,6 +77,7 @@ template <class Pointer>
 struct StateProjection {
   bool variable = true;
   Pointer data = nullptr;
+  DataType type = DataType::float32;  // variable: the call's input_type; constant: float32
   std::int64_t batch_stride = 0, group_stride = 0, state_stride = 0;  // variable
   std::int64_t dim_stride = 0;                                         // constant (state stride 1)
 };

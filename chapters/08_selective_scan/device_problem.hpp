@@ -1,0 +1,57 @@
+// device_problem.hpp: a Problem (reference.hpp) on the GPU, in one input type, wired to the
+// library's parameter structs. The tests and the program use it to run a kernel version on the
+// same data as the fp64 reference and to bring every result back as fp64 for comparison.
+#pragma once
+
+#include "device_buffer.hpp"
+#include "reference.hpp"
+#include "selective_scan.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace ch08 {
+
+// The values the GPU sees: the input-type tensors (u, delta, z, dout, variable B and C) rounded
+// to `type`, the fp32 weights rounded to fp32. Compare GPU results with the reference of this.
+Problem as_gpu_sees(const Problem& p, selective_scan::DataType type);
+std::vector<double> round_to(const std::vector<double>& values, selective_scan::DataType type);
+
+class DeviceProblem {
+ public:
+  DeviceProblem(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel,
+                bool deterministic = false);
+
+  void poison_outputs();  // every output buffer to NaN
+  void forward(cudaStream_t stream = nullptr);
+  void set_dout(const std::vector<double>& dout);
+  void backward(cudaStream_t stream = nullptr);
+
+  ForwardResult forward_result() const;
+  Gradients gradients() const;
+
+  selective_scan::ForwardParams& forward_params() { return params_.forward; }
+  selective_scan::BackwardParams& backward_params() { return params_; }
+
+ private:
+  using Bytes = common::DeviceBuffer<unsigned char>;
+  Bytes upload_input(const std::vector<double>& values);
+  Bytes upload_input(const std::vector<Complex>& values);  // (re, im) pairs
+  Bytes upload_weight(const std::vector<double>& values);
+  Bytes upload_weight(const std::vector<Complex>& values);
+  Bytes output_input_type(std::size_t count);
+  std::vector<double> download_input(const Bytes& buffer) const;
+  std::vector<double> download_weight(const Bytes& buffer) const;
+  std::vector<Complex> download_states(const Bytes& buffer) const;
+
+  Problem problem_;
+  selective_scan::DataType type_;
+  std::size_t input_size_;  // bytes per input-type number
+  std::vector<Bytes*> outputs_;
+  Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
+  Bytes out_, out_z_, chunk_states_, last_state_;
+  Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, workspace_;
+  selective_scan::BackwardParams params_;
+};
+
+}  // namespace ch08

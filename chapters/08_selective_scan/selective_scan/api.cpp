@@ -1,0 +1,195 @@
+// The library's entry points: check a call completely, then pick the kernel for its version,
+// input type and real/complex A. Nothing is launched for a call that validate() rejects.
+#include "scan_args.hpp"
+#include "selective_scan.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <string>
+
+namespace selective_scan {
+namespace {
+
+const char* name(DataType type) {
+  switch (type) {
+    case DataType::float32: return "float32";
+    case DataType::float16: return "float16";
+    case DataType::bfloat16: return "bfloat16";
+  }
+  return "an unknown type";
+}
+
+// Each check returns the first problem it finds as one line, or "" when there is none.
+std::string check_sizes(const Sizes& s, bool any_variable) {
+  if (s.batch < 1 || s.dim < 1 || s.seqlen < 1)
+    return "batch, dim and seqlen must be at least 1 (got " + std::to_string(s.batch) + ", " + std::to_string(s.dim) +
+           ", " + std::to_string(s.seqlen) + ")";
+  if (s.dstate < 1 || s.dstate > kMaxStates)
+    return "dstate must be in [1, " + std::to_string(kMaxStates) + "] (got " + std::to_string(s.dstate) + ")";
+  if (s.groups < 1) return "groups must be at least 1 (got " + std::to_string(s.groups) + ")";
+  if (any_variable && s.dim % s.groups != 0)
+    return "dim (" + std::to_string(s.dim) + ") must be divisible by groups (" + std::to_string(s.groups) + ")";
+  return "";
+}
+
+template <class Tensor>
+std::string check_sequence(const Tensor& t, const char* what, DataType input_type, bool required) {
+  if (!t.data) return required ? std::string(what) + " is required but its pointer is null" : "";
+  if (t.type != input_type)
+    return std::string(what) + " is " + name(t.type) + " but the input type is " + name(input_type);
+  if (t.batch_stride < 0 || t.dim_stride < 0) return std::string(what) + " has a negative stride";
+  return "";
+}
+
+std::string check_projection(const StateProjection<const void*>& p, const char* what, DataType input_type) {
+  if (!p.data) return std::string(what) + " is required but its pointer is null";
+  const DataType expected = p.variable ? input_type : DataType::float32;
+  if (p.type != expected)
+    return std::string(what) + " is " + name(p.type) + " but a " + (p.variable ? "variable " : "constant ") + what +
+           " must be " + name(expected);
+  if (p.batch_stride < 0 || p.group_stride < 0 || p.state_stride < 0 || p.dim_stride < 0)
+    return std::string(what) + " has a negative stride";
+  return "";
+}
+
+std::string first_of(std::initializer_list<std::string> problems) {
+  for (const auto& p : problems)
+    if (!p.empty()) return p;
+  return "";
+}
+
+template <class Input, bool kComplex>
+void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
+  if (kernel == Kernel::naive) detail::naive_forward<Input, kComplex>(args, stream);
+  else detail::blocked_forward<Input, kComplex>(args, stream);
+}
+template <class Input, bool kComplex>
+void run_backward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
+  if (kernel == Kernel::naive) detail::naive_backward<Input, kComplex>(args, stream);
+  else detail::blocked_backward<Input, kComplex>(args, stream);
+}
+
+// Calls run<Input, kComplex>(...) for the call's input type and A.
+template <template <class, bool> class Run>
+void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
+  const auto with = [&](auto input) {
+    using Input = decltype(input);
+    if (is_complex) Run<Input, true>::call(args, kernel, stream);
+    else Run<Input, false>::call(args, kernel, stream);
+  };
+  switch (type) {
+    case DataType::float32: return with(float{});
+    case DataType::float16: return with(__half{});
+    case DataType::bfloat16: return with(__nv_bfloat16{});
+  }
+}
+template <class Input, bool kComplex>
+struct Forward {
+  static void call(const detail::ScanArgs& a, Kernel k, cudaStream_t s) { run_forward<Input, kComplex>(a, k, s); }
+};
+template <class Input, bool kComplex>
+struct Backward {
+  static void call(const detail::ScanArgs& a, Kernel k, cudaStream_t s) { run_backward<Input, kComplex>(a, k, s); }
+};
+
+}  // namespace
+
+std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
+  const std::int64_t chunks = (s.seqlen + kChunkLength - 1) / kChunkLength;
+  return s.batch * s.dim * chunks * s.dstate * (is_complex ? 2 : 1);
+}
+
+std::string validate(const ForwardParams& p) {
+  const DataType t = p.input_type;
+  if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked) return "unknown kernel version";
+  return first_of({
+      check_sizes(p.sizes, p.B.variable || p.C.variable),
+      check_sequence(p.u, "u", t, true),
+      check_sequence(p.delta, "delta", t, true),
+      check_sequence(p.z, "z", t, false),
+      p.A ? "" : "A is required but its pointer is null",
+      p.A_dim_stride < 0 ? "A has a negative stride" : "",
+      check_projection(p.B, "B", t),
+      check_projection(p.C, "C", t),
+      check_sequence(p.out, "out", t, true),
+      check_sequence(p.out_z, "out_z", t, p.z.data != nullptr),
+      p.out_z.data && !p.z.data ? "out_z is given but z is not" : "",
+      p.chunk_states ? "" : "chunk_states is required but its pointer is null",
+  });
+}
+
+std::string validate(const BackwardParams& p) {
+  const ForwardParams& f = p.forward;
+  const DataType t = f.input_type;
+  return first_of({
+      validate(f),
+      check_sequence(p.dout, "dout", t, true),
+      check_sequence(p.du, "du", t, true),
+      check_sequence(p.ddelta, "ddelta", t, true),
+      check_sequence(p.dz, "dz", t, f.z.data != nullptr),
+      p.dz.data && !f.z.data ? "dz is given but z is not" : "",
+      p.dA ? "" : "dA is required but its pointer is null",
+      p.dB ? "" : "dB is required but its pointer is null",
+      p.dC ? "" : "dC is required but its pointer is null",
+      f.D && !p.dD ? "dD is required when D is given" : "",
+      f.delta_bias && !p.ddelta_bias ? "ddelta_bias is required when delta_bias is given" : "",
+      p.dinitial_state && !f.initial_state ? "dinitial_state is given but initial_state is not" : "",
+      !p.workspace && backward_workspace_bytes(p) > 0 ? "workspace is required (see backward_workspace_bytes)" : "",
+  });
+}
+
+std::size_t backward_workspace_bytes(const BackwardParams& p) {
+  if (!check_sizes(p.forward.sizes, p.forward.B.variable || p.forward.C.variable).empty()) return 0;
+  return detail::workspace_bytes(detail::make_args(p), p.forward.kernel, p.forward.flags.complex);
+}
+
+void forward(const ForwardParams& p, cudaStream_t stream) {
+  if (const std::string problem = validate(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
+  dispatch<Forward>(p.input_type, p.flags.complex, detail::make_args(p), p.kernel, stream);
+}
+
+void backward(const BackwardParams& p, cudaStream_t stream) {
+  if (const std::string problem = validate(p); !problem.empty()) throw Error("selective_scan::backward: " + problem);
+  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, detail::make_args(p), p.forward.kernel, stream);
+}
+
+namespace detail {
+
+ScanArgs make_args(const ForwardParams& p) {
+  ScanArgs a{};
+  const Sizes& s = p.sizes;
+  a.batch = s.batch, a.dim = s.dim, a.seqlen = s.seqlen, a.dstate = s.dstate;
+  const bool any_variable = p.B.variable || p.C.variable;
+  a.groups = any_variable ? s.groups : 1;
+  a.dims_per_group = s.dim / a.groups;
+  a.chunks = (s.seqlen + kChunkLength - 1) / kChunkLength;
+  a.delta_softplus = p.flags.delta_softplus;
+  const auto seq = [](const Input& t) { return SequenceArg{t.data, t.batch_stride, t.dim_stride}; };
+  const auto out = [](const Output& t) { return MutableSequenceArg{t.data, t.batch_stride, t.dim_stride}; };
+  const auto projection = [](const StateProjection<const void*>& t) {
+    return ProjectionArg{t.variable, t.data, t.batch_stride, t.group_stride, t.state_stride, t.dim_stride};
+  };
+  a.u = seq(p.u), a.delta = seq(p.delta), a.z = seq(p.z);
+  a.A = p.A, a.A_dim_stride = p.A_dim_stride;
+  a.B = projection(p.B), a.C = projection(p.C);
+  a.D = p.D, a.delta_bias = p.delta_bias, a.initial_state = p.initial_state;
+  a.out = out(p.out), a.out_z = out(p.out_z);
+  a.chunk_states = p.chunk_states, a.last_state = p.last_state;
+  return a;
+}
+
+ScanArgs make_args(const BackwardParams& p) {
+  ScanArgs a = make_args(p.forward);
+  a.dout = {p.dout.data, p.dout.batch_stride, p.dout.dim_stride};
+  const auto out = [](const Output& t) { return MutableSequenceArg{t.data, t.batch_stride, t.dim_stride}; };
+  a.du = out(p.du), a.ddelta = out(p.ddelta), a.dz = out(p.dz);
+  a.dA = p.dA, a.dB = static_cast<float*>(p.dB), a.dC = static_cast<float*>(p.dC);
+  a.dD = p.dD, a.ddelta_bias = p.ddelta_bias, a.dinitial_state = p.dinitial_state;
+  a.deterministic = p.deterministic;
+  a.workspace = p.workspace;
+  return a;
+}
+
+}  // namespace detail
+}  // namespace selective_scan

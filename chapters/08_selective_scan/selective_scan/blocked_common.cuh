@@ -1,0 +1,97 @@
+// blocked_common.cuh: what the forward and backward of version 2 share -- the block shape chosen
+// by sequence length, block-wide loads and stores that turn the input type into fp32 registers,
+// and block sums in a fixed order.
+#pragma once
+
+#include "device_math.cuh"
+#include "selective_scan.hpp"
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_store.cuh>
+
+namespace selective_scan::detail {
+
+// A block of kThreads threads walks the sequence chunk by chunk, each thread holding kItems
+// consecutive steps of a chunk in registers.
+template <int kThreads_, int kItems_>
+struct BlockShape {
+  static constexpr int kThreads = kThreads_, kItems = kItems_, kChunk = kThreads * kItems;
+};
+
+// [snippet:block_shape_table]
+// The official kernel's table: short sequences get small blocks, so that no thread holds only
+// padding; from 1025 steps on, chunks of 128 x 16 = 2048 = kChunkLength steps.
+template <class Launch>
+void with_block_shape(std::int64_t seqlen, Launch&& launch) {
+  if (seqlen <= 128) launch(BlockShape<32, 4>{});
+  else if (seqlen <= 256) launch(BlockShape<32, 8>{});
+  else if (seqlen <= 512) launch(BlockShape<32, 16>{});
+  else if (seqlen <= 1024) launch(BlockShape<64, 16>{});
+  else launch(BlockShape<128, 16>{});
+}
+// [/snippet:block_shape_table]
+// A block's chunk c is then the API's chunk c: either the whole sequence fits in one chunk, or
+// the chunk is exactly kChunkLength long.
+static_assert(BlockShape<128, 16>::kChunk == kChunkLength);
+
+// Coalesced loads of one chunk of a sequence: the warp reads consecutive addresses and a
+// transpose through shared memory hands each thread its kItems consecutive steps.
+template <class Input, int kThreads, int kItems>
+struct BlockIO {
+  using Load = cub::BlockLoad<Input, kThreads, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using LoadPairs = cub::BlockLoad<Input, kThreads, 2 * kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Store = cub::BlockStore<Input, kThreads, kItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  union TempStorage {
+    typename Load::TempStorage load;
+    typename LoadPairs::TempStorage load_pairs;
+    typename Store::TempStorage store;
+  };
+
+  // Steps past `valid` read as 0. Callers synchronize before reusing `temp`.
+  static __device__ void load(const Input* p, int valid, float (&out)[kItems], TempStorage& temp) {
+    Input raw[kItems];
+    Load(temp.load).Load(p, raw, valid, from_float<Input>(0.f));
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) out[i] = to_float(raw[i]);
+  }
+  // A variable B or C: real, or (re, im) pairs for complex A.
+  static __device__ void load(const Input* p, int valid, cfloat (&out)[kItems], TempStorage& temp) {
+    Input raw[2 * kItems];
+    LoadPairs(temp.load_pairs).Load(p, raw, 2 * valid, from_float<Input>(0.f));
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) out[i] = {to_float(raw[2 * i]), to_float(raw[2 * i + 1])};
+  }
+  static __device__ void store(Input* p, int valid, const float (&values)[kItems], TempStorage& temp) {
+    Input raw[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) raw[i] = from_float<Input>(values[i]);
+    Store(temp.store).Store(p, raw, valid);
+  }
+};
+
+// Sums K values over the block: a butterfly in each warp, then the warps' sums added in order
+// by thread 0, which alone gets the totals. `scratch` holds K floats per warp. Same order on
+// every run, so the sums are bit-identical run to run.
+template <int kThreads, int K>
+__device__ void block_sum_fixed_order(float (&values)[K], float* scratch) {
+  constexpr int kWarps = kThreads / 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    float x = values[k];
+    for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
+    if (lane == 0) scratch[warp * K + k] = x;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      float total = 0;
+      for (int w = 0; w < kWarps; ++w) total += scratch[w * K + k];
+      values[k] = total;
+    }
+  }
+  __syncthreads();
+}
+
+}  // namespace selective_scan::detail

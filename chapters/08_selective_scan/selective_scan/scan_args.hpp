@@ -1,0 +1,70 @@
+// scan_args.hpp: what the kernels see of a call -- the API's parameter structs flattened into
+// one plain struct (pointers, 64-bit sizes and strides, flags) that is passed by value to every
+// launch. api.cpp fills it after validate() has accepted the parameters.
+#pragma once
+
+#include "selective_scan.hpp"
+
+#include <cstdint>
+
+namespace selective_scan::detail {
+
+struct SequenceArg {
+  const void* data;
+  std::int64_t batch_stride, dim_stride;
+};
+struct MutableSequenceArg {
+  void* data;
+  std::int64_t batch_stride, dim_stride;
+};
+struct ProjectionArg {
+  bool variable;
+  const void* data;
+  std::int64_t batch_stride, group_stride, state_stride, dim_stride;
+};
+
+struct ScanArgs {
+  std::int64_t batch, dim, seqlen;
+  int dstate, groups;
+  std::int64_t dims_per_group;  // dim / groups
+  std::int64_t chunks;          // ceil(seqlen / kChunkLength)
+  bool delta_softplus;
+
+  SequenceArg u, delta, z;  // z.data == nullptr: no gate
+  const float* A;
+  std::int64_t A_dim_stride;
+  ProjectionArg B, C;
+  const float* D;           // may be null
+  const float* delta_bias;  // may be null
+  const float* initial_state;
+
+  MutableSequenceArg out, out_z;
+  float* chunk_states;
+  float* last_state;
+
+  // backward only
+  SequenceArg dout;
+  MutableSequenceArg du, ddelta, dz;
+  float *dA, *dB, *dC, *dD, *ddelta_bias, *dinitial_state;
+  bool deterministic;
+  void* workspace;
+};
+
+ScanArgs make_args(const ForwardParams& params);
+ScanArgs make_args(const BackwardParams& params);
+
+// The kernels of each version, per input type and real/complex (defined in the .cu files).
+template <class Input, bool kComplex>
+void naive_forward(const ScanArgs& args, cudaStream_t stream);
+template <class Input, bool kComplex>
+void naive_backward(const ScanArgs& args, cudaStream_t stream);
+template <class Input, bool kComplex>
+void blocked_forward(const ScanArgs& args, cudaStream_t stream);
+template <class Input, bool kComplex>
+void blocked_backward(const ScanArgs& args, cudaStream_t stream);
+
+// The workspace each backward needs (bytes), and the fixed-order reductions that finish the
+// parameter gradients from per-(b, d) partial sums in it (reductions.cu).
+std::size_t workspace_bytes(const ScanArgs& args, Kernel kernel, bool is_complex);
+
+}  // namespace selective_scan::detail

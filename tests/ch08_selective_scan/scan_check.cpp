@@ -1,0 +1,108 @@
+#include "scan_check.hpp"
+
+#include "cuda_check.hpp"
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+
+namespace ch08::testing {
+namespace {
+
+std::vector<double> flatten(const std::vector<Complex>& values, bool complex) {
+  std::vector<double> out;
+  for (const Complex& v : values) {
+    out.push_back(v.real());
+    if (complex) out.push_back(v.imag());
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* name(selective_scan::DataType type) {
+  switch (type) {
+    case selective_scan::DataType::float32: return "fp32";
+    case selective_scan::DataType::float16: return "fp16";
+    case selective_scan::DataType::bfloat16: return "bf16";
+  }
+  return "?";
+}
+
+PeerTolerances peer_tolerances(selective_scan::DataType type, const Problem& p) {
+  double rtol = 6e-4, atol = 2e-3;
+  if (type == selective_scan::DataType::float16) rtol = 3e-3, atol = 5e-3;
+  if (type == selective_scan::DataType::bfloat16) rtol = 3e-2, atol = 5e-2;
+  double rtolw = 1e-3, atolw = 1e-3;
+  if (p.has_z) rtolw = std::max(rtolw, rtol), atolw = std::max(atolw, atol);
+  PeerTolerances t;
+  t.out = t.last_state = {atol, rtol};
+  t.du = {2 * atol, 2 * rtol};
+  t.ddelta = {10 * atol, 5 * rtol};
+  t.dA = {5 * atolw, rtolw};
+  t.dB = p.variable_B ? common::Tolerance{atol, rtol} : common::Tolerance{atolw, rtolw};
+  t.dC = p.variable_C ? common::Tolerance{atol, rtol} : common::Tolerance{atolw, rtolw};
+  t.dD = t.dz = t.ddelta_bias = {atolw, rtolw};
+  t.dinitial_state = {atol, rtol};  // not in the peer suite: held to the forward's tolerance
+  return t;
+}
+
+std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel) {
+  std::ostringstream s;
+  s << "kernel " << int(kernel) << ' ' << name(type) << " batch " << p.batch << " dim " << p.dim << " seqlen "
+    << p.seqlen << " dstate " << p.dstate << " groups " << p.groups << (p.complex ? " complex" : " real")
+    << " B " << (p.variable_B ? "variable" : "constant") << " C " << (p.variable_C ? "variable" : "constant")
+    << " D " << p.has_D << " z " << p.has_z << " delta_bias " << p.has_delta_bias << " softplus "
+    << p.delta_softplus << " h0 " << p.has_initial_state;
+  return s.str();
+}
+
+Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, selective_scan::Kernel kernel,
+                        bool deterministic, unsigned dout_seed) {
+  const Problem p = as_gpu_sees(drawn, type);
+  std::mt19937 rng(dout_seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> dout(std::size_t(p.sequence_elements()));
+  for (double& x : dout) x = normal(rng);
+  dout = round_to(dout, type);
+
+  const ForwardResult expected = reference_forward(p);
+  const Gradients expected_grad = reference_backward(p, dout);
+
+  DeviceProblem device(p, type, kernel, deterministic);
+  device.forward();
+  device.set_dout(dout);
+  device.backward();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const ForwardResult got = device.forward_result();
+  const Gradients got_grad = device.gradients();
+
+  const PeerTolerances tol = peer_tolerances(type, p);
+  Outcome outcome;
+  const auto check = [&](const char* what, const std::vector<double>& g, const std::vector<double>& e,
+                         common::Tolerance t) {
+    const common::Comparison c = common::compare(std::span<const double>(g), std::span<const double>(e), t);
+    if (!c.ok) {
+      outcome.ok = false;
+      outcome.report += std::string(what) + ": " + c.summary() + "\n";
+    }
+  };
+  const auto check_states = [&](const char* what, const std::vector<Complex>& g, const std::vector<Complex>& e,
+                                common::Tolerance t) { check(what, flatten(g, p.complex), flatten(e, p.complex), t); };
+  check("out", got.out, expected.out, tol.out);
+  if (p.has_z) check("out_z", got.out_z, expected.out_z, tol.out);
+  check_states("last_state", got.last_state, expected.last_state, tol.last_state);
+  check("du", got_grad.du, expected_grad.du, tol.du);
+  check("ddelta", got_grad.ddelta, expected_grad.ddelta, tol.ddelta);
+  if (p.has_z) check("dz", got_grad.dz, expected_grad.dz, tol.dz);
+  check_states("dA", got_grad.dA, expected_grad.dA, tol.dA);
+  check_states("dB", got_grad.dB, expected_grad.dB, tol.dB);
+  check_states("dC", got_grad.dC, expected_grad.dC, tol.dC);
+  if (p.has_D) check("dD", got_grad.dD, expected_grad.dD, tol.dD);
+  if (p.has_delta_bias) check("ddelta_bias", got_grad.ddelta_bias, expected_grad.ddelta_bias, tol.ddelta_bias);
+  if (p.has_initial_state)
+    check_states("dinitial_state", got_grad.dinitial_state, expected_grad.dinitial_state, tol.dinitial_state);
+  return outcome;
+}
+
+}  // namespace ch08::testing

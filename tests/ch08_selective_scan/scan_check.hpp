@@ -1,0 +1,34 @@
+// What the GPU tests of chapter 08 share: run one kernel version on a problem, forward and
+// backward, and compare every output and gradient with the fp64 reference under the peer
+// suite's tolerances (shared/notes/anchors.md).
+#pragma once
+
+#include "compare.hpp"
+#include "device_problem.hpp"
+#include "reference.hpp"
+#include "selective_scan.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ch08::testing {
+
+struct PeerTolerances {
+  common::Tolerance out, last_state, du, ddelta, dz, dA, dB, dC, dD, ddelta_bias, dinitial_state;
+};
+PeerTolerances peer_tolerances(selective_scan::DataType type, const Problem& p);
+
+struct Outcome {
+  bool ok = true;
+  std::string report;  // one line per compared tensor that failed
+};
+
+// Runs forward and backward of `kernel` on `problem` (drawn at any precision; it is rounded to
+// what the GPU sees first) and compares everything.
+Outcome run_and_compare(const Problem& problem, selective_scan::DataType type, selective_scan::Kernel kernel,
+                        bool deterministic = false, unsigned dout_seed = 7);
+
+std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel);
+const char* name(selective_scan::DataType type);
+
+}  // namespace ch08::testing

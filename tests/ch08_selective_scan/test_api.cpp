@@ -1,0 +1,138 @@
+// The library refuses what it cannot take, with one clear line, before launching anything.
+// These run without a GPU: validation touches no device memory.
+#include "selective_scan.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace selective_scan;
+
+namespace {
+
+// A call that validate() accepts. The pointers are never dereferenced: the tests below only
+// break one thing at a time and expect an error before any launch.
+struct ValidCall {
+  int fake[1] = {};
+  ForwardParams f;
+  BackwardParams b;
+  ValidCall() {
+    void* p = fake;
+    f.sizes = {2, 4, 100, 8, 2};
+    f.u = {p, DataType::float32, 400, 100};
+    f.delta = f.u;
+    f.A = reinterpret_cast<float*>(p);
+    f.A_dim_stride = 8;
+    f.B = {true, p, DataType::float32, 1600, 800, 100, 0};
+    f.C = f.B;
+    f.out = {p, DataType::float32, 400, 100};
+    f.chunk_states = reinterpret_cast<float*>(p);
+    b.forward = f;
+    b.dout = f.u;
+    b.du = b.ddelta = f.out;
+    b.dA = reinterpret_cast<float*>(p);
+    b.dB = b.dC = p;
+    b.workspace = p;
+  }
+};
+
+void require_rejected(const ForwardParams& f, const std::string& words) {
+  const std::string problem = validate(f);
+  INFO("validate() said: " << problem);
+  REQUIRE(problem.find(words) != std::string::npos);
+  REQUIRE(problem.find('\n') == std::string::npos);
+  REQUIRE_THROWS_AS(forward(f), Error);  // thrown by validation: nothing is launched
+}
+void require_rejected(const BackwardParams& b, const std::string& words) {
+  const std::string problem = validate(b);
+  INFO("validate() said: " << problem);
+  REQUIRE(problem.find(words) != std::string::npos);
+  REQUIRE_THROWS_AS(backward(b), Error);
+}
+
+}  // namespace
+
+TEST_CASE("a valid call passes validation") {
+  ValidCall call;
+  CHECK(validate(call.f).empty());
+  CHECK(validate(call.b).empty());
+}
+
+TEST_CASE("bad shapes are rejected with one line") {
+  ValidCall call;
+  SECTION("dim not divisible by groups") {
+    call.f.sizes.groups = 3;
+    require_rejected(call.f, "divisible by groups");
+  }
+  SECTION("dstate past 256") {
+    call.f.sizes.dstate = 257;
+    require_rejected(call.f, "dstate must be in [1, 256]");
+  }
+  SECTION("dstate 0") {
+    call.f.sizes.dstate = 0;
+    require_rejected(call.f, "dstate");
+  }
+  SECTION("empty sequence") {
+    call.f.sizes.seqlen = 0;
+    require_rejected(call.f, "at least 1");
+  }
+  SECTION("negative stride") {
+    call.f.u.dim_stride = -1;
+    require_rejected(call.f, "negative stride");
+  }
+}
+
+TEST_CASE("missing required pointers are rejected") {
+  ValidCall call;
+  SECTION("u") {
+    call.f.u.data = nullptr;
+    require_rejected(call.f, "u is required");
+  }
+  SECTION("A") {
+    call.f.A = nullptr;
+    require_rejected(call.f, "A is required");
+  }
+  SECTION("chunk states") {
+    call.f.chunk_states = nullptr;
+    require_rejected(call.f, "chunk_states is required");
+  }
+  SECTION("out_z when z is given") {
+    call.f.z = call.f.u;
+    require_rejected(call.f, "out_z is required");
+  }
+  SECTION("dD when D is given") {
+    call.b.forward.D = reinterpret_cast<const float*>(call.fake);
+    require_rejected(call.b, "dD is required");
+  }
+  SECTION("the workspace") {
+    call.b.workspace = nullptr;
+    require_rejected(call.b, "workspace is required");
+  }
+  SECTION("dinitial_state without initial_state") {
+    call.b.dinitial_state = reinterpret_cast<float*>(call.fake);
+    require_rejected(call.b, "initial_state is not");
+  }
+}
+
+TEST_CASE("mismatched dtypes are rejected") {
+  ValidCall call;
+  SECTION("delta in another type than u") {
+    call.f.delta.type = DataType::bfloat16;
+    require_rejected(call.f, "delta is bfloat16 but the input type is float32");
+  }
+  SECTION("a constant B that is not fp32") {
+    call.f.B.variable = false;
+    call.f.B.type = DataType::float16;
+    require_rejected(call.f, "constant B must be float32");
+  }
+  SECTION("dout in another type") {
+    call.b.dout.type = DataType::float16;
+    require_rejected(call.b, "dout is float16");
+  }
+}
+
+TEST_CASE("chunk states: one per state per 2048 steps") {
+  CHECK(chunk_states_floats({2, 3, 1, 4, 1}, false) == 2 * 3 * 1 * 4);
+  CHECK(chunk_states_floats({2, 3, 2048, 4, 1}, false) == 2 * 3 * 1 * 4);
+  CHECK(chunk_states_floats({2, 3, 2049, 4, 1}, true) == 2 * 3 * 2 * 4 * 2);
+}

@@ -1,0 +1,264 @@
+// Every kernel version of chapter 08 against the fp64 reference: the whole peer grid, then the
+// cases the official kernel does not take or gets wrong.
+#include "gpu_test.hpp"
+#include "scan_check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+using ch08::Problem;
+using ch08::testing::describe;
+using ch08::testing::run_and_compare;
+using selective_scan::DataType;
+using selective_scan::Kernel;
+
+namespace {
+
+constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked};
+
+Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
+  Problem p;
+  p.batch = batch, p.dim = dim, p.seqlen = seqlen, p.dstate = dstate;
+  return p;
+}
+
+void require_all_versions_match(const Problem& drawn, DataType type, bool deterministic = false) {
+  for (Kernel kernel : kVersions) {
+    const auto outcome = run_and_compare(drawn, type, kernel, deterministic);
+    INFO(describe(drawn, type, kernel) << "\n" << outcome.report);
+    REQUIRE(outcome.ok);
+  }
+}
+
+// [snippet:peer_grid]
+// The peer suite's whole grid (anchors.md): every seqlen, every flag on and off, groups 1 and 2
+// (2 only with both B and C variable), for one input type.
+void run_peer_grid(DataType type) {
+  const std::int64_t seqlens[] = {8, 16, 32, 64, 128, 256, 372, 512, 784, 1024, 1134, 2048, 4096};
+  int cases = 0;
+  for (std::int64_t seqlen : seqlens)
+    for (int flags = 0; flags < 128; ++flags)
+      for (int groups : {1, 2}) {
+        Problem p = shape(2, 4, seqlen, 8);
+        p.has_initial_state = false;
+        const bool return_last_state = flags & 1;  // the library always can; kept for the count
+        p.has_delta_bias = flags & 2;
+        p.delta_softplus = flags & 4;
+        p.has_z = flags & 8;
+        p.has_D = flags & 16;
+        p.variable_B = flags & 32;
+        p.variable_C = flags & 64;
+        if (groups == 2 && !(p.variable_B && p.variable_C)) continue;
+        p.groups = groups;
+        (void)return_last_state;
+        require_all_versions_match(ch08::make_peer_problem(p, unsigned(1000 + cases)), type);
+        ++cases;
+      }
+  CHECK(cases == 13 * (128 + 32));
+}
+// [/snippet:peer_grid]
+
+}  // namespace
+
+TEST_CASE("peer grid fp32", "[gpu]") {
+  REQUIRE_GPU();
+  run_peer_grid(DataType::float32);
+}
+TEST_CASE("peer grid fp16", "[gpu]") {
+  REQUIRE_GPU();
+  run_peer_grid(DataType::float16);
+}
+TEST_CASE("peer grid bf16", "[gpu]") {
+  REQUIRE_GPU();
+  run_peer_grid(DataType::bfloat16);
+}
+
+// Short runs of every block shape, input type, real and complex A, both versions, every flag
+// on: the set compute-sanitizer checks.
+TEST_CASE("every kernel configuration at small sizes", "[gpu]") {
+  REQUIRE_GPU();
+  for (std::int64_t seqlen : {100, 200, 400, 1000, 2100})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+      for (bool complex : {false, true})
+        for (bool deterministic : {false, true}) {
+          Problem p = shape(1, 2, seqlen, 4);
+          p.complex = complex;
+          p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = p.has_initial_state = true;
+          p.groups = 2;
+          require_all_versions_match(ch08::make_peer_problem(p, 11), type, deterministic);
+        }
+}
+
+TEST_CASE("awkward sequence lengths", "[gpu]") {
+  REQUIRE_GPU();
+  for (std::int64_t seqlen : {1, 2, 3, 31, 33, 127, 129, 1023, 1025, 2047, 2049, 4095, 4097, 6007}) {
+    Problem p = shape(2, 3, seqlen, 5);
+    p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+    require_all_versions_match(ch08::make_peer_problem(p, 21), DataType::float32);
+  }
+}
+
+TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
+  REQUIRE_GPU();
+  for (bool variable : {false, true})
+    for (std::int64_t seqlen : {7, 300, 2500}) {
+      Problem p = shape(2, 4, seqlen, 6);
+      p.complex = true;
+      p.variable_B = p.variable_C = variable;
+      p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+      require_all_versions_match(ch08::make_peer_problem(p, 31), DataType::float32);
+    }
+}
+
+TEST_CASE("initial state and its gradient", "[gpu]") {
+  REQUIRE_GPU();
+  for (bool complex : {false, true})
+    for (std::int64_t seqlen : {1, 50, 3000}) {
+      Problem p = shape(2, 3, seqlen, 4);
+      p.complex = complex;
+      p.has_initial_state = true;
+      p.has_D = true;
+      require_all_versions_match(ch08::make_peer_problem(p, 41), DataType::float32);
+    }
+}
+
+TEST_CASE("dstate from 1 to 256", "[gpu]") {
+  REQUIRE_GPU();
+  for (int dstate : {1, 2, 17, 64, 255, 256}) {
+    Problem p = shape(1, 2, 600, dstate);
+    p.has_D = p.has_z = true;
+    require_all_versions_match(ch08::make_peer_problem(p, 51), DataType::float32);
+  }
+}
+
+TEST_CASE("more channels than a grid dimension of 65535", "[gpu]") {
+  REQUIRE_GPU();
+  Problem p = shape(1, 70001, 5, 2);
+  p.has_D = p.has_z = true;
+  p.groups = 7;
+  require_all_versions_match(ch08::make_peer_problem(p, 61), DataType::float32);
+}
+
+// The backward with the deterministic flag uses no float atomics: two runs must agree bit for
+// bit, in every output.
+TEST_CASE("deterministic backward is bit-identical run to run", "[gpu]") {
+  REQUIRE_GPU();
+  for (Kernel kernel : kVersions) {
+    Problem p = shape(2, 16, 3000, 8);
+    p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+    p.groups = 2;
+    const Problem drawn = ch08::as_gpu_sees(ch08::make_peer_problem(p, 71), DataType::float32);
+    std::vector<double> dout(std::size_t(drawn.sequence_elements()), 0.5);
+    ch08::Gradients first, second;
+    for (ch08::Gradients* out : {&first, &second}) {
+      ch08::DeviceProblem device(drawn, DataType::float32, kernel, true);
+      device.forward();
+      device.set_dout(dout);
+      device.backward();
+      *out = device.gradients();
+    }
+    const auto same = [](const auto& x, const auto& y) {
+      return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
+    };
+    INFO("kernel " << int(kernel));
+    CHECK(same(first.du, second.du));
+    CHECK(same(first.ddelta, second.ddelta));
+    CHECK(same(first.dz, second.dz));
+    CHECK(same(first.dA, second.dA));
+    CHECK(same(first.dB, second.dB));
+    CHECK(same(first.dC, second.dC));
+    CHECK(same(first.dD, second.dD));
+    CHECK(same(first.ddelta_bias, second.ddelta_bias));
+    const auto outcome = run_and_compare(drawn, DataType::float32, kernel, true);
+    INFO(outcome.report);
+    CHECK(outcome.ok);
+  }
+}
+
+namespace {
+
+// Channel d of every batch as a problem of its own (dim 1): the reference of one channel.
+Problem channel_slice(const Problem& p, std::int64_t d) {
+  Problem s = p;
+  s.dim = 1;
+  s.groups = 1;
+  const std::int64_t L = p.seqlen, N = p.dstate, group = d / (p.dim / p.groups);
+  const auto rows = [&](const std::vector<double>& x) {
+    std::vector<double> out;
+    for (std::int64_t b = 0; b < p.batch; ++b)
+      out.insert(out.end(), x.begin() + (b * p.dim + d) * L, x.begin() + (b * p.dim + d + 1) * L);
+    return out;
+  };
+  s.u = rows(p.u), s.delta = rows(p.delta);
+  if (p.has_z) s.z = rows(p.z);
+  s.A.assign(p.A.begin() + d * N, p.A.begin() + (d + 1) * N);
+  const auto projection = [&](const std::vector<ch08::Complex>& x, bool variable) {
+    if (!variable) return std::vector<ch08::Complex>(x.begin() + d * N, x.begin() + (d + 1) * N);
+    std::vector<ch08::Complex> out;
+    for (std::int64_t b = 0; b < p.batch; ++b) {
+      const auto first = x.begin() + (b * p.groups + group) * N * L;
+      out.insert(out.end(), first, first + N * L);
+    }
+    return out;
+  };
+  s.B = projection(p.B, p.variable_B), s.C = projection(p.C, p.variable_C);
+  if (p.has_D) s.D = {p.D[d]};
+  if (p.has_delta_bias) s.delta_bias = {p.delta_bias[d]};
+  return s;
+}
+
+std::vector<float> download_floats(const float* device, std::int64_t first, std::int64_t count) {
+  std::vector<float> host(std::size_t(count));
+  CUDA_CHECK(cudaMemcpy(host.data(), device + first, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+}  // namespace
+
+// batch * dim * dstate = 8192 * 1025 * 256 > 2^31: the chunk states, the last state and the
+// per-channel partial sums of dA are indexed past 2^31. The channels at the end are checked
+// against the reference of their own slice.
+TEST_CASE("offsets past 2^31", "[gpu]") {
+  REQUIRE_GPU();
+  Problem shape_only = shape(8192, 1025, 2, 256);
+  shape_only.variable_B = shape_only.variable_C = false;
+  shape_only.has_D = true;
+  REQUIRE(shape_only.batch * shape_only.dim * shape_only.dstate > (std::int64_t(1) << 31));
+  const Problem p = ch08::as_gpu_sees(ch08::make_peer_problem(shape_only, 81), DataType::bfloat16);
+  common::require_device_memory(std::size_t(3) * 4 * p.batch * p.dim * p.dstate + (std::size_t(1) << 30),
+                                "the 2^31 test");
+  for (Kernel kernel : kVersions) {
+    INFO("kernel " << int(kernel));
+    ch08::DeviceProblem device(p, DataType::bfloat16, kernel);
+    device.forward();
+    const std::vector<double> dout = ch08::round_to(std::vector<double>(std::size_t(p.sequence_elements()), 1.0),
+                                                   DataType::bfloat16);
+    device.set_dout(dout);
+    device.backward();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::int64_t N = p.dstate;
+    for (std::int64_t d : {std::int64_t(0), p.dim - 1}) {
+      const Problem slice = channel_slice(p, d);
+      const ch08::ForwardResult expected = ch08::reference_forward(slice);
+      const std::vector<double> slice_dout(std::size_t(slice.sequence_elements()), 1.0);
+      const ch08::Gradients expected_grad = ch08::reference_backward(slice, slice_dout);
+      const std::int64_t b = p.batch - 1;  // the last batch: the largest offsets
+      const std::vector<float> last_state =
+          download_floats(device.forward_params().last_state, (b * p.dim + d) * N, N);
+      const std::vector<float> dA = download_floats(device.backward_params().dA, d * N, N);
+      std::vector<double> expected_last(std::size_t(N)), expected_dA(std::size_t(N));
+      for (std::int64_t n = 0; n < N; ++n) {
+        expected_last[n] = expected.last_state[b * N + n].real();
+        expected_dA[n] = expected_grad.dA[n].real();
+      }
+      const auto tol = ch08::testing::peer_tolerances(DataType::bfloat16, p);
+      const auto c1 = common::compare(std::span<const float>(last_state), std::span<const double>(expected_last),
+                                      tol.last_state);
+      const auto c2 = common::compare(std::span<const float>(dA), std::span<const double>(expected_dA), tol.dA);
+      INFO("channel " << d << " last_state: " << c1.summary() << "\ndA: " << c2.summary());
+      CHECK(c1.ok);
+      CHECK(c2.ok);
+    }
+  }
+}
