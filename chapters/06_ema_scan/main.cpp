@@ -416,7 +416,8 @@ int main(int argc, char** argv) {
             ->check(common::integer_in(1, 4096))
             ->capture_default_str();
         app.add_flag("--tile-sweep", o.tile_sweep,
-                     "Add section 8: version 5 timed at N = 2^28 with every tile shape of kWindowTileShapes");
+                     "Add section 8 (--bench adds it too): version 5 timed at N = 2^28 with every tile shape of "
+                     "kWindowTileShapes");
       },
       [&](Notebook& nb) {
         section_recurrence(nb);
@@ -426,6 +427,6 @@ int main(int argc, char** argv) {
         section_underflow(nb);
         section_gpu(nb, o);
         section_benchmark(nb);
-        if (o.tile_sweep) section_tile_sweep(nb);
+        if (o.tile_sweep || nb.options().bench) section_tile_sweep(nb);
       });
 }
