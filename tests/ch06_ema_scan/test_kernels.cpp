@@ -13,8 +13,8 @@ namespace {
 
 // 1 and 2; one off a warp (31, 33); one off the tiles of version 4 (2047, 2049), of versions
 // 2 and 3 and of version 5's 128 × 32 (4095, 4097) and of its 512 × 16 and 256 × 32 (8191,
-// 8193); more than 32 tiles of each shape, so that version 5's look-back slides its window
-// (65537); many tiles with a ragged end (2^20 + 7).
+// 8193); a prime; more than 32 tiles of every shape of version 5, so that its look-back can
+// need a second window (300007); many tiles with a ragged end (2^20 + 7).
 const std::size_t kLengths[] = {1, 2, 3, 31, 33, 1000, 2047, 2048, 2049, 4095, 4097, 8191, 8193, 65537, 300007,
                                 (1 << 20) + 7};
 
