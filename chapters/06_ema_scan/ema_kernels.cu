@@ -6,11 +6,13 @@
 //   2  ema_warp_pairs    one block per sequence; own warp scan of pairs, carry from chunk to chunk
 //   3  ema_cub_block     one block per sequence; cub::BlockScan with a pair functor and a running prefix
 //   4  ema_look_back     all blocks; decoupled look-back over pairs, one pass
-//   5  cub_device_scan   library: cub::DeviceScan::InclusiveScan with the pair operator
+//   5  ema_look_back_window  all blocks; a warp looks back over 32 tiles at once; (flag, a) and (flag, b) status words
+//   6  cub_device_scan   library: cub::DeviceScan::InclusiveScan with the pair operator
+//   7  cub_device_scan_float2  library: cub::DeviceScan::InclusiveScan over a float2 array of (a, b) pairs
 //
 // Versions 2 and 3 are Mamba's layout: a block owns a sequence and walks it chunk by chunk,
 // carrying the state h from one chunk to the next; many sequences fill the GPU. One long
-// sequence needs version 4, which spreads its tiles over every multiprocessor.
+// sequence needs versions 4 and 5, which spread its tiles over every multiprocessor.
 #include "cuda_check.hpp"
 #include "ema_kernels.hpp"
 #include "pair.hpp"
@@ -24,6 +26,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
@@ -311,6 +314,122 @@ __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict
 }
 
 // ---- Version 5 ---------------------------------------------------------------------------------
+// Chapter 05's version 7 for pairs: the whole first warp looks back over 32 predecessors at
+// once, and every status travels beside its flag in one 64-bit word, with no separate array
+// and no fence. An aggregate is two floats, so a tile has two words:
+//   word 2t     = (flag, a)   written once:           (kAggregate, total.a)
+//   word 2t + 1 = (flag, b)   written at most twice:  (kAggregate, total.b), then (kPrefix, h at the end)
+// A prefix needs one float (every sequence starts from h = 0), so it goes into the b word alone.
+__device__ __forceinline__ unsigned status_flag(unsigned long long word) { return static_cast<unsigned>(word >> 32); }
+__device__ __forceinline__ float status_value(unsigned long long word) {
+  return __uint_as_float(static_cast<unsigned>(word));
+}
+
+// Relaxed order is enough, as in chapter 05: every value is inside the word that carries its
+// flag, so there is no other write whose visibility a release/acquire pair would have to order.
+__device__ __forceinline__ void publish(unsigned long long* word, unsigned flag, float value) {
+  StatusRef(*word).store(pack_status(flag, value), cuda::std::memory_order_relaxed);
+}
+
+// [snippet:window_entry]
+// What a look-back lane reads for tile p, as a map: an aggregate is the tile's own pair; a
+// prefix h is the map (0, h), which forgets the state before it and yields h. Tiles before the
+// sequence's first read as the prefix 0: the state before a sequence.
+struct WindowEntry {
+  PairF map;
+  bool ready;
+  bool prefix;
+};
+
+__device__ __forceinline__ WindowEntry read_window_entry(unsigned long long* status, long long p,
+                                                         long long first_tile) {
+  if (p < first_tile) return {{0.f, 0.f}, true, true};
+  const unsigned long long word_a = StatusRef(status[2 * p]).load(cuda::std::memory_order_relaxed);
+  const unsigned long long word_b = StatusRef(status[2 * p + 1]).load(cuda::std::memory_order_relaxed);
+  if (status_flag(word_b) == kPrefix) return {{0.f, status_value(word_b)}, true, true};
+  // Both words say "aggregate": each holds the only value ever stored with that flag, so
+  // the two halves are the same tile's pair. Any other mix is a tile caught mid-publication.
+  if (status_flag(word_b) == kAggregate && status_flag(word_a) == kAggregate)
+    return {{status_value(word_a), status_value(word_b)}, true, false};
+  return {identity<float>(), false, false};
+}
+// [/snippet:window_entry]
+
+// [snippet:window_look_back]
+// Run by the tile's first warp once the tile's composition is known. Returns (in every lane)
+// the state h before the tile, and publishes the state at its end.
+__device__ float look_back_window(unsigned long long* status, long long tile, long long first_tile, PairF total,
+                                  int lane) {
+  if (tile == first_tile) {
+    if (lane == 0) publish(&status[2 * tile + 1], kPrefix, total.b);  // h at the end = B (from h = 0)
+    return 0.f;
+  }
+  if (lane == 0) {  // the aggregate at once: successors may use it before this tile knows its prefix
+    publish(&status[2 * tile], kAggregate, total.a);
+    publish(&status[2 * tile + 1], kAggregate, total.b);
+  }
+  PairF later = identity<float>();  // the composition of every tile walked so far, in order
+  for (long long window_end = tile;; window_end -= 32) {
+    // Lane l reads tile window_end - 1 - l: lane 0 the nearest, lane 31 the farthest back.
+    WindowEntry e;
+    unsigned prefix_lanes, needed;
+    do {
+      e = read_window_entry(status, window_end - 1 - lane, first_tile);
+      prefix_lanes = __ballot_sync(kFullMask, e.prefix);
+      // The walk stops at the nearest prefix (the lowest such lane); the lanes up to it must
+      // be ready, the lanes beyond it do not matter.
+      const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+      needed = stop == 31 ? kFullMask : (2u << stop) - 1;
+    } while (__ballot_sync(kFullMask, !e.ready) & needed);
+    PairF map = (needed >> lane) & 1u ? e.map : identity<float>();
+    // Compose the window in time order, the farthest tile (lane 31) first: after the step
+    // with `offset`, lane l holds the composition of lanes l .. l + 2·offset − 1.
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const PairF farther{__shfl_down_sync(kFullMask, map.a, offset), __shfl_down_sync(kFullMask, map.b, offset)};
+      if (lane + offset < 32) map = combine(farther, map);
+    }
+    later = combine(shfl_pair(map, 0), later);
+    if (prefix_lanes) break;
+  }
+  // A prefix (0, h) came first in the composition, so later = (0, h before this tile).
+  const float h_before = later.b;
+  if (lane == 0) publish(&status[2 * tile + 1], kPrefix, apply(total, h_before));
+  return h_before;
+}
+// [/snippet:window_look_back]
+
+template <int Threads, int Vectors>
+__global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __restrict__ a,
+                                                               const float* __restrict__ b, float* __restrict__ h,
+                                                               std::size_t length, std::size_t tiles_per_seq,
+                                                               unsigned long long* tile_counter,
+                                                               unsigned long long* tile_status) {
+  using T = Tile<Threads, Vectors>;
+  __shared__ PairF warp_totals[T::kWarps];
+  __shared__ unsigned long long tile_shared;
+  __shared__ float h_before_shared;
+  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);  // claimed in start order
+  __syncthreads();
+  const std::size_t tile = tile_shared;
+  const std::size_t sequence = tile / tiles_per_seq;
+  const std::size_t base = (tile % tiles_per_seq) * T::kSize;
+  const std::size_t offset = sequence * length + base;
+  const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
+
+  PairF v[Vectors][4];
+  load_pairs<Threads, Vectors>(a + offset, b + offset, valid, v);
+  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  if (threadIdx.x < 32) {
+    const float before = look_back_window(tile_status, static_cast<long long>(tile),
+                                          static_cast<long long>(sequence * tiles_per_seq), s.total, threadIdx.x);
+    if (threadIdx.x == 0) h_before_shared = before;
+  }
+  __syncthreads();
+  store_states<Threads, Vectors>(h + offset, valid, v, apply(s.warp_prefix, h_before_shared));
+}
+
+// ---- Version 6 ---------------------------------------------------------------------------------
 // [snippet:cub_device_scan]
 // CUB scans a sequence of pairs; ours live in two arrays, so the input is an iterator that
 // makes pair i from a[i] and b[i], and the output one that keeps only h = B_i.
@@ -332,9 +451,45 @@ cudaError_t cub_scan_one(void* temp, std::size_t& temp_bytes, const float* a, co
 }
 // [/snippet:cub_device_scan]
 
+// ---- Version 7 ---------------------------------------------------------------------------------
+// [snippet:cub_device_scan_float2]
+// The same scan over a plain array of (a, b) pairs, zipped once before timing: CUB loads its
+// input directly, with no iterator between it and memory.
+struct Float2PairOp {
+  __device__ float2 operator()(const float2& first, const float2& second) const {
+    const PairF c = combine(PairF{first.x, first.y}, PairF{second.x, second.y});
+    return make_float2(c.a, c.b);
+  }
+};
+struct TakeFloat2State {
+  __host__ __device__ float operator()(const float2& p) const { return p.y; }
+};
+
+template <class Count>
+cudaError_t cub_scan_float2_one(void* temp, std::size_t& temp_bytes, const float2* ab, float* h, Count count,
+                                cudaStream_t stream) {
+  auto out = thrust::make_transform_output_iterator(h, TakeFloat2State{});
+  return cub::DeviceScan::InclusiveScan(temp, temp_bytes, ab, out, Float2PairOp{}, count, stream);
+}
+// [/snippet:cub_device_scan_float2]
+
 unsigned grid_size(std::size_t blocks) {
   if (blocks > 0x7fffffffu) throw std::invalid_argument("ema: too many blocks for one grid");
   return static_cast<unsigned>(blocks);
+}
+
+// ---- Launching version 5 with one tile shape -----------------------------------------------------
+template <int Threads, int Items>
+void launch_look_back_window(const float* a, const float* b, float* h, std::size_t batch, std::size_t length,
+                             unsigned long long* window_status, cudaStream_t stream) {
+  static_assert(Items % 4 == 0, "the tile is loaded in float4");
+  static_assert(std::size_t(Threads) * Items >= kTileSize, "the scratch is sized for version 4's tile count");
+  const std::size_t per_seq = window_tiles_per_sequence(length, TileShape{Threads, Items});
+  const std::size_t tiles = per_seq * batch;
+  // Word 0 is the tile counter, words 1.. the two status words of every tile: one memset.
+  CUDA_CHECK(cudaMemsetAsync(window_status, 0, (2 * tiles + 1) * sizeof(unsigned long long), stream));
+  ema_look_back_window<Threads, Items / 4><<<grid_size(tiles), Threads, 0, stream>>>(
+      a, b, h, length, per_seq, window_status, window_status + 1);
 }
 
 }  // namespace
@@ -347,9 +502,10 @@ const KernelInfo& info(Kernel kernel) {
 
 std::size_t cub_scan_temp_bytes(std::size_t length) {
   if (length > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("cub_scan_temp_bytes: length too large");
-  std::size_t bytes = 0;
-  CUDA_CHECK(cub_scan_one(nullptr, bytes, nullptr, nullptr, nullptr, static_cast<int>(length), nullptr));
-  return bytes;
+  std::size_t pairs = 0, float2s = 0;
+  CUDA_CHECK(cub_scan_one(nullptr, pairs, nullptr, nullptr, nullptr, static_cast<int>(length), nullptr));
+  CUDA_CHECK(cub_scan_float2_one(nullptr, float2s, nullptr, nullptr, static_cast<int>(length), nullptr));
+  return std::max(pairs, float2s);
 }
 
 void cub_pair_scan(const float* a, const float* b, float* h, std::size_t batch, std::size_t length, void* temp,
@@ -360,6 +516,37 @@ void cub_pair_scan(const float* a, const float* b, float* h, std::size_t batch, 
     CUDA_CHECK(cub_scan_one(temp, temp_bytes, a + start, b + start, h + start, static_cast<int>(length), stream));
     CUDA_CHECK_LAUNCH();
   }
+}
+
+void cub_float2_scan(const float2* ab, float* h, std::size_t batch, std::size_t length, void* temp,
+                     std::size_t temp_bytes, cudaStream_t stream) {
+  if (length > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("cub_float2_scan: length too large");
+  for (std::size_t s = 0; s < batch; ++s) {
+    const std::size_t start = s * length;
+    CUDA_CHECK(cub_scan_float2_one(temp, temp_bytes, ab + start, h + start, static_cast<int>(length), stream));
+    CUDA_CHECK_LAUNCH();
+  }
+}
+
+void run_look_back_window(TileShape shape, const float* a, const float* b, float* h, std::size_t batch,
+                          std::size_t length, const DeviceScratch& scratch, cudaStream_t stream) {
+  if (batch == 0 || length == 0) return;
+  const auto is = [&](int threads, int items) { return shape.threads == threads && shape.items_per_thread == items; };
+  // One instantiation per shape of kWindowTileShapes (a test checks that every one runs).
+  if (is(128, 16))
+    launch_look_back_window<128, 16>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(128, 32))
+    launch_look_back_window<128, 32>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(256, 16))
+    launch_look_back_window<256, 16>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(256, 32))
+    launch_look_back_window<256, 32>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(512, 16))
+    launch_look_back_window<512, 16>(a, b, h, batch, length, scratch.window_status, stream);
+  else
+    throw std::invalid_argument("run_look_back_window: no kernel built for a tile of " + std::to_string(shape.threads) +
+                                " threads × " + std::to_string(shape.items_per_thread) + " items");
+  CUDA_CHECK_LAUNCH();
 }
 
 void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, std::size_t batch, std::size_t length,
@@ -386,6 +573,8 @@ void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, s
           a, b, h, length, per_seq, scratch.tile_status, scratch.tile_status + 1, scratch.tile_aggregate);
       break;
     }
+    case Kernel::look_back_window:
+      return run_look_back_window(kWindowTile, a, b, h, batch, length, scratch, stream);
     default:
       throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
   }

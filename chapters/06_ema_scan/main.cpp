@@ -34,6 +34,7 @@ using common::Tolerance;
 struct Options {
   long long check_length = (1 << 20) + 7;
   long long batch = 64;
+  bool tile_sweep = false;
 };
 
 // a_k in [0.95, 1), |b_k| < 1: the checks' inputs. Section 4 measures the fp32 error this
@@ -46,6 +47,16 @@ std::string power_of_two_label(std::size_t n) {
   if (std::size_t(1) << e == n) return fmt::format("2^{}", e);
   return std::to_string(n);
 }
+
+// The roof: a device-to-device copy of 6n bytes (12n moved), timed like the versions.
+common::TimingStats time_copy(std::size_t n, common::GpuTimer& timer) {
+  common::DeviceBuffer<char> from(6 * n), to(6 * n);
+  CUDA_CHECK(cudaMemset(from.data(), 0, from.bytes()));
+  return timer.time(
+      [&] { CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice)); });
+}
+
+std::string version_label(ema::Kernel k) { return fmt::format("{} {}", int(k), ema::info(k).name); }
 
 // ---- [1] ---------------------------------------------------------------------------------------
 void section_recurrence(Notebook& nb) {
@@ -205,7 +216,7 @@ void section_underflow(Notebook& nb) {
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("Every GPU version against fp64, on awkward sizes and batches");
   std::vector<std::string> lines;
-  for (const auto& k : ema::kKernels) lines.push_back(fmt::format("  {:>2}  {:<17} {}", int(k.id), k.name, k.idea));
+  for (const auto& k : ema::kKernels) lines.push_back(fmt::format("  {:>2}  {:<22} {}", int(k.id), k.name, k.idea));
   std::string list;
   for (const auto& l : lines) list += l + "\n";
   nb.text("The versions (ema_kernels.cu):\n" + list.substr(0, list.size() - 1));
@@ -284,11 +295,7 @@ void section_benchmark(Notebook& nb) {
     ema::GpuEma problem(p);
     common::GpuTimer timer({2, bench ? 15 : 5, true});
     {
-      common::DeviceBuffer<char> from(6 * n), to(6 * n);
-      CUDA_CHECK(cudaMemset(from.data(), 0, from.bytes()));
-      const auto t = timer.time([&] {
-        CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice));
-      });
+      const auto t = time_copy(n, timer);
       copy_gbps = common::gigabytes_per_second(bytes, t.median_ms);
       record("copy (cudaMemcpy D2D)", t);
     }
@@ -318,15 +325,21 @@ void section_benchmark(Notebook& nb) {
   nb.value("results", csv.path());
   if (gpu) {
     timing->report("the timed versions match fp64 before and after timing");
-    const std::string ours = fmt::format("{} {}", int(ema::Kernel::look_back), ema::info(ema::Kernel::look_back).name);
-    const std::string cub =
-        fmt::format("{} {}", int(ema::Kernel::cub_device_scan), ema::info(ema::Kernel::cub_device_scan).name);
     const std::string copy = "copy (cudaMemcpy D2D)";
-    if (at_top.count(ours) && at_top.count(cub) && at_top.count(copy))
-      nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())),
-               fmt::format("version 4 {:.0f} GB/s = {:.1f}% of copy ({:.0f} GB/s); CUB {:.0f} GB/s = {:.1f}% of copy",
-                           at_top[ours], 100 * at_top[ours] / at_top[copy], at_top[copy], at_top[cub],
-                           100 * at_top[cub] / at_top[copy]));
+    const std::string cub = version_label(ema::Kernel::cub_device_scan);
+    std::string line;
+    for (auto k : {ema::Kernel::look_back, ema::Kernel::look_back_window, ema::Kernel::cub_device_scan,
+                   ema::Kernel::cub_device_scan_float2}) {
+      const std::string name = version_label(k);
+      if (!at_top.count(name) || !at_top.count(copy)) continue;
+      line += fmt::format("{}version {} {:.0f} GB/s = {:.1f}% of copy", line.empty() ? "" : "; ", int(k), at_top[name],
+                          100 * at_top[name] / at_top[copy]);
+    }
+    if (at_top.count(copy)) line += fmt::format(" ({:.0f} GB/s)", at_top[copy]);
+    const std::string window = version_label(ema::Kernel::look_back_window);
+    if (at_top.count(window) && at_top.count(cub))
+      line += fmt::format("; version 5 = {:.1f}% of CUB (version 6)", 100 * at_top[window] / at_top[cub]);
+    if (!line.empty()) nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())), line);
   }
   Figure f{"bench_throughput", "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)", "N (elements)",
            "GB/s", true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
@@ -336,6 +349,56 @@ void section_benchmark(Notebook& nb) {
     f.series.push_back(s);
   }
   nb.figure(f, false);
+}
+
+// ---- [8] ---------------------------------------------------------------------------------------
+void section_tile_sweep(Notebook& nb) {
+  const std::size_t n = std::size_t(1) << 28;
+  nb.section("Tuning version 5: every tile shape at N = 2^28");
+  nb.text(fmt::format("Version 5 built for each tile shape of kWindowTileShapes (ema_kernels.hpp), raced against\n"
+                      "the copy and CUB (version 6) in the same run, L2 flushed before every repetition. The\n"
+                      "chapter's runs use kWindowTile = {} × {}.",
+                      ema::kWindowTile.threads, ema::kWindowTile.items_per_thread));
+  if (!nb.gpu()) return nb.gpu_skip("the tile sweep");
+  const auto p = ema::random_problem(1, n, kDecayLo, kDecayHi, nb.options().seed + n);
+  const auto expected = ema::recurrence_reference(p);
+  ema::GpuEma problem(p);
+  const double bytes = 12.0 * double(n);
+  common::GpuTimer timer({2, 15, true});
+  common::CheckedTiming timing(nb, {2, 15, true});
+  const double copy_gbps = common::gigabytes_per_second(bytes, time_copy(n, timer).median_ms);
+  const auto poison = [&] { problem.poison_output(); };
+  const auto check = [&] { return common::failure(common::compare(problem.output(), expected, kFp32)); };
+  const auto cub = timing.time("version 6 at N = 2^28", poison, [&] { problem.run(ema::Kernel::cub_device_scan); }, check);
+  const double cub_gbps = cub ? common::gigabytes_per_second(bytes, cub->median_ms) : 0;
+  common::ResultsCsv csv(nb.out_dir() + "/tile_sweep.csv", common::gpu_status().device.name, nb.date(),
+                         {"threads", "items_per_thread", "tile", "median_ms", "gb_per_s", "pct_of_copy", "pct_of_cub"});
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& shape : ema::kWindowTileShapes) {
+    const bool chosen = shape.threads == ema::kWindowTile.threads &&
+                        shape.items_per_thread == ema::kWindowTile.items_per_thread;
+    std::vector<std::string> row{fmt::format("{} × {}", shape.threads, shape.items_per_thread),
+                                 std::to_string(shape.size())};
+    const auto t = timing.time(fmt::format("version 5, tile {} × {}", shape.threads, shape.items_per_thread), poison,
+                               [&] { problem.run_window(shape); }, check);
+    if (!t) {
+      rows.push_back({row[0], row[1], "wrong", "-", "-", chosen ? "kWindowTile" : ""});
+      continue;
+    }
+    const double gbps = common::gigabytes_per_second(bytes, t->median_ms);
+    const std::string of_cub = cub_gbps > 0 ? fmt::format("{:.1f}", 100 * gbps / cub_gbps) : "-";
+    csv.row({std::to_string(shape.threads), std::to_string(shape.items_per_thread), std::to_string(shape.size()),
+             fmt::format("{:.5f}", t->median_ms), fmt::format("{:.2f}", gbps),
+             fmt::format("{:.2f}", 100 * gbps / copy_gbps), cub_gbps > 0 ? of_cub : ""});
+    rows.push_back({row[0], row[1], fmt::format("{:.0f}", gbps), fmt::format("{:.1f}", 100 * gbps / copy_gbps), of_cub,
+                    chosen ? "kWindowTile" : ""});
+  }
+  nb.value("copy", fmt::format("{:.0f} GB/s", copy_gbps));
+  nb.value("CUB (version 6)", cub ? fmt::format("{:.0f} GB/s = {:.1f}% of copy", cub_gbps, 100 * cub_gbps / copy_gbps)
+                                  : std::string("wrong"));
+  nb.table({"threads × items", "tile", "GB/s", "% of copy", "% of CUB", ""}, rows);
+  nb.value("results", csv.path());
+  timing.report("every tile shape matches fp64 before and after timing");
 }
 
 }  // namespace
@@ -352,6 +415,9 @@ int main(int argc, char** argv) {
         app.add_option("--batch", o.batch, "Sequences in the batched GPU check")
             ->check(common::integer_in(1, 4096))
             ->capture_default_str();
+        app.add_flag("--tile-sweep", o.tile_sweep,
+                     "Add section 8 (--bench adds it too): version 5 timed at N = 2^28 with every tile shape of "
+                     "kWindowTileShapes");
       },
       [&](Notebook& nb) {
         section_recurrence(nb);
@@ -361,5 +427,6 @@ int main(int argc, char** argv) {
         section_underflow(nb);
         section_gpu(nb, o);
         section_benchmark(nb);
+        if (o.tile_sweep || nb.options().bench) section_tile_sweep(nb);
       });
 }

@@ -88,3 +88,17 @@ TEST_CASE("0.5^k underflows fp32 to exactly 0 after k = 149, while h stays accur
   auto p = ema::random_problem(1, 200, 0.5, 0.5, 9);
   CHECK_CLOSE("h with a = 0.5", common::compare(ema::recurrence_tree_fp32(p), ema::recurrence_reference(p), {1e-6, 1e-6}));
 }
+
+TEST_CASE("a prefix h is the map (0, h): maps composed after it give the state they reach from h") {
+  // Version 5's look-back composes a window whose farthest counted tile may be a prefix; as
+  // the map (0, h) it forgets whatever comes before it and the composition's b is the state.
+  std::mt19937_64 rng(65);
+  for (int i = 0; i < 1000; ++i) {
+    const double h = random_pair(rng).b;
+    const auto p = random_pair(rng), q = random_pair(rng), before = random_pair(rng);
+    const auto window = ema::combine(ema::combine(before, Pair<double>{0, h}), ema::combine(p, q));
+    INFO("h = " << h << ", p = (" << p.a << ", " << p.b << "), q = (" << q.a << ", " << q.b << ")");
+    CHECK(window.a == 0);
+    CHECK(std::abs(window.b - ema::apply(q, ema::apply(p, h))) <= 1e-13);
+  }
+}
