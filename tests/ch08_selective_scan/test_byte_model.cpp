@@ -115,8 +115,10 @@ TEST_CASE("byte model: every row of the official kernel's table, to the precisio
   for (const OfficialRun& run : kOfficialRuns) {
     INFO((run.input_bytes == 4 ? "fp32" : "bf16") << " (" << run.batch << ", " << run.dim << ", " << run.seqlen
                                                   << ", 16)");
-    // anchors.md's own accounting: its ratios carry two digits, i.e. ±0.05 in 7.4 .. 15.7, up to
-    // ±0.7%. Measured: forward within 0.4%, forward + backward within 0.9% (the last two rows).
+    // anchors.md's own accounting. Its ratios carry two digits: rounding alone explains up to
+    // ±0.7% (±0.05 in 7.4). Measured: every forward within 0.4%; forward + backward within 0.5%
+    // but for seqlen 512, 0.55% (bf16) and 0.83% (fp32: 9.92 where the table prints 10.0) -- a
+    // little past rounding, in the table itself, so the bound is 1%.
     const ByteShape anchors = official_shape(run, StateAccounting::anchors);
     const double forward_ratio = run.forward_ms / floor_ms(ch08::forward_bytes(anchors));
     const double both_ratio = run.forward_backward_ms / floor_ms(ch08::forward_backward_bytes(anchors));
