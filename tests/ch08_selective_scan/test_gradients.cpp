@@ -30,7 +30,8 @@ double central_difference(Problem& p, double& x, const std::vector<double>& dout
 }
 
 // ∂L/∂x for every element of a real field of the problem.
-std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field, const std::vector<double>& dout) {
+std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field,
+                                       const std::vector<double>& dout) {
   std::vector<double> grad;
   for (double& x : p.*field) grad.push_back(central_difference(p, x, dout));
   return grad;
