@@ -1,0 +1,64 @@
+// The bytes the selective scan must move: the floor that a memory-bound kernel is measured
+// against (bytes / copy bandwidth), and the two hardware-aware ideas the chapter measures with
+// it -- fusion (what an unfused pipeline would move) and recomputation (what storing every
+// state would keep).
+//
+// The model is the "floor" of the project's measured anchors (notes/anchors.md, "Figures to
+// beat"): every input is read once and every output written once, nothing else. With s = the
+// input type's size in bytes:
+//   forward   reads u, delta (and z): s each per (b, d, t); B, C; A, D, delta_bias (and the
+//             initial state); writes out (and out_z): s each; the chunk states (and the last
+//             state).
+//   backward  reads u, delta, dout (and z, out): s each per (b, d, t); B, C, A, D, delta_bias,
+//             the chunk states (and the initial state); writes du, ddelta (and dz): s each;
+//             dB, dC, dA, dD, ddelta_bias (and dinitial_state).
+// Every count is a function of the sizes and flags alone, so the chapter's program, its tests
+// and its benchmark tables use the same numbers.
+#pragma once
+
+#include <cstdint>
+
+namespace ch08 {
+
+// How chunk states and the gradients of a variable B, C are counted.
+enum class StateAccounting {
+  // This library (selective_scan.hpp): a chunk state is dstate fp32 values (complex: pairs), and
+  // dB, dC are written in fp32.
+  library,
+  // anchors.md's floor, as the official kernel stores them: a (decay, state) pair per state
+  // (2·dstate values; complex: 2·dstate complex values), and dB, dC in the input type.
+  anchors,
+};
+
+// Defaults: the configuration the official benchmark of anchors.md timed (real A, variable B
+// and C with one group, z, D and delta_bias present), in fp32.
+struct ByteShape {
+  std::int64_t batch = 1, dim = 1, seqlen = 1;
+  int dstate = 16, groups = 1;
+  int input_bytes = 4;  // sizeof the input type: 4 (fp32), 2 (fp16, bf16)
+  bool complex = false;
+  bool variable_B = true, variable_C = true;
+  bool has_z = true, has_D = true, has_delta_bias = true;
+  bool has_initial_state = false, has_last_state = false;
+  StateAccounting accounting = StateAccounting::library;
+};
+
+// The copy bandwidth anchors.md measured on its H200 (cudaMemcpyAsync device to device,
+// read + write), in bytes per second: the roof of the anchors' "floor" column.
+constexpr double kAnchorsCopyBandwidth = 4.26e12;
+
+std::int64_t forward_bytes(const ByteShape& shape);
+std::int64_t backward_bytes(const ByteShape& shape);
+std::int64_t forward_backward_bytes(const ByteShape& shape);  // forward_bytes + backward_bytes
+
+// An unfused forward that materialises the discretisation: one kernel writes Ā and B̄u
+// (batch·dim·dstate·seqlen fp32 values each; complex: pairs), the scan reads them back; every
+// other byte is the fused forward's.
+std::int64_t unfused_forward_bytes(const ByteShape& shape);
+
+// What the backward keeps between the passes: the chunk states the forward writes (the backward
+// recomputes every other state from them), against every state h_t stored for every step.
+std::int64_t chunk_state_bytes(const ByteShape& shape);
+std::int64_t all_states_bytes(const ByteShape& shape);
+
+}  // namespace ch08

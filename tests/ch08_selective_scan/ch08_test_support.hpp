@@ -1,0 +1,45 @@
+// Small helpers shared by chapter 08's CPU tests.
+#pragma once
+
+#include "compare.hpp"
+#include "reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+// Fails the test case with the comparison's report (worst element, expected, got) when the
+// comparison failed; `what` names the quantity and the input.
+#define CHECK_CLOSE(what, comparison)             \
+  do {                                            \
+    const ::common::Comparison c_ = (comparison); \
+    INFO(what << ": " << c_.summary());           \
+    CHECK(c_.ok);                                 \
+  } while (0)
+
+namespace ch08_test {
+
+// (re, im, re, im, ...): complex tensors compared with common::compare.
+inline std::vector<double> interleaved(const std::vector<ch08::Complex>& v) {
+  std::vector<double> flat;
+  flat.reserve(2 * v.size());
+  for (const ch08::Complex& x : v) {
+    flat.push_back(x.real());
+    flat.push_back(x.imag());
+  }
+  return flat;
+}
+
+// The flags of a problem, in words, for failure messages.
+inline std::string describe(const ch08::Problem& p) {
+  auto flag = [](bool on, const char* name) { return std::string(on ? " +" : " -") + name; };
+  return "batch " + std::to_string(p.batch) + ", dim " + std::to_string(p.dim) + ", seqlen " +
+         std::to_string(p.seqlen) + ", dstate " + std::to_string(p.dstate) + ", groups " +
+         std::to_string(p.groups) + flag(p.complex, "complex") + flag(p.variable_B, "varB") +
+         flag(p.variable_C, "varC") + flag(p.has_D, "D") + flag(p.has_z, "z") +
+         flag(p.has_delta_bias, "delta_bias") + flag(p.delta_softplus, "softplus") +
+         flag(p.has_initial_state, "h0");
+}
+
+}  // namespace ch08_test

@@ -1,0 +1,187 @@
+// Every gradient of the reference backward against central finite differences of the loss
+// L = Σ dout · out_final, over the flags the kernels must handle.
+//
+// Tolerance. A central difference with step h has truncation error ~h^2 |L'''|/6 (~1e-12 here)
+// and rounding error ~eps |L|/h: |L| reaches ~160 in these cases, so up to ~3.5e-8. The worst
+// error measured over every case below is 3.3e-8 (complex A, the largest losses); atol 1e-7 +
+// rtol 1e-6 sits three times above that, while an error in any term of the backward (a missing
+// conjugate, a lost factor 2, a wrong softplus slope) is of order 1e-2 or more.
+#include "ch08_test_support.hpp"
+
+#include <string>
+#include <vector>
+
+using ch08::Complex;
+using ch08::Problem;
+
+namespace {
+
+constexpr double kStep = 1e-6;
+constexpr common::Tolerance kFiniteDifferenceTolerance{1e-7, 1e-6};
+
+double central_difference(Problem& p, double& x, const std::vector<double>& dout) {
+  const double saved = x;
+  x = saved + kStep;
+  const double up = ch08::reference_loss(p, dout);
+  x = saved - kStep;
+  const double down = ch08::reference_loss(p, dout);
+  x = saved;
+  return (up - down) / (2 * kStep);
+}
+
+// ∂L/∂x for every element of a real field of the problem.
+std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field,
+                                       const std::vector<double>& dout) {
+  std::vector<double> grad;
+  for (double& x : p.*field) grad.push_back(central_difference(p, x, dout));
+  return grad;
+}
+
+// ∂L/∂Re + i ∂L/∂Im for every element of a complex field, interleaved (re, im, ...). A real
+// problem has only real parts: its imaginary gradient must be exactly zero, which the caller
+// checks on the reference directly.
+std::vector<double> finite_differences(Problem p, std::vector<Complex> Problem::*field,
+                                       const std::vector<double>& dout) {
+  std::vector<double> grad;
+  for (Complex& z : p.*field) {
+    double* parts = reinterpret_cast<double*>(&z);  // [re, im], as std::complex guarantees
+    grad.push_back(central_difference(p, parts[0], dout));
+    grad.push_back(p.complex ? central_difference(p, parts[1], dout) : 0.0);
+  }
+  return grad;
+}
+
+void check_gradients(const Problem& p, unsigned seed) {
+  INFO(ch08_test::describe(p) << ", seed " << seed);
+  const std::vector<double> dout = ch08::make_peer_problem(p, seed + 1000).u;  // N(0, 1), like the peers'
+  const ch08::Gradients g = ch08::reference_backward(p, dout);
+
+  CHECK_CLOSE("du", common::compare(g.du, finite_differences(p, &Problem::u, dout), kFiniteDifferenceTolerance));
+  CHECK_CLOSE("ddelta",
+              common::compare(g.ddelta, finite_differences(p, &Problem::delta, dout), kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA), finite_differences(p, &Problem::A, dout),
+                                    kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB), finite_differences(p, &Problem::B, dout),
+                                    kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC), finite_differences(p, &Problem::C, dout),
+                                    kFiniteDifferenceTolerance));
+  if (p.has_z)
+    CHECK_CLOSE("dz", common::compare(g.dz, finite_differences(p, &Problem::z, dout), kFiniteDifferenceTolerance));
+  else
+    CHECK(g.dz.empty());
+  if (p.has_D)
+    CHECK_CLOSE("dD", common::compare(g.dD, finite_differences(p, &Problem::D, dout), kFiniteDifferenceTolerance));
+  else
+    CHECK(g.dD.empty());
+  if (p.has_delta_bias)
+    CHECK_CLOSE("ddelta_bias", common::compare(g.ddelta_bias, finite_differences(p, &Problem::delta_bias, dout),
+                                               kFiniteDifferenceTolerance));
+  else
+    CHECK(g.ddelta_bias.empty());
+  if (p.has_initial_state)
+    CHECK_CLOSE("dinitial_state",
+                common::compare(ch08_test::interleaved(g.dinitial_state),
+                                finite_differences(p, &Problem::initial_state, dout), kFiniteDifferenceTolerance));
+  else
+    CHECK(g.dinitial_state.empty());
+}
+
+// The peers' small sizes with dstate 3; seqlen runs through 5..9 from case to case.
+Problem small_problem(bool complex, bool variable_B, bool variable_C, int groups, std::int64_t seqlen) {
+  Problem shape;
+  shape.batch = 2;
+  shape.dim = 4;
+  shape.dstate = 3;
+  shape.seqlen = seqlen;
+  shape.groups = groups;
+  shape.complex = complex;
+  shape.variable_B = variable_B;
+  shape.variable_C = variable_C;
+  return shape;
+}
+
+// Every combination of B and C (groups 2 only when both are variable, as in the peer suite),
+// softplus and gate, with D, delta_bias and an initial state present.
+void check_all_combinations(bool complex) {
+  unsigned seed = complex ? 100 : 0;
+  for (bool variable_B : {false, true})
+    for (bool variable_C : {false, true})
+      for (int groups : {1, 2}) {
+        if (groups == 2 && !(variable_B && variable_C)) continue;
+        for (bool softplus : {false, true})
+          for (bool gate : {false, true}) {
+            Problem shape = small_problem(complex, variable_B, variable_C, groups, 5 + seed % 5);
+            shape.delta_softplus = softplus;
+            shape.has_z = gate;
+            shape.has_D = shape.has_delta_bias = shape.has_initial_state = true;
+            check_gradients(ch08::make_peer_problem(shape, seed), seed);
+            ++seed;
+          }
+      }
+}
+
+}  // namespace
+
+TEST_CASE("every gradient equals finite differences of the loss: real A") { check_all_combinations(false); }
+
+TEST_CASE("every gradient equals finite differences of the loss: complex A") { check_all_combinations(true); }
+
+TEST_CASE("gradients without D, delta_bias or an initial state") {
+  for (bool complex : {false, true}) {
+    Problem shape = small_problem(complex, true, true, 1, 6);
+    shape.delta_softplus = shape.has_z = true;
+    check_gradients(ch08::make_peer_problem(shape, 7), 7);
+  }
+}
+
+// Above 20, softplus(x) = x and its slope is 1: they differ from log(1 + e^x) and σ(x) by
+// e^-20 ~ 2e-9 only, so the cut keeps the kernels' exp from overflowing without changing a
+// result. The forward's exact δ = x is checked by hand in test_reference.cpp; here, that the
+// gradients stay right past the cut.
+TEST_CASE("gradients with a step size past softplus's cut at 20") {
+  Problem shape = small_problem(false, true, true, 1, 5);
+  shape.delta_softplus = shape.has_delta_bias = true;
+  Problem p = ch08::make_peer_problem(shape, 9);
+  p.delta[3] = 21.0;  // x = 21 + delta_bias > 20
+  check_gradients(p, 9);
+}
+
+TEST_CASE("a real problem has gradients with zero imaginary parts") {
+  Problem shape = small_problem(false, false, true, 1, 7);
+  shape.has_z = shape.has_D = shape.has_initial_state = true;
+  const Problem p = ch08::make_peer_problem(shape, 4);
+  const ch08::Gradients g = ch08::reference_backward(p, std::vector<double>(std::size_t(p.sequence_elements()), 1.0));
+  for (const auto* v : {&g.dA, &g.dB, &g.dC, &g.dinitial_state})
+    for (const Complex& x : *v) CHECK(x.imag() == 0.0);
+}
+
+TEST_CASE("dB and dC of constant B and C are those of the same B and C made variable, summed over batch and time") {
+  // One channel per group, so a variable B can hold the constant one repeated.
+  Problem shape = small_problem(true, false, false, 4, 6);
+  shape.has_z = true;
+  const Problem constant = ch08::make_peer_problem(shape, 12);
+  Problem variable = constant;
+  variable.variable_B = variable.variable_C = true;
+  variable.B.clear();
+  variable.C.clear();
+  for (std::int64_t b = 0; b < shape.batch; ++b)
+    for (std::int64_t d = 0; d < shape.dim; ++d)
+      for (int n = 0; n < shape.dstate; ++n)
+        for (std::int64_t t = 0; t < shape.seqlen; ++t) {
+          variable.B.push_back(constant.B[std::size_t(d * shape.dstate + n)]);
+          variable.C.push_back(constant.C[std::size_t(d * shape.dstate + n)]);
+        }
+  const std::vector<double> dout = ch08::make_peer_problem(shape, 13).u;
+  const ch08::Gradients gc = ch08::reference_backward(constant, dout), gv = ch08::reference_backward(variable, dout);
+  std::vector<Complex> summed_B(constant.B.size()), summed_C(constant.C.size());
+  for (std::int64_t b = 0; b < shape.batch; ++b)
+    for (std::int64_t d = 0; d < shape.dim; ++d)
+      for (int n = 0; n < shape.dstate; ++n)
+        for (std::int64_t t = 0; t < shape.seqlen; ++t) {
+          const std::size_t i = std::size_t(((b * shape.dim + d) * shape.dstate + n) * shape.seqlen + t);
+          summed_B[std::size_t(d * shape.dstate + n)] += gv.dB[i];
+          summed_C[std::size_t(d * shape.dstate + n)] += gv.dC[i];
+        }
+  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(gc.dB), ch08_test::interleaved(summed_B), {1e-13, 1e-13}));
+  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(gc.dC), ch08_test::interleaved(summed_C), {1e-13, 1e-13}));
+}

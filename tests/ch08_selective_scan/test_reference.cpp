@@ -1,0 +1,228 @@
+// The forward of the fp64 reference: by hand on tiny cases, then the properties the kernels
+// rely on (groups, the last state as the next call's initial state, real stays real).
+#include "ch08_test_support.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+
+using ch08::Complex;
+using ch08::Problem;
+
+namespace {
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// One channel, one state, three steps, everything given by hand.
+Problem tiny_real() {
+  Problem p;
+  p.seqlen = 3;
+  p.u = {1.0, -1.0, 2.0};
+  p.delta = {0.5, 0.25, 1.0};
+  p.A = {-1.0};
+  p.B = {1.0, 2.0, 3.0};   // variable: (batch 1, groups 1, dstate 1, seqlen 3)
+  p.C = {1.0, -1.0, 2.0};
+  p.has_D = true;
+  p.D = {0.5};
+  return p;
+}
+
+// The first `length` steps of p (every sequence tensor and variable B, C cut in time).
+Problem prefix(const Problem& p, std::int64_t begin, std::int64_t length) {
+  Problem q = p;
+  q.seqlen = length;
+  auto cut = [&](const auto& v, std::int64_t rows) {
+    std::remove_cvref_t<decltype(v)> out;
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * p.seqlen + t)]);
+    return out;
+  };
+  const std::int64_t sequences = p.batch * p.dim, projections = p.batch * p.groups * p.dstate;
+  q.u = cut(p.u, sequences);
+  q.delta = cut(p.delta, sequences);
+  if (p.has_z) q.z = cut(p.z, sequences);
+  if (p.variable_B) q.B = cut(p.B, projections);
+  if (p.variable_C) q.C = cut(p.C, projections);
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("forward of one real state over three steps, by hand") {
+  const Problem p = tiny_real();
+  const double h0 = 0.5 * 1.0 * 1.0;                          // Ā h_{-1} + δ B u, h_{-1} = 0
+  const double h1 = std::exp(-0.25) * h0 + 0.25 * 2.0 * -1.0;
+  const double h2 = std::exp(-1.0) * h1 + 1.0 * 3.0 * 2.0;
+  const std::vector<double> expected = {1.0 * h0 + 0.5 * 1.0, -1.0 * h1 + 0.5 * -1.0, 2.0 * h2 + 0.5 * 2.0};
+
+  const ch08::ForwardResult r = ch08::reference_forward(p);
+  CHECK_CLOSE("out", common::compare(r.out, expected, {1e-15, 1e-15}));
+  CHECK(r.out_z.empty());
+  REQUIRE(r.last_state.size() == 1);
+  CHECK(r.last_state[0].real() == Approx(h2).epsilon(1e-15));
+  CHECK(r.last_state[0].imag() == 0.0);
+}
+
+TEST_CASE("forward with softplus, delta_bias, a gate and an initial state, by hand") {
+  Problem p = tiny_real();
+  p.delta = {0.1, -0.3, 25.0};
+  p.has_delta_bias = true;
+  p.delta_bias = {0.2};
+  p.delta_softplus = true;
+  p.has_z = true;
+  p.z = {0.5, -1.0, 2.0};
+  p.has_initial_state = true;
+  p.initial_state = {2.0};
+  p.A = {-0.5};
+
+  // softplus(x) = log(1 + e^x), and x itself above 20 (the last step: 25.2).
+  const double d0 = std::log(1.0 + std::exp(0.3)), d1 = std::log(1.0 + std::exp(-0.1)), d2 = 25.2;
+  const double h0 = std::exp(-0.5 * d0) * 2.0 + d0 * 1.0 * 1.0;
+  const double h1 = std::exp(-0.5 * d1) * h0 + d1 * 2.0 * -1.0;
+  const double h2 = std::exp(-0.5 * d2) * h1 + d2 * 3.0 * 2.0;
+  const std::vector<double> y = {h0 + 0.5, -h1 - 0.5, 2.0 * h2 + 1.0};
+  std::vector<double> gated(3);
+  for (int t = 0; t < 3; ++t) gated[t] = y[t] * p.z[t] * sigmoid(p.z[t]);
+
+  const ch08::ForwardResult r = ch08::reference_forward(p);
+  CHECK_CLOSE("out", common::compare(r.out, y, {1e-14, 1e-14}));
+  CHECK_CLOSE("out_z", common::compare(r.out_z, gated, {1e-14, 1e-14}));
+  CHECK(r.last_state[0].real() == Approx(h2).epsilon(1e-14));
+}
+
+TEST_CASE("complex A: the output takes 2 Re(C h), by hand") {
+  Problem p;
+  p.seqlen = 2;
+  p.complex = true;
+  p.variable_B = p.variable_C = false;
+  p.u = {1.0, 2.0};
+  p.delta = {0.5, 0.25};
+  const Complex A(-0.5, 2.0), B(1.0, 1.0), C(0.5, -1.0);
+  p.A = {A};
+  p.B = {B};  // constant: (dim 1, dstate 1)
+  p.C = {C};
+  // h_0 = 0.5 (1 + i); h_1 = e^{0.25 A} h_0 + 0.25 (1 + i) 2.
+  const Complex h0 = 0.5 * B;
+  const Complex h1 = std::exp(0.25 * A) * h0 + 0.25 * B * 2.0;
+  // Re(C h_0) = Re((0.5 − i)(0.5 + 0.5 i)) = 0.25 + 0.5 = 0.75, so y_0 = 1.5.
+  const std::vector<double> expected = {1.5, 2.0 * (C * h1).real()};
+
+  const ch08::ForwardResult r = ch08::reference_forward(p);
+  CHECK_CLOSE("out", common::compare(r.out, expected, {1e-15, 1e-15}));
+  CHECK(r.last_state[0].real() == Approx(h1.real()).epsilon(1e-15));
+  CHECK(r.last_state[0].imag() == Approx(h1.imag()).epsilon(1e-15));
+}
+
+TEST_CASE("channel d reads group d / (dim / groups) of a variable B and C") {
+  Problem shape;
+  shape.batch = 2;
+  shape.dim = 4;
+  shape.seqlen = 7;
+  shape.dstate = 3;
+  shape.groups = 2;
+  shape.has_D = true;
+  const Problem p = ch08::make_peer_problem(shape, 11);
+  // Silence group 1 of B: channels 2 and 3 receive no input, so only D u is left; 0 and 1 keep theirs.
+  Problem silenced = p;
+  for (std::int64_t b = 0; b < p.batch; ++b)
+    for (std::int64_t i = 0; i < p.dstate * p.seqlen; ++i)
+      silenced.B[std::size_t((b * 2 + 1) * p.dstate * p.seqlen + i)] = 0.0;
+  const ch08::ForwardResult r = ch08::reference_forward(p), s = ch08::reference_forward(silenced);
+  for (std::int64_t b = 0; b < p.batch; ++b)
+    for (std::int64_t d = 0; d < p.dim; ++d)
+      for (std::int64_t t = 0; t < p.seqlen; ++t) {
+        const std::size_t i = std::size_t((b * p.dim + d) * p.seqlen + t);
+        INFO("b " << b << ", d " << d << ", t " << t);
+        if (d < 2) {
+          CHECK(s.out[i] == r.out[i]);
+        } else {
+          CHECK(s.out[i] == Approx(p.D[std::size_t(d)] * p.u[i]).margin(1e-15));
+        }
+      }
+}
+
+TEST_CASE("the last state, fed back as the initial state, continues the sequence") {
+  for (bool complex : {false, true}) {
+    Problem shape;
+    shape.batch = 2;
+    shape.dim = 4;
+    shape.seqlen = 9;
+    shape.dstate = 3;
+    shape.groups = 2;
+    shape.complex = complex;
+    shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
+    const Problem whole = ch08::make_peer_problem(shape, 5);
+    const ch08::ForwardResult all = ch08::reference_forward(whole);
+
+    const Problem first = prefix(whole, 0, 4);
+    Problem second = prefix(whole, 4, 5);
+    const ch08::ForwardResult r1 = ch08::reference_forward(first);
+    second.initial_state = r1.last_state;
+    const ch08::ForwardResult r2 = ch08::reference_forward(second);
+
+    INFO(ch08_test::describe(whole));
+    std::vector<double> joined;
+    for (std::int64_t row = 0; row < whole.batch * whole.dim; ++row) {
+      for (std::int64_t t = 0; t < 4; ++t) joined.push_back(r1.out_z[std::size_t(row * 4 + t)]);
+      for (std::int64_t t = 0; t < 5; ++t) joined.push_back(r2.out_z[std::size_t(row * 5 + t)]);
+    }
+    CHECK_CLOSE("out_z of the two halves", common::compare(joined, all.out_z, {1e-13, 1e-13}));
+    CHECK_CLOSE("last state", common::compare(ch08_test::interleaved(r2.last_state),
+                                              ch08_test::interleaved(all.last_state), {1e-13, 1e-13}));
+    // ...while the second half from the problem's own initial state does not: the state matters.
+    const ch08::ForwardResult restarted = ch08::reference_forward(prefix(whole, 4, 5));
+    CHECK_FALSE(common::compare(restarted.out_z, r2.out_z, {1e-6, 1e-6}).ok);
+  }
+}
+
+TEST_CASE("real A stays real: every imaginary part of the states is zero") {
+  Problem shape;
+  shape.batch = 2;
+  shape.dim = 4;
+  shape.seqlen = 6;
+  shape.dstate = 3;
+  shape.has_initial_state = true;
+  const ch08::ForwardResult r = ch08::reference_forward(ch08::make_peer_problem(shape, 3));
+  for (const Complex& h : r.last_state) CHECK(h.imag() == 0.0);
+}
+
+TEST_CASE("constant B and C equal variable ones repeated over batch and time") {
+  Problem shape;
+  shape.batch = 2;
+  shape.dim = 4;
+  shape.seqlen = 5;
+  shape.dstate = 3;
+  shape.groups = 4;  // one channel per group: a variable B can hold a constant (dim, dstate) one
+  shape.complex = true;
+  shape.has_D = shape.has_z = true;
+  shape.variable_B = shape.variable_C = false;
+  const Problem constant = ch08::make_peer_problem(shape, 8);
+  Problem variable = constant;
+  variable.variable_B = variable.variable_C = true;
+  variable.B.clear();
+  variable.C.clear();
+  for (std::int64_t b = 0; b < shape.batch; ++b)
+    for (std::int64_t d = 0; d < shape.dim; ++d)
+      for (int n = 0; n < shape.dstate; ++n)
+        for (std::int64_t t = 0; t < shape.seqlen; ++t) {
+          variable.B.push_back(constant.B[std::size_t(d * shape.dstate + n)]);
+          variable.C.push_back(constant.C[std::size_t(d * shape.dstate + n)]);
+        }
+  CHECK_CLOSE("out_z", common::compare(ch08::reference_forward(variable).out_z,
+                                       ch08::reference_forward(constant).out_z, {0, 0}));
+}
+
+TEST_CASE("the reference refuses inconsistent problems with one line") {
+  Problem shape;
+  shape.dim = 4;
+  shape.seqlen = 3;
+  Problem p = ch08::make_peer_problem(shape, 1);
+  p.groups = 3;  // 4 channels cannot split into 3 groups
+  CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("divisible by groups"));
+  CHECK_THROWS_AS(ch08::make_peer_problem(p, 1), std::invalid_argument);
+  p.groups = 1;
+  p.u.pop_back();
+  CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("u has 11 elements, expected 12"));
+  p = ch08::make_peer_problem(shape, 1);
+  CHECK_THROWS_WITH(ch08::reference_backward(p, std::vector<double>(5)), Catch::Contains("dout has 5 elements"));
+}
