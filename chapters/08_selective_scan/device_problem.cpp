@@ -217,8 +217,8 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   params_.dA = reinterpret_cast<float*>(dA_.data());
   dB_ = Bytes(p.B.size() * parts * 4);
   dC_ = Bytes(p.C.size() * parts * 4);
-  params_.dB = dB_.data();
-  params_.dC = dC_.data();
+  params_.dB = reinterpret_cast<float*>(dB_.data());
+  params_.dC = reinterpret_cast<float*>(dC_.data());
   if (p.has_D) {
     dD_ = Bytes(p.dim * 4);
     params_.dD = reinterpret_cast<float*>(dD_.data());

@@ -31,7 +31,7 @@ struct ValidCall {
     b.dout = f.u;
     b.du = b.ddelta = f.out;
     b.dA = reinterpret_cast<float*>(p);
-    b.dB = b.dC = p;
+    b.dB = b.dC = reinterpret_cast<float*>(p);
     b.workspace = p;
   }
 };

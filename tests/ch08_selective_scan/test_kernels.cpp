@@ -209,7 +209,7 @@ Problem channel_slice(const Problem& p, std::int64_t d) {
 }
 
 std::vector<float> download_floats(const float* device, std::int64_t first, std::int64_t count) {
-  std::vector<float> host(std::size_t(count));
+  std::vector<float> host(static_cast<std::size_t>(count));
   CUDA_CHECK(cudaMemcpy(host.data(), device + first, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
   return host;
 }
@@ -247,7 +247,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
       const std::vector<float> last_state =
           download_floats(device.forward_params().last_state, (b * p.dim + d) * N, N);
       const std::vector<float> dA = download_floats(device.backward_params().dA, d * N, N);
-      std::vector<double> expected_last(std::size_t(N)), expected_dA(std::size_t(N));
+      std::vector<double> expected_last(static_cast<std::size_t>(N)), expected_dA(static_cast<std::size_t>(N));
       for (std::int64_t n = 0; n < N; ++n) {
         expected_last[n] = expected.last_state[b * N + n].real();
         expected_dA[n] = expected_grad.dA[n].real();

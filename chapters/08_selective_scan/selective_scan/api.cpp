@@ -184,7 +184,7 @@ ScanArgs make_args(const BackwardParams& p) {
   a.dout = {p.dout.data, p.dout.batch_stride, p.dout.dim_stride};
   const auto out = [](const Output& t) { return MutableSequenceArg{t.data, t.batch_stride, t.dim_stride}; };
   a.du = out(p.du), a.ddelta = out(p.ddelta), a.dz = out(p.dz);
-  a.dA = p.dA, a.dB = static_cast<float*>(p.dB), a.dC = static_cast<float*>(p.dC);
+  a.dA = p.dA, a.dB = p.dB, a.dC = p.dC;
   a.dD = p.dD, a.ddelta_bias = p.ddelta_bias, a.dinitial_state = p.dinitial_state;
   a.deterministic = p.deterministic;
   a.workspace = p.workspace;

@@ -21,7 +21,14 @@
 //   D, delta_bias                                   (dim)                      fp32
 //   initial_state, last_state                       (batch, dim, N)            fp32 (complex: pairs), contiguous
 //   chunk_states                                    (batch, dim, chunks, N)    fp32 (complex: pairs), contiguous
-// Channel d reads group d / (dim / G) of a variable B or C.
+//   dA, constant dB and dC                          (dim, N)                   fp32 (complex: pairs), contiguous
+//   variable dB and dC                              (batch, G, N, L)           fp32 (complex: (L, 2)), contiguous
+//   dD, ddelta_bias                                 (dim)                      fp32
+//   dinitial_state                                  (batch, dim, N)            fp32 (complex: pairs), contiguous
+// Channel d reads group d / (dim / G) of a variable B or C. Chunk state c is h after the last
+// step of chunk c (steps c * kChunkLength ... (c + 1) * kChunkLength - 1), so the last one equals
+// last_state. The gradient with respect to a complex value p is dL/dRe(p) + i dL/dIm(p), the
+// convention PyTorch uses; the loss L is real.
 //
 // Errors. forward() and backward() check the whole parameter struct first and throw
 // selective_scan::Error, with one line naming the problem, before anything is launched.
@@ -58,7 +65,7 @@ constexpr std::int64_t kChunkLength = 2048;
 struct Sizes {
   std::int64_t batch = 0, dim = 0, seqlen = 0;
   int dstate = 0;
-  int groups = 1;  // only for variable B or C
+  int groups = 1;  // groups of a variable B or C (a constant one ignores it)
 };
 
 // A (batch, rows, seqlen) tensor: u, delta, z, out, ... ; rows = dim.
@@ -116,8 +123,8 @@ struct BackwardParams {
   Output du, ddelta;                           // required
   Output dz;                                   // required when z is given
   float* dA = nullptr;                         // required (dim, N), contiguous
-  void* dB = nullptr;                          // required: variable (batch, G, N, L) fp32, constant (dim, N)
-  void* dC = nullptr;                          //   fp32, contiguous in both cases
+  float* dB = nullptr;                         // required: variable (batch, G, N, L), constant (dim, N),
+  float* dC = nullptr;                         //   contiguous in both cases
   float* dD = nullptr;                         // required when D is given
   float* ddelta_bias = nullptr;                // required when delta_bias is given
   float* dinitial_state = nullptr;             // optional; needs initial_state
