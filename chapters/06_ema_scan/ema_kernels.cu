@@ -537,6 +537,12 @@ void run_look_back_window(TileShape shape, const float* a, const float* b, float
     launch_look_back_window<128, 16>(a, b, h, batch, length, scratch.window_status, stream);
   else if (is(128, 32))
     launch_look_back_window<128, 32>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(128, 48))
+    launch_look_back_window<128, 48>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(128, 64))
+    launch_look_back_window<128, 64>(a, b, h, batch, length, scratch.window_status, stream);
+  else if (is(64, 64))
+    launch_look_back_window<64, 64>(a, b, h, batch, length, scratch.window_status, stream);
   else if (is(256, 16))
     launch_look_back_window<256, 16>(a, b, h, batch, length, scratch.window_status, stream);
   else if (is(256, 32))

@@ -75,6 +75,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
   } temp;
   __shared__ Pair<S> warp_totals[kWarps];
   __shared__ S carry[kMaxStates];  // per state: q entering the current chunk's last step
+  __shared__ S last_h[kThreads];   // each thread's h at its last step
   __shared__ float scratch[kWarps * 3 * kParts];
   __shared__ S sum_dA[kMaxStates], sum_dB[kMaxStates], sum_dC[kMaxStates];
   const Pair<S> identity{state_one<S>(), state_zero<S>()};
@@ -156,6 +157,10 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         Scan(temp.scan).InclusiveScan(scanned, scanned, ComposePairs<S>{});
 #pragma unroll
         for (int i = 0; i < kItems; ++i) h[i] = apply(scanned[i], h_start);
+        // Each step also needs h_prev: from its own thread, or the last step of the thread before.
+        last_h[threadIdx.x] = h[kItems - 1];
+        __syncthreads();
+        const S h_before = threadIdx.x > 0 ? last_h[threadIdx.x - 1] : h_start;
         // [snippet:blocked_backward_state]
         // The gradient, backwards: this thread's map, the block's reverse scan, then each step.
         S c_term[kItems];
@@ -175,7 +180,9 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
           if (first + i >= valid) continue;
           const S g = c_term[i] + q;  // dL/dh at this step
           q = conj(a[i]) * g;
-          const S h_in = h[i] - (delta[i] * u[i]) * B[i];  // Abar h_prev
+          // Abar h_prev, the part of h that came from h_prev. (h - delta B u, as the official
+          // kernel computes it, loses digits when delta B u dominates h.)
+          const S h_in = a[i] * (i > 0 ? h[i - 1] : h_before);
           dA = dA + delta[i] * (conj(h_in) * g);
           ddelta[i] += real(conj(g) * (ch.A * h_in + u[i] * B[i]));
           du[i] += real(conj(g) * (delta[i] * B[i]));

@@ -83,10 +83,12 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
     float dD = 0, ddelta_bias = 0;  // per step-thread, summed over the block at the end
     for (std::int64_t c = args.chunks - 1; c >= 0; --c) {
       const std::int64_t begin = c * kChunkLength, end = std::min(args.seqlen, begin + kChunkLength);
+      S h_start = state_zero<S>();  // h before the chunk's first step
       if (has_state) {
-        S h = c > 0                   ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
-              : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
-                                   : state_zero<S>();
+        h_start = c > 0                   ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
+                  : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
+                                       : state_zero<S>();
+        S h = h_start;
         for (std::int64_t t = begin; t < end; ++t) {
           const float delta = ch.delta_at(t);
           h = exp_delta_A(delta, ch.A) * h + (delta * to_float(ch.u[t])) * ch.B_at(n, t);
@@ -105,7 +107,9 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
             const float dy = ch.z ? dout * silu(to_float(ch.z[t])) : dout;
             const S a = exp_delta_A(delta, ch.A), B = ch.B_at(n, t), C = ch.C_at(n, t);
             const S h = h_chunk[t - begin];
-            const S h_in = h - (delta * u) * B;  // = Abar h_prev, the part of h that came from h_prev
+            // Abar h_prev, the part of h that came from h_prev. (h - delta B u would save the
+            // multiplication but loses digits when delta B u dominates h.)
+            const S h_in = a * (t > begin ? h_chunk[t - 1 - begin] : h_start);
             // [snippet:naive_backward_step]
             const S g = (output_scale * dy) * conj(C) + conj(a_next) * g_next;  // dL/dh_t
             dA = dA + delta * (conj(h_in) * g);
