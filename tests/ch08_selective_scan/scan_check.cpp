@@ -2,7 +2,6 @@
 
 #include "cuda_check.hpp"
 
-#include <algorithm>
 #include <random>
 #include <sstream>
 
