@@ -7,16 +7,16 @@
 #include "device_problem.hpp"
 #include "reference.hpp"
 #include "selective_scan.hpp"
+#include "tolerances.hpp"
 
 #include <string>
 #include <vector>
 
 namespace ch08::testing {
 
-struct PeerTolerances {
-  common::Tolerance out, last_state, du, ddelta, dz, dA, dB, dC, dD, ddelta_bias, dinitial_state;
-};
-PeerTolerances peer_tolerances(selective_scan::DataType type, const Problem& p);
+// The peer suite's tolerances live with the chapter (tolerances.hpp): its program uses them too.
+using ch08::PeerTolerances;
+using ch08::peer_tolerances;
 
 struct Outcome {
   bool ok = true;

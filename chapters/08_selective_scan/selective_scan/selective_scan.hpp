@@ -9,6 +9,10 @@
 //   out[t] = y[t],  out_z[t] = y[t] * silu(z[t])       when z is given.
 // State and accumulation are fp32 whatever the input type.
 //
+// Kernel versions (enum class Kernel below; chapter 08 teaches them in this order):
+//   1  naive  one thread per (b, d, n), sequential in time
+//   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
+//
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
 // elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
 // complex value counts as one element, for input-type tensors (variable B and C) each real
@@ -52,7 +56,8 @@ class Error : public std::runtime_error {
 
 enum class DataType { float32, float16, bfloat16 };
 
-// The kernel versions of chapter 08 (its text teaches them in this order).
+// The kernel versions of chapter 08, listed with their ideas at the top of this file (a test
+// checks that list against the chapter's registry, kernel_versions.hpp).
 enum class Kernel {
   naive = 1,     // one thread per (b, d, n), sequential in time
   blocked = 2,   // the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
