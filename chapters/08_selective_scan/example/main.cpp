@@ -37,11 +37,13 @@ class DeviceFloats {
 
   float* get() const { return data_; }
   void upload(const std::vector<float>& host) {
-    check(cudaMemcpy(data_, host.data(), count_ * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+    check(cudaMemcpy(data_, host.data(), count_ * sizeof(float), cudaMemcpyHostToDevice),
+          "cudaMemcpy to device");
   }
   std::vector<float> download() const {
     std::vector<float> host(count_);
-    check(cudaMemcpy(host.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+    check(cudaMemcpy(host.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost),
+          "cudaMemcpy to host");
     return host;
   }
 
@@ -67,9 +69,9 @@ int main() try {
   std::mt19937 rng(8);
 
   // [snippet:example_forward]
-  DeviceFloats u(sequence), delta(sequence), z(sequence), A(dim * dstate), B(projection), C(projection),
-      D(dim), delta_bias(dim), out(sequence), out_z(sequence),
-      chunk_states(ss::chunk_states_floats({batch, dim, seqlen, dstate}, /*complex=*/false));
+  DeviceFloats u(sequence), delta(sequence), z(sequence), out(sequence), out_z(sequence);
+  DeviceFloats A(dim * dstate), B(projection), C(projection), D(dim), delta_bias(dim);
+  DeviceFloats chunk_states(ss::chunk_states_floats({batch, dim, seqlen, dstate}, /*complex=*/false));
   u.upload(normal(sequence, 1.0f, rng));
   delta.upload(normal(sequence, 0.5f, rng));
   z.upload(normal(sequence, 1.0f, rng));
@@ -77,9 +79,10 @@ int main() try {
   C.upload(normal(projection, 1.0f, rng));
   D.upload(normal(dim, 1.0f, rng));
   std::vector<float> host_A(dim * dstate);
-  for (std::size_t i = 0; i < host_A.size(); ++i) host_A[i] = -float(i % dstate + 1);  // A[d, n] = -(n + 1)
+  for (std::size_t i = 0; i < host_A.size(); ++i) host_A[i] = -float(i % dstate + 1);  // -(n + 1)
   A.upload(host_A);
-  delta_bias.upload(std::vector<float>(dim, std::log(std::expm1(0.01f))));  // softplus gives a step of 0.01
+  // softplus(delta_bias) = 0.01: the step size where delta is 0
+  delta_bias.upload(std::vector<float>(dim, std::log(std::expm1(0.01f))));
 
   // Every tensor is contiguous: (batch, dim, seqlen) has strides (dim * seqlen, seqlen, 1),
   // a variable B or C (batch, groups = 1, dstate, seqlen) has (dstate * seqlen, ., seqlen, 1).
@@ -109,15 +112,16 @@ int main() try {
   // [/snippet:example_forward]
 
   // [snippet:example_backward]
-  DeviceFloats dout(sequence), du(sequence), ddelta(sequence), dz(sequence), dA(dim * dstate), dB(projection),
-      dC(projection), dD(dim), ddelta_bias(dim);
+  DeviceFloats dout(sequence), du(sequence), ddelta(sequence), dz(sequence);
+  DeviceFloats dA(dim * dstate), dB(projection), dC(projection), dD(dim), ddelta_bias(dim);
   dout.upload(std::vector<float>(sequence, 1.0f));  // the loss is the sum of out_z
 
   ss::BackwardParams backward;
   backward.forward = forward;
   backward.dout = sequence_in(dout);
   backward.deterministic = true;
-  backward.du = sequence_out(du), backward.ddelta = sequence_out(ddelta), backward.dz = sequence_out(dz);
+  backward.du = sequence_out(du), backward.ddelta = sequence_out(ddelta);
+  backward.dz = sequence_out(dz);
   backward.dA = dA.get(), backward.dB = dB.get(), backward.dC = dC.get();
   backward.dD = dD.get(), backward.ddelta_bias = ddelta_bias.get();
   void* workspace = nullptr;
@@ -132,13 +136,15 @@ int main() try {
   check(cudaFree(workspace), "cudaFree workspace");
 
   const std::vector<float> y = out_z.download(), gradient_D = dD.download();
-  std::printf("out_z[b=0, d=0, t=0..3]:  %9.5f %9.5f %9.5f %9.5f\n", y[0], y[1], y[2], y[3]);
-  std::printf("dA[d=0, n=0..3]:          %9.5f %9.5f %9.5f %9.5f\n", first_dA[0], first_dA[1], first_dA[2],
-              first_dA[3]);
-  std::printf("dD[d=0..3]:               %9.5f %9.5f %9.5f %9.5f\n", gradient_D[0], gradient_D[1], gradient_D[2],
-              gradient_D[3]);
-  const bool identical = std::memcmp(first_dA.data(), second_dA.data(), first_dA.size() * sizeof(float)) == 0;
-  std::printf("two deterministic backward runs give %s dA\n", identical ? "bit-identical" : "DIFFERENT");
+  const auto print4 = [](const char* what, const std::vector<float>& v) {
+    std::printf("%-26s %9.5f %9.5f %9.5f %9.5f\n", what, v[0], v[1], v[2], v[3]);
+  };
+  print4("out_z[b=0, d=0, t=0..3]:", y);
+  print4("dA[d=0, n=0..3]:", first_dA);
+  print4("dD[d=0..3]:", gradient_D);
+  const bool identical =
+      std::memcmp(first_dA.data(), second_dA.data(), first_dA.size() * sizeof(float)) == 0;
+  std::printf("two deterministic backward runs: %s dA\n", identical ? "bit-identical" : "DIFFERENT");
 
   // [snippet:example_validate]
   ss::ForwardParams bad = forward;
