@@ -11,6 +11,7 @@ constexpr int kThreads = 256;
 
 unsigned blocks_for(std::int64_t n) { return unsigned(std::min<std::int64_t>((n + kThreads - 1) / kThreads, 1 << 20)); }
 
+// [snippet:sum_over_batch]
 // out[i] = sum over b of partial[b * count + i], b in order.
 __global__ void sum_over_batch(const float* partial, float* out, std::int64_t batch, std::int64_t count) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
@@ -20,6 +21,7 @@ __global__ void sum_over_batch(const float* partial, float* out, std::int64_t ba
     out[i] = sum;
   }
 }
+// [/snippet:sum_over_batch]
 
 // out[(b, g, rest)] = sum over the channels d of group g of partial[(b, d, rest)], d in order.
 __global__ void sum_over_group(const float* partial, float* out, std::int64_t batch, std::int64_t groups,

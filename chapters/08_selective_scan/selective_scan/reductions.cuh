@@ -24,6 +24,7 @@ void prepare_time_gradients(const ScanArgs& args, const WorkspaceLayout& layout,
 void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& layout, bool is_complex,
                                 cudaStream_t stream);
 
+// [snippet:time_gradient]
 // Channel (b, d)'s share of dB or dC at state n, time t (a variable B or C).
 template <class S, class Channel>
 __device__ __forceinline__ void add_time_gradient(const ScanArgs& args, float* gradient, std::int64_t partial_offset,
@@ -42,6 +43,7 @@ __device__ __forceinline__ void add_time_gradient(const ScanArgs& args, float* g
     }
   }
 }
+// [/snippet:time_gradient]
 
 // The sum of a warp's 32 values by a butterfly: the same order on every run.
 __device__ __forceinline__ float warp_sum_fixed_order(float x) {

@@ -67,6 +67,7 @@ enum class Kernel {
 constexpr int kMaxStates = 256;
 constexpr std::int64_t kChunkLength = 2048;
 
+// [snippet:api_params]
 struct Sizes {
   std::int64_t batch = 0, dim = 0, seqlen = 0;
   int dstate = 0;
@@ -136,7 +137,9 @@ struct BackwardParams {
 
   void* workspace = nullptr;                   // backward_workspace_bytes(*this) bytes
 };
+// [/snippet:api_params]
 
+// [snippet:api_functions]
 // Number of chunk states forward() writes: batch * dim * ceil(seqlen / kChunkLength) * dstate
 // (times 2 for complex), in floats.
 std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
@@ -147,5 +150,6 @@ std::string validate(const BackwardParams& params);
 
 void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
 void backward(const BackwardParams& params, cudaStream_t stream = nullptr);
+// [/snippet:api_functions]
 
 }  // namespace selective_scan
