@@ -72,6 +72,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
   __shared__ union {
     typename IO::TempStorage io;
     typename Scan::TempStorage scan;
+    Pair<S> time_gradients[kChunk];  // (dB, dC) of each step of the chunk, for the striped write
   } temp;
   __shared__ Pair<S> warp_totals[kWarps];
   __shared__ S carry[kMaxStates];  // per state: q entering the current chunk's last step
@@ -175,9 +176,13 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         __syncthreads();  // the scan's storage and carry[n] are free again
         S q = reverse_scan_block<S, kThreads>(thread_map, entering, warp_totals, &carry[n]);
         S dA = state_zero<S>(), dB = state_zero<S>(), dC = state_zero<S>();
+        Pair<S> dBC[kItems];  // dB and dC of each step, for variable B and C
 #pragma unroll
         for (int i = kItems - 1; i >= 0; --i) {
-          if (first + i >= valid) continue;
+          if (first + i >= valid) {
+            dBC[i] = {state_zero<S>(), state_zero<S>()};
+            continue;
+          }
           const S g = c_term[i] + q;  // dL/dh at this step
           q = conj(a[i]) * g;
           // Abar h_prev, the part of h that came from h_prev. (h - delta B u, as the official
@@ -188,12 +193,26 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
           du[i] += real(conj(g) * (delta[i] * B[i]));
           const S dB_t = (delta[i] * u[i]) * g;
           const S dC_t = (output_scale * dy[i]) * conj(h[i]);
-          if (ch.B_var) add_time_gradient(args, args.dB, workspace.dB_var, ch, n, t0 + first + i, dB_t);
-          else dB = dB + dB_t;
-          if (ch.C_var) add_time_gradient(args, args.dC, workspace.dC_var, ch, n, t0 + first + i, dC_t);
-          else dC = dC + dC_t;
+          dBC[i] = {dB_t, dC_t};
+          if (!ch.B_var) dB = dB + dB_t;
+          if (!ch.C_var) dC = dC + dC_t;
         }
         // [/snippet:blocked_backward_state]
+        if (ch.B_var || ch.C_var) {
+          // Thread k holds steps k * kItems ...; handing them out striped (thread k takes steps
+          // k, k + kThreads, ...) makes a warp's atomics or stores hit 32 consecutive addresses.
+#pragma unroll
+          for (int i = 0; i < kItems; ++i) temp.time_gradients[first + i] = dBC[i];
+          __syncthreads();
+#pragma unroll
+          for (int j = 0; j < kItems; ++j) {
+            const int step = j * kThreads + threadIdx.x;
+            if (step >= valid) break;
+            const Pair<S> v = temp.time_gradients[step];
+            if (ch.B_var) add_time_gradient(args, args.dB, workspace.dB_var, ch, n, t0 + step, v.a);
+            if (ch.C_var) add_time_gradient(args, args.dC, workspace.dC_var, ch, n, t0 + step, v.b);
+          }
+        }
         float sums[3 * kParts];
         const S parts[3] = {dA, dB, dC};
 #pragma unroll
