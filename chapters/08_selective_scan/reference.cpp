@@ -228,6 +228,7 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
   grad.ddelta.assign(dout.size(), 0.0);
   if (p.has_z) grad.dz.assign(dout.size(), 0.0);
   grad.dA.assign(p.A.size(), 0.0);
+  grad.dA_terms.assign(p.A.size(), 0.0);
   grad.dB.assign(p.B.size(), 0.0);
   grad.dC.assign(p.C.size(), 0.0);
   if (p.has_D) grad.dD.assign(p.D.size(), 0.0);
@@ -268,6 +269,7 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
           grad.dC[ci] += s_dy * std::conj(h[std::size_t(t) * N + n]);
           const Complex dA_bar = std::conj(h_previous) * g;        // G_{Ā_t}
           grad.dA[at.weight(d, n)] += std::conj(delta * A_bar) * dA_bar;
+          grad.dA_terms[at.weight(d, n)] += std::abs(std::conj(delta * A_bar) * dA_bar);
           grad.dB[bi] += delta * u * g;
           grad.du[i] += (std::conj(delta * p.B[bi]) * g).real();
           grad.ddelta[i] += (std::conj(A * A_bar) * dA_bar).real() + (std::conj(p.B[bi] * u) * g).real();

@@ -39,6 +39,7 @@ struct ForwardResult {
 struct Gradients {
   std::vector<double> du, ddelta, dz;     // (batch, dim, seqlen); dz empty without has_z
   std::vector<Complex> dA;                // (dim, dstate)
+  std::vector<double> dA_terms;           // (dim, dstate): sum of |each term| of dA, to size rounding
   std::vector<Complex> dB, dC;            // same shape as B, C
   std::vector<double> dD, ddelta_bias;    // (dim), empty when absent
   std::vector<Complex> dinitial_state;    // (batch, dim, dstate), empty without has_initial_state

@@ -17,6 +17,40 @@ std::vector<double> flatten(const std::vector<Complex>& values, bool complex) {
   return out;
 }
 
+// [snippet:dA_bound]
+// dA is a sum over batch and time whose terms can cancel by thousands: with A near 0 a state
+// remembers the whole sequence, and the terms run to thousands where dA is ~10. Rounding h and g
+// to fp32 at every step then errs by about 2^-24 sqrt(seqlen) times the sum of |terms|, past the
+// peer's 1e-3: measured on one case of the grid (seqlen 1134, dA = -10.69 from terms summing to
+// 73000 in absolute value), a plain sequential fp32 loop with correctly rounded exp is 0.035 off
+// where the peer allows 0.016. So dA gets that rounding bound on top of the peer tolerance; it is
+// small wherever the terms do not cancel, and a wrong formula still misses it by far.
+void check_dA(const Gradients& got, const Gradients& expected, common::Tolerance tol, const Problem& p,
+              Outcome& outcome) {
+  const double rounding = std::ldexp(1.0, -24) * std::sqrt(double(p.seqlen));
+  const std::size_t parts = p.complex ? 2 : 1;
+  std::size_t failures = 0, worst = 0;
+  double worst_ratio = 0;
+  for (std::size_t i = 0; i < expected.dA.size(); ++i)
+    for (std::size_t part = 0; part < parts; ++part) {
+      const double g = part ? got.dA[i].imag() : got.dA[i].real();
+      const double e = part ? expected.dA[i].imag() : expected.dA[i].real();
+      const double bound = tol.atol + tol.rtol * std::fabs(e) + rounding * expected.dA_terms[i];
+      const double ratio = std::fabs(g - e) / bound;
+      if (!(ratio <= 1)) ++failures;  // NaN fails too
+      if (!(ratio <= worst_ratio)) worst_ratio = ratio, worst = i;
+    }
+  if (failures > 0) {
+    outcome.ok = false;
+    std::ostringstream s;
+    s << "dA: " << failures << " elements past atol + rtol |ref| + 2^-24 sqrt(L) sum|terms|; worst [" << worst
+      << "]: expected " << expected.dA[worst] << ", got " << got.dA[worst] << ", sum|terms| "
+      << expected.dA_terms[worst] << "\n";
+    outcome.report += s.str();
+  }
+}
+// [/snippet:dA_bound]
+
 }  // namespace
 
 const char* name(selective_scan::DataType type) {
@@ -76,7 +110,7 @@ Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, sel
   check("du", got_grad.du, expected_grad.du, tol.du);
   check("ddelta", got_grad.ddelta, expected_grad.ddelta, tol.ddelta);
   if (p.has_z) check("dz", got_grad.dz, expected_grad.dz, tol.dz);
-  check_states("dA", got_grad.dA, expected_grad.dA, tol.dA);
+  check_dA(got_grad, expected_grad, tol.dA, p, outcome);
   check_states("dB", got_grad.dB, expected_grad.dB, tol.dB);
   check_states("dC", got_grad.dC, expected_grad.dC, tol.dC);
   if (p.has_D) check("dD", got_grad.dD, expected_grad.dD, tol.dD);
