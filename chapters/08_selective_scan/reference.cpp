@@ -205,14 +205,15 @@ ForwardResult reference_forward(const Problem& p) {
 //   dD += dy_t·u_t,             du_t += D·dy_t.
 // Recurrence. h_t = Ā_t h_{t−1} + δ_t B_t u_t: h_t reaches L directly and through h_{t+1}, so
 //   g_t = s·dy_t·conj(C_t) + conj(Ā_{t+1}) g_{t+1},   g_L = 0,
-// a linear recurrence run backward in time (chapter 07's reverse scan, with conjugates). Then
+// a linear recurrence run backward in time (chapter 07's reverse scan, with conjugates). The
+// loop carries q_t = conj(Ā_t) g_t, what step t hands back to h_{t−1} (reverse_step). Then
 //   G_{Ā_t} = conj(h_{t−1}) g_t,          dinitial_state = conj(Ā_0) g_0 (h_{−1} = initial state),
 //   dB_t += δ_t u_t g_t,                  du_t += Re(conj(δ_t B_t) g_t),
 //   dA += conj(δ_t Ā_t) G_{Ā_t}           (Ā = exp(δ A), ∂Ā/∂A = δ Ā),
 //   dδ_t = Σ_n Re(conj(A Ā_t) G_{Ā_t}) + Re(conj(B_t u_t) g_t)   (∂Ā/∂δ = A Ā).
 // Variable B, C sum dB, dC over the channels of a group; constant ones over batch and time.
 // Step size. δ = softplus(x) with x = delta_raw + delta_bias: ddelta = dδ·σ(x) (dδ when x > 20,
-// where softplus(x) = x, or without softplus); ddelta_bias sums ddelta over batch and time.
+// where softplus(x) = x, or without softplus: step_size_gradient); ddelta_bias sums ddelta over batch and time.
 // The reference keeps every h_t of one channel (channel_states); the GPU backward recomputes
 // them from the chunk states instead.
 Gradients reference_backward(const Problem& p, const std::vector<double>& dout) {
@@ -252,7 +253,7 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
       // [snippet:backward_recurrence]
       for (int n = 0; n < N; ++n) {
         const Complex A = p.A[at.weight(d, n)];
-        Complex g = 0;  // conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps
+        Complex q = 0;  // q_{t+1} = conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps
         for (std::int64_t t = p.seqlen - 1; t >= 0; --t) {
           const std::size_t i = at.sequence(b, d, t);
           const std::size_t bi = at.projection(p.variable_B, b, d, n, t);
@@ -265,7 +266,7 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
                                                             : Complex(0);
           const double s_dy = s * dy[std::size_t(t)];
 
-          g += s_dy * std::conj(p.C[ci]);                          // g_t
+          const auto [g, q_t] = reverse_step(A_bar, s_dy * std::conj(p.C[ci]), q);  // g_t, q_t
           grad.dC[ci] += s_dy * std::conj(h[std::size_t(t) * N + n]);
           const Complex dA_bar = std::conj(h_previous) * g;        // G_{Ā_t}
           grad.dA[at.weight(d, n)] += std::conj(delta * A_bar) * dA_bar;
@@ -273,16 +274,16 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
           grad.dB[bi] += delta * u * g;
           grad.du[i] += (std::conj(delta * p.B[bi]) * g).real();
           grad.ddelta[i] += (std::conj(A * A_bar) * dA_bar).real() + (std::conj(p.B[bi] * u) * g).real();
-          g = std::conj(A_bar) * g;                                // on to h_{t−1}
+          q = q_t;                                                 // on to h_{t−1}
         }
-        if (p.has_initial_state) grad.dinitial_state[at.state(b, d, n)] = g;
+        if (p.has_initial_state) grad.dinitial_state[at.state(b, d, n)] = q;
       }
       // [/snippet:backward_recurrence]
       // Through the softplus and the bias: ddelta above is ∂L/∂δ; turn it into ∂L/∂delta_raw.
       for (std::int64_t t = 0; t < p.seqlen; ++t) {
         const std::size_t i = at.sequence(b, d, t);
         const double x = pre_activation(p, i, d);
-        if (p.delta_softplus && x <= 20.0) grad.ddelta[i] *= sigmoid(x);
+        grad.ddelta[i] = step_size_gradient(grad.ddelta[i], x, p.delta_softplus);
         if (p.has_delta_bias) grad.ddelta_bias[std::size_t(d)] += grad.ddelta[i];
       }
     }

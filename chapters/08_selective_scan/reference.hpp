@@ -61,4 +61,20 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout);
 // finite differences of it check every gradient.
 double reference_loss(const Problem& p, const std::vector<double>& dout);
 
+// Two steps of reference_backward, each in a file of its own (the chapter's exercises 1 and 2).
+//
+// Exercise 1 (step_size_gradient.cpp): ∂L/∂delta_raw from ddelta = ∂L/∂δ, where
+// δ = softplus(x) with x = delta_raw + delta_bias (or δ = x without softplus): ddelta·σ(x), and
+// ddelta itself past softplus's cut at x > 20, where the forward takes δ = x.
+double step_size_gradient(double ddelta, double x, bool softplus);
+
+// Exercise 2 (reverse_step.cpp): one step of the reverse scan. From Ā_t, c_t = s dy_t conj(C_t)
+// and q_{t+1} (what the later steps hand back to h_t; 0 after the last step):
+// g_t = ∂L/∂h_t = c_t + q_{t+1}, and q_t = conj(Ā_t) g_t, what step t hands back to h_{t−1}.
+// The blocked GPU backward scans the same q.
+struct ReverseStep {
+  Complex g, q;
+};
+ReverseStep reverse_step(Complex A_bar, Complex c, Complex q_next);
+
 }  // namespace ch08

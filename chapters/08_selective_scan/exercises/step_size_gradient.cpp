@@ -1,0 +1,19 @@
+// Exercise 1: the step size's gradient through softplus.
+//
+// The forward takes δ = softplus(x) with x = delta_raw + delta_bias, where softplus(x) =
+// log(1 + e^x) for x ≤ 20 and x itself past that cut; without softplus δ = x. Given
+// ddelta = ∂L/∂δ, return ∂L/∂delta_raw = ddelta · dδ/dx. Find dδ/dx on both sides of the cut.
+// Test it with:  ctest --preset exercises -R step_size_gradient
+#include "reference.hpp"
+
+namespace ch08 {
+
+double step_size_gradient(double ddelta, double x, bool softplus) {
+  // TODO(exercise): return ∂L/∂delta_raw.
+  (void)ddelta;
+  (void)x;
+  (void)softplus;
+  return 0.0;
+}
+
+}  // namespace ch08
