@@ -3,7 +3,6 @@
 
 namespace ch08 {
 
-// [snippet:striped_steps]
 std::vector<int> striped_steps(int thread, int threads, int items, int valid) {
   std::vector<int> steps;
   for (int round = 0; round < items; ++round) {
@@ -13,6 +12,5 @@ std::vector<int> striped_steps(int thread, int threads, int items, int valid) {
   }
   return steps;
 }
-// [/snippet:striped_steps]
 
 }  // namespace ch08
