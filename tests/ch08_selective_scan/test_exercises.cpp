@@ -222,7 +222,8 @@ TEST_CASE("exercise 3: in each round of striped_steps the threads write consecut
   for (const Shape shape : kBlockShapes)
     for (int valid : valid_counts(shape)) {
       std::vector<std::vector<int>> per_thread;
-      for (int k = 0; k < shape.threads; ++k) per_thread.push_back(ch08::striped_steps(k, shape.threads, shape.items, valid));
+      for (int k = 0; k < shape.threads; ++k)
+        per_thread.push_back(ch08::striped_steps(k, shape.threads, shape.items, valid));
       for (int round = 0; round < shape.items; ++round) {
         std::vector<int> got, expected;
         for (const std::vector<int>& steps : per_thread)
