@@ -17,6 +17,8 @@ inline constexpr KernelInfo kKernels[] = {
     {selective_scan::Kernel::naive, "naive", "one thread per (b, d, n), sequential in time"},
     {selective_scan::Kernel::blocked, "blocked",
      "the official structure: one block per (b, d), chunks, cub::BlockScan of pairs"},
+    {selective_scan::Kernel::lanes, "lanes",
+     "one lane per state, no block barrier; forward only (its backward is version 2's)"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 

@@ -3,6 +3,8 @@
 // operator of the recurrence h = a h_prev + b.
 #pragma once
 
+#include "decay.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -38,15 +40,6 @@ __device__ __forceinline__ cfloat state_one<cfloat>() { return {1.f, 0.f}; }
 template <class S>
 __device__ __forceinline__ S state_zero() { return S{}; }
 
-// [snippet:decay]
-// Abar = exp(x) for x = delta A <= 0, one per state element. A state with A near 0 remembers
-// thousands of steps, so a *biased* error in Abar piles up: measured on an H200 for x in
-// [-1e-3, -1e-4], expf is on average 0.26 ulp high and exp2f(x log2 e) 0.09 ulp low, and one
-// ulp of bias moves an output of the peer grid by 3%. 1 + expm1f(x) is correctly rounded on
-// average there (mean error 0.000 ulp, at most 0.5); past x = -0.1 the decay is fast, nothing
-// piles up, and expf is the better of the two.
-__device__ __forceinline__ float decay(float x) { return x > -0.1f ? 1.f + expm1f(x) : expf(x); }
-// [/snippet:decay]
 __device__ __forceinline__ float exp_delta_A(float delta, float A) { return decay(delta * A); }
 __device__ __forceinline__ cfloat exp_delta_A(float delta, cfloat A) {
   const float magnitude = decay(delta * A.re);

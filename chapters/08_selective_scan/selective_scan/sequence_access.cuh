@@ -15,7 +15,7 @@ struct Channel {
   std::int64_t b, d, bd;
   const Input *u, *delta, *z, *dout;
   const Input *B_var, *C_var;
-  S A, B_const, C_const;  // per state: filled by at_state()
+  S A{}, B_const{}, C_const{};  // per state: filled by at_state()
   float D, delta_bias;
 
   __device__ Channel(const ScanArgs& a, std::int64_t bd_index) : args(a), bd(bd_index) {
