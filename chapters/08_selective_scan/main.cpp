@@ -12,6 +12,7 @@
 #include "gpu.hpp"
 #include "kernel_versions.hpp"
 #include "options.hpp"
+#include "finite_differences.hpp"
 #include "reference.hpp"
 #include "results_csv.hpp"
 #include "selective_scan.hpp"
@@ -284,42 +285,11 @@ void section_zoh_vs_euler(Notebook& nb) {
 }
 
 // ---- [5] ---------------------------------------------------------------------------------------
-// A central difference with step h errs by ~h² |L'''| (truncation, ~1e-12 here) plus ~ε|L|/h
-// (rounding, ε = 2^-53, |L| up to a few hundred: ~3e-8). The tests measured at most 3.3e-8 over
-// every flag combination; atol 1e-7 + rtol 1e-6 sits above that, while a wrong term of the
-// backward (a lost factor 2, a missing conjugate, a wrong softplus slope) is off by 1e-2 or more.
-constexpr double kStep = 1e-6;
-constexpr Tolerance kFiniteDifference{1e-7, 1e-6};
-
-double central_difference(Problem& p, double& x, const std::vector<double>& dout) {
-  const double saved = x;
-  x = saved + kStep;
-  const double up = ch08::reference_loss(p, dout);
-  x = saved - kStep;
-  const double down = ch08::reference_loss(p, dout);
-  x = saved;
-  return (up - down) / (2 * kStep);
-}
-std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field, const std::vector<double>& dout) {
-  std::vector<double> grad;
-  for (double& x : p.*field) grad.push_back(central_difference(p, x, dout));
-  return grad;
-}
-// ∂L/∂Re and, for a complex problem, ∂L/∂Im of every element, as flatten() lays them out.
-std::vector<double> finite_differences(Problem p, std::vector<Complex> Problem::*field, const std::vector<double>& dout) {
-  std::vector<double> grad;
-  for (Complex& z : p.*field) {
-    double* parts = reinterpret_cast<double*>(&z);  // std::complex is laid out as [re, im]
-    grad.push_back(central_difference(p, parts[0], dout));
-    if (p.complex) grad.push_back(central_difference(p, parts[1], dout));
-  }
-  return grad;
-}
 
 void section_gradients(Notebook& nb) {
   nb.section("The reference's gradients against finite differences");
   nb.text(fmt::format("L = Σ dout · out_final with dout ~ N(0, 1); every gradient of reference_backward against the central\n"
-                      "difference (L(θ + h) − L(θ − h)) / 2h, h = {:g}, of every element of every input.", kStep));
+                      "difference (L(θ + h) − L(θ − h)) / 2h, h = {:g}, of every element of every input.", ch08::kFiniteDifferenceStep));
   struct Case {
     const char* name;
     Problem shape;
@@ -336,17 +306,17 @@ void section_gradients(Notebook& nb) {
     const ch08::Gradients g = ch08::reference_backward(p, dout);
     nb.text(fmt::format("{} (batch {}, dim {}, seqlen {}, dstate {}):", c.name, p.batch, p.dim, p.seqlen, p.dstate));
     const auto check = [&](const char* what, const std::vector<double>& analytic, const std::vector<double>& numeric) {
-      nb.check(fmt::format("{}, {}", what, p.complex ? "complex" : "real"), common::compare(analytic, numeric, kFiniteDifference));
+      nb.check(fmt::format("{}, {}", what, p.complex ? "complex" : "real"), common::compare(analytic, numeric, ch08::kFiniteDifferenceTolerance));
     };
-    check("du", g.du, finite_differences(p, &Problem::u, dout));
-    check("ddelta", g.ddelta, finite_differences(p, &Problem::delta, dout));
-    check("dz", g.dz, finite_differences(p, &Problem::z, dout));
-    check("dA", flatten(g.dA, p.complex), finite_differences(p, &Problem::A, dout));
-    check("dB", flatten(g.dB, p.complex), finite_differences(p, &Problem::B, dout));
-    check("dC", flatten(g.dC, p.complex), finite_differences(p, &Problem::C, dout));
-    check("dD", g.dD, finite_differences(p, &Problem::D, dout));
-    check("ddelta_bias", g.ddelta_bias, finite_differences(p, &Problem::delta_bias, dout));
-    check("dinitial_state", flatten(g.dinitial_state, p.complex), finite_differences(p, &Problem::initial_state, dout));
+    check("du", g.du, ch08::finite_differences(p, &Problem::u, dout));
+    check("ddelta", g.ddelta, ch08::finite_differences(p, &Problem::delta, dout));
+    check("dz", g.dz, ch08::finite_differences(p, &Problem::z, dout));
+    check("dA", flatten(g.dA, p.complex), flatten(ch08::finite_differences(p, &Problem::A, dout), p.complex));
+    check("dB", flatten(g.dB, p.complex), flatten(ch08::finite_differences(p, &Problem::B, dout), p.complex));
+    check("dC", flatten(g.dC, p.complex), flatten(ch08::finite_differences(p, &Problem::C, dout), p.complex));
+    check("dD", g.dD, ch08::finite_differences(p, &Problem::D, dout));
+    check("ddelta_bias", g.ddelta_bias, ch08::finite_differences(p, &Problem::delta_bias, dout));
+    check("dinitial_state", flatten(g.dinitial_state, p.complex), flatten(ch08::finite_differences(p, &Problem::initial_state, dout), p.complex));
   }
 }
 

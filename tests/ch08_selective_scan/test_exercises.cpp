@@ -4,6 +4,7 @@
 // exercises 1 and 2, so no expected value below comes from it: they come from hand-worked
 // numbers and from finite differences of reference_loss, which runs only the forward.
 #include "ch08_test_support.hpp"
+#include "finite_differences.hpp"
 #include "striped_writes.hpp"
 
 #include <algorithm>
@@ -17,10 +18,6 @@ using ch08::Problem;
 
 namespace {
 
-constexpr double kStep = 1e-6;
-// As in test_gradients.cpp: three times the worst rounding error of the difference quotient.
-constexpr common::Tolerance kFiniteDifferenceTolerance{1e-7, 1e-6};
-
 template <class T>
 std::string listed(const std::vector<T>& v) {
   std::ostringstream s;
@@ -31,29 +28,6 @@ std::string listed(const std::vector<T>& v) {
 }
 
 std::vector<double> as_doubles(const std::vector<int>& v) { return {v.begin(), v.end()}; }
-
-double central_difference(Problem& p, double& x, const std::vector<double>& dout) {
-  const double saved = x;
-  x = saved + kStep;
-  const double up = ch08::reference_loss(p, dout);
-  x = saved - kStep;
-  const double down = ch08::reference_loss(p, dout);
-  x = saved;
-  return (up - down) / (2 * kStep);
-}
-
-// ∂L/∂Re + i ∂L/∂Im of every element of a complex field, interleaved (re, im, ...); a real
-// problem's imaginary parts are not inputs and get 0.
-std::vector<double> finite_differences(Problem p, std::vector<Complex> Problem::*field,
-                                       const std::vector<double>& dout) {
-  std::vector<double> grad;
-  for (Complex& z : p.*field) {
-    double* parts = reinterpret_cast<double*>(&z);  // [re, im], as std::complex guarantees
-    grad.push_back(central_difference(p, parts[0], dout));
-    grad.push_back(p.complex ? central_difference(p, parts[1], dout) : 0.0);
-  }
-  return grad;
-}
 
 double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
 
@@ -109,11 +83,11 @@ TEST_CASE("exercise 1: step_size_gradient chains dL/d(delta) into the finite dif
   }
   std::vector<double> got, expected;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    got.push_back(ch08::step_size_gradient(central_difference(direct, direct.delta[i], dout), x[i], true));
-    expected.push_back(central_difference(p, p.delta[i], dout));
+    got.push_back(ch08::step_size_gradient(ch08::central_difference(direct, direct.delta[i], dout), x[i], true));
+    expected.push_back(ch08::central_difference(p, p.delta[i], dout));
   }
   CHECK_CLOSE("dL/d delta_raw from dL/d(delta), x = " << listed(x),
-              common::compare(got, expected, kFiniteDifferenceTolerance));
+              common::compare(got, expected, ch08::kFiniteDifferenceTolerance));
 }
 
 // ---- Exercise 2: one step of the backward's reverse scan ----
@@ -164,11 +138,11 @@ TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the i
       dinitial_state[n] = q;
     }
     INFO((complex ? "complex A" : "real A") << ", one channel, seqlen 7, dstate 2, variable B and C, initial state");
-    CHECK_CLOSE("dB = δ u g", common::compare(ch08_test::interleaved(dB), finite_differences(p, &Problem::B, dout),
-                                              kFiniteDifferenceTolerance));
+    CHECK_CLOSE("dB = δ u g", common::compare(ch08_test::interleaved(dB), ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
+                                              ch08::kFiniteDifferenceTolerance));
     CHECK_CLOSE("dinitial_state = q_0",
                 common::compare(ch08_test::interleaved(dinitial_state),
-                                finite_differences(p, &Problem::initial_state, dout), kFiniteDifferenceTolerance));
+                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)), ch08::kFiniteDifferenceTolerance));
   }
 }
 

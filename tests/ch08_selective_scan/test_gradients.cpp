@@ -7,6 +7,7 @@
 // rtol 1e-6 sits three times above that, while an error in any term of the backward (a missing
 // conjugate, a lost factor 2, a wrong softplus slope) is of order 1e-2 or more.
 #include "ch08_test_support.hpp"
+#include "finite_differences.hpp"
 
 #include <string>
 #include <vector>
@@ -16,72 +17,37 @@ using ch08::Problem;
 
 namespace {
 
-constexpr double kStep = 1e-6;
-constexpr common::Tolerance kFiniteDifferenceTolerance{1e-7, 1e-6};
-
-double central_difference(Problem& p, double& x, const std::vector<double>& dout) {
-  const double saved = x;
-  x = saved + kStep;
-  const double up = ch08::reference_loss(p, dout);
-  x = saved - kStep;
-  const double down = ch08::reference_loss(p, dout);
-  x = saved;
-  return (up - down) / (2 * kStep);
-}
-
-// ∂L/∂x for every element of a real field of the problem.
-std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field,
-                                       const std::vector<double>& dout) {
-  std::vector<double> grad;
-  for (double& x : p.*field) grad.push_back(central_difference(p, x, dout));
-  return grad;
-}
-
-// ∂L/∂Re + i ∂L/∂Im for every element of a complex field, interleaved (re, im, ...). A real
-// problem has only real parts: its imaginary gradient must be exactly zero, which the caller
-// checks on the reference directly.
-std::vector<double> finite_differences(Problem p, std::vector<Complex> Problem::*field,
-                                       const std::vector<double>& dout) {
-  std::vector<double> grad;
-  for (Complex& z : p.*field) {
-    double* parts = reinterpret_cast<double*>(&z);  // [re, im], as std::complex guarantees
-    grad.push_back(central_difference(p, parts[0], dout));
-    grad.push_back(p.complex ? central_difference(p, parts[1], dout) : 0.0);
-  }
-  return grad;
-}
-
 void check_gradients(const Problem& p, unsigned seed) {
   INFO(ch08_test::describe(p) << ", seed " << seed);
   const std::vector<double> dout = ch08::make_peer_problem(p, seed + 1000).u;  // N(0, 1), like the peers'
   const ch08::Gradients g = ch08::reference_backward(p, dout);
 
-  CHECK_CLOSE("du", common::compare(g.du, finite_differences(p, &Problem::u, dout), kFiniteDifferenceTolerance));
+  CHECK_CLOSE("du", common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout), ch08::kFiniteDifferenceTolerance));
   CHECK_CLOSE("ddelta",
-              common::compare(g.ddelta, finite_differences(p, &Problem::delta, dout), kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA), finite_differences(p, &Problem::A, dout),
-                                    kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB), finite_differences(p, &Problem::B, dout),
-                                    kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC), finite_differences(p, &Problem::C, dout),
-                                    kFiniteDifferenceTolerance));
+              common::compare(g.ddelta, ch08::finite_differences(p, &Problem::delta, dout), ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA), ch08_test::interleaved(ch08::finite_differences(p, &Problem::A, dout)),
+                                    ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB), ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
+                                    ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC), ch08_test::interleaved(ch08::finite_differences(p, &Problem::C, dout)),
+                                    ch08::kFiniteDifferenceTolerance));
   if (p.has_z)
-    CHECK_CLOSE("dz", common::compare(g.dz, finite_differences(p, &Problem::z, dout), kFiniteDifferenceTolerance));
+    CHECK_CLOSE("dz", common::compare(g.dz, ch08::finite_differences(p, &Problem::z, dout), ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dz.empty());
   if (p.has_D)
-    CHECK_CLOSE("dD", common::compare(g.dD, finite_differences(p, &Problem::D, dout), kFiniteDifferenceTolerance));
+    CHECK_CLOSE("dD", common::compare(g.dD, ch08::finite_differences(p, &Problem::D, dout), ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dD.empty());
   if (p.has_delta_bias)
-    CHECK_CLOSE("ddelta_bias", common::compare(g.ddelta_bias, finite_differences(p, &Problem::delta_bias, dout),
-                                               kFiniteDifferenceTolerance));
+    CHECK_CLOSE("ddelta_bias", common::compare(g.ddelta_bias, ch08::finite_differences(p, &Problem::delta_bias, dout),
+                                               ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.ddelta_bias.empty());
   if (p.has_initial_state)
     CHECK_CLOSE("dinitial_state",
                 common::compare(ch08_test::interleaved(g.dinitial_state),
-                                finite_differences(p, &Problem::initial_state, dout), kFiniteDifferenceTolerance));
+                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)), ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dinitial_state.empty());
 }
