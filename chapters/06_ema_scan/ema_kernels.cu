@@ -285,6 +285,25 @@ __device__ float look_back(unsigned long long* status, float2* aggregate, std::s
 }
 // [/snippet:look_back]
 
+// The tile a block works on, claimed in the order blocks start (chapter 05 says why: no
+// deadlock), and where it lies: tiles are numbered sequence by sequence.
+struct ClaimedTile {
+  std::size_t tile, first_of_sequence;  // this tile and its sequence's first tile
+  std::size_t offset;                   // its first element
+  int valid;                            // its elements inside the sequence
+};
+template <int kTileSize>
+__device__ ClaimedTile claim_tile(unsigned long long* tile_counter, std::size_t length, std::size_t tiles_per_seq) {
+  __shared__ unsigned long long tile_shared;
+  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);
+  __syncthreads();
+  const std::size_t tile = tile_shared;
+  const std::size_t sequence = tile / tiles_per_seq;
+  const std::size_t base = (tile % tiles_per_seq) * kTileSize;
+  return {tile, sequence * tiles_per_seq, sequence * length + base,
+          static_cast<int>(min(std::size_t(kTileSize), length - base))};
+}
+
 template <int Threads, int Vectors>
 __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict__ a, const float* __restrict__ b,
                                                         float* __restrict__ h, std::size_t length,
@@ -293,24 +312,16 @@ __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict
                                                         unsigned long long* tile_status, float2* tile_aggregate) {
   using T = Tile<Threads, Vectors>;
   __shared__ PairF warp_totals[T::kWarps];
-  __shared__ unsigned long long tile_shared;
   __shared__ float h_before_shared;
-  // Tiles are claimed in the order blocks start (chapter 05 says why: no deadlock).
-  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);
-  __syncthreads();
-  const std::size_t tile = tile_shared;
-  const std::size_t sequence = tile / tiles_per_seq;
-  const std::size_t base = (tile % tiles_per_seq) * T::kSize;
-  const std::size_t offset = sequence * length + base;
-  const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
+  const ClaimedTile t = claim_tile<T::kSize>(tile_counter, length, tiles_per_seq);
 
   PairF v[Vectors][4];
-  load_pairs<Threads, Vectors>(a + offset, b + offset, valid, v);
+  load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
   const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
   if (threadIdx.x == 0)
-    h_before_shared = look_back(tile_status, tile_aggregate, tile, sequence * tiles_per_seq, s.total);
+    h_before_shared = look_back(tile_status, tile_aggregate, t.tile, t.first_of_sequence, s.total);
   __syncthreads();
-  store_states<Threads, Vectors>(h + offset, valid, v, apply(s.warp_prefix, h_before_shared));
+  store_states<Threads, Vectors>(h + t.offset, t.valid, v, apply(s.warp_prefix, h_before_shared));
 }
 
 // ---- Version 5 ---------------------------------------------------------------------------------
@@ -407,26 +418,19 @@ __global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __r
                                                                unsigned long long* tile_status) {
   using T = Tile<Threads, Vectors>;
   __shared__ PairF warp_totals[T::kWarps];
-  __shared__ unsigned long long tile_shared;
   __shared__ float h_before_shared;
-  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);  // claimed in start order
-  __syncthreads();
-  const std::size_t tile = tile_shared;
-  const std::size_t sequence = tile / tiles_per_seq;
-  const std::size_t base = (tile % tiles_per_seq) * T::kSize;
-  const std::size_t offset = sequence * length + base;
-  const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
+  const ClaimedTile t = claim_tile<T::kSize>(tile_counter, length, tiles_per_seq);
 
   PairF v[Vectors][4];
-  load_pairs<Threads, Vectors>(a + offset, b + offset, valid, v);
+  load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
   const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
   if (threadIdx.x < 32) {
-    const float before = look_back_window(tile_status, static_cast<long long>(tile),
-                                          static_cast<long long>(sequence * tiles_per_seq), s.total, threadIdx.x);
+    const float before = look_back_window(tile_status, static_cast<long long>(t.tile),
+                                          static_cast<long long>(t.first_of_sequence), s.total, threadIdx.x);
     if (threadIdx.x == 0) h_before_shared = before;
   }
   __syncthreads();
-  store_states<Threads, Vectors>(h + offset, valid, v, apply(s.warp_prefix, h_before_shared));
+  store_states<Threads, Vectors>(h + t.offset, t.valid, v, apply(s.warp_prefix, h_before_shared));
 }
 
 // ---- Version 6 ---------------------------------------------------------------------------------

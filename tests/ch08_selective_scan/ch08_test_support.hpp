@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,23 @@ inline std::vector<double> interleaved(const std::vector<ch08::Complex>& v) {
     flat.push_back(x.imag());
   }
   return flat;
+}
+
+// The same problem with its constant B and C written out as variable ones: each (dim, dstate)
+// value repeated over batch and time. Needs one channel per group (groups == dim).
+inline ch08::Problem made_variable(const ch08::Problem& constant) {
+  ch08::Problem variable = constant;
+  variable.variable_B = variable.variable_C = true;
+  variable.B.clear();
+  variable.C.clear();
+  for (std::int64_t b = 0; b < constant.batch; ++b)
+    for (std::int64_t d = 0; d < constant.dim; ++d)
+      for (int n = 0; n < constant.dstate; ++n)
+        for (std::int64_t t = 0; t < constant.seqlen; ++t) {
+          variable.B.push_back(constant.B[std::size_t(d * constant.dstate + n)]);
+          variable.C.push_back(constant.C[std::size_t(d * constant.dstate + n)]);
+        }
+  return variable;
 }
 
 // The flags of a problem, in words, for failure messages.

@@ -126,17 +126,7 @@ TEST_CASE("dB and dC of constant B and C are those of the same B and C made vari
   Problem shape = small_problem(true, false, false, 4, 6);
   shape.has_z = true;
   const Problem constant = ch08::make_peer_problem(shape, 12);
-  Problem variable = constant;
-  variable.variable_B = variable.variable_C = true;
-  variable.B.clear();
-  variable.C.clear();
-  for (std::int64_t b = 0; b < shape.batch; ++b)
-    for (std::int64_t d = 0; d < shape.dim; ++d)
-      for (int n = 0; n < shape.dstate; ++n)
-        for (std::int64_t t = 0; t < shape.seqlen; ++t) {
-          variable.B.push_back(constant.B[std::size_t(d * shape.dstate + n)]);
-          variable.C.push_back(constant.C[std::size_t(d * shape.dstate + n)]);
-        }
+  const Problem variable = ch08_test::made_variable(constant);
   const std::vector<double> dout = ch08::make_peer_problem(shape, 13).u;
   const ch08::Gradients gc = ch08::reference_backward(constant, dout), gv = ch08::reference_backward(variable, dout);
   std::vector<Complex> summed_B(constant.B.size()), summed_C(constant.C.size());

@@ -197,17 +197,7 @@ TEST_CASE("constant B and C equal variable ones repeated over batch and time") {
   shape.has_D = shape.has_z = true;
   shape.variable_B = shape.variable_C = false;
   const Problem constant = ch08::make_peer_problem(shape, 8);
-  Problem variable = constant;
-  variable.variable_B = variable.variable_C = true;
-  variable.B.clear();
-  variable.C.clear();
-  for (std::int64_t b = 0; b < shape.batch; ++b)
-    for (std::int64_t d = 0; d < shape.dim; ++d)
-      for (int n = 0; n < shape.dstate; ++n)
-        for (std::int64_t t = 0; t < shape.seqlen; ++t) {
-          variable.B.push_back(constant.B[std::size_t(d * shape.dstate + n)]);
-          variable.C.push_back(constant.C[std::size_t(d * shape.dstate + n)]);
-        }
+  const Problem variable = ch08_test::made_variable(constant);
   CHECK_CLOSE("out_z", common::compare(ch08::reference_forward(variable).out_z,
                                        ch08::reference_forward(constant).out_z, {0, 0}));
 }

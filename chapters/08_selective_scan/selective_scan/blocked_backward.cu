@@ -67,7 +67,6 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
   using Scan = cub::BlockScan<Pair<S>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   constexpr int kChunk = kThreads * kItems;
   constexpr int kWarps = kThreads / 32;
-  constexpr int kInputsPerStep = kComplex ? 2 : 1;
   constexpr int kParts = kComplex ? 2 : 1;  // floats per state value
   __shared__ union {
     typename IO::TempStorage io;
@@ -129,21 +128,8 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         ddelta[i] = 0;
       }
       for (int n = 0; n < args.dstate; ++n) {
-        ch.at_state(n);
         S B[kItems], C[kItems];
-        if (ch.B_var) {
-          IO::load(ch.B_var + n * args.B.state_stride + t0 * kInputsPerStep, valid, B, temp.io);
-          __syncthreads();
-        }
-        if (ch.C_var) {
-          IO::load(ch.C_var + n * args.C.state_stride + t0 * kInputsPerStep, valid, C, temp.io);
-          __syncthreads();
-        }
-#pragma unroll
-        for (int i = 0; i < kItems; ++i) {
-          if (!ch.B_var) B[i] = ch.B_const;
-          if (!ch.C_var) C[i] = ch.C_const;
-        }
+        load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
         // Recompute h over the chunk from its starting state.
         const S h_start = c > 0                  ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
                           : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))

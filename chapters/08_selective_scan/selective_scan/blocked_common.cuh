@@ -5,6 +5,7 @@
 
 #include "device_math.cuh"
 #include "selective_scan.hpp"
+#include "sequence_access.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_store.cuh>
@@ -68,6 +69,29 @@ struct BlockIO {
     Store(temp.store).Store(p, raw, valid);
   }
 };
+
+// State n's A, and its B and C over the chunk: a variable B or C loaded (the block synchronizes
+// after each load, so `temp` is free again), a constant one repeated.
+template <class IO, class Input, bool kComplex, int kItems>
+__device__ void load_state_parameters(Channel<Input, kComplex>& ch, int n, std::int64_t t0, int valid,
+                                      State<kComplex> (&B)[kItems], State<kComplex> (&C)[kItems],
+                                      typename IO::TempStorage& temp) {
+  constexpr int kInputsPerStep = kComplex ? 2 : 1;  // of a variable B or C
+  ch.at_state(n);
+  if (ch.B_var) {
+    IO::load(ch.B_var + n * ch.args.B.state_stride + t0 * kInputsPerStep, valid, B, temp);
+    __syncthreads();
+  }
+  if (ch.C_var) {
+    IO::load(ch.C_var + n * ch.args.C.state_stride + t0 * kInputsPerStep, valid, C, temp);
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (!ch.B_var) B[i] = ch.B_const;
+    if (!ch.C_var) C[i] = ch.C_const;
+  }
+}
 
 // Sums K values over the block: a butterfly in each warp, then the warps' sums added in order
 // by thread 0, which alone gets the totals. `scratch` holds K floats per warp. Same order on

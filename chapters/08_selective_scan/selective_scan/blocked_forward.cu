@@ -36,7 +36,6 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
   using IO = BlockIO<Input, kThreads, kItems>;
   using Scan = cub::BlockScan<Pair<S>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   constexpr int kChunk = kThreads * kItems;
-  constexpr int kInputsPerStep = kComplex ? 2 : 1;  // of a variable B or C
   __shared__ union {
     typename IO::TempStorage io;
     typename Scan::TempStorage scan;
@@ -66,27 +65,18 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
       }
       const int first = threadIdx.x * kItems;  // this thread's first step within the chunk
       for (int n = 0; n < args.dstate; ++n) {
-        ch.at_state(n);
         S B[kItems], C[kItems];
-        if (ch.B_var) {
-          IO::load(ch.B_var + n * args.B.state_stride + t0 * kInputsPerStep, valid, B, temp.io);
-          __syncthreads();
-        }
-        if (ch.C_var) {
-          IO::load(ch.C_var + n * args.C.state_stride + t0 * kInputsPerStep, valid, C, temp.io);
-          __syncthreads();
-        }
+        load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
         // [snippet:blocked_forward_state]
         Pair<S> h[kItems];  // (Abar, delta B u) per step; after the scan, (product of Abar, h)
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
-          const S B_i = ch.B_var ? B[i] : ch.B_const;
-          h[i] = first + i < valid ? Pair<S>{exp_delta_A(delta[i], ch.A), (delta[i] * u[i]) * B_i} : identity;
+          h[i] = first + i < valid ? Pair<S>{exp_delta_A(delta[i], ch.A), (delta[i] * u[i]) * B[i]} : identity;
         }
         RunningPrefix<S> prefix{&running[n]};
         Scan(temp.scan).InclusiveScan(h, h, ComposePairs<S>{}, prefix);
 #pragma unroll
-        for (int i = 0; i < kItems; ++i) y[i] += output_part((ch.C_var ? C[i] : ch.C_const) * h[i].b);
+        for (int i = 0; i < kItems; ++i) y[i] += output_part(C[i] * h[i].b);
         // [/snippet:blocked_forward_state]
         if (threadIdx.x == 0) store_state(args.chunk_states, ch.chunk_state_index(c, n), running[n].b);
         __syncthreads();
