@@ -19,6 +19,8 @@ inline constexpr KernelInfo kKernels[] = {
      "the official structure: one block per (b, d), chunks, cub::BlockScan of pairs"},
     {selective_scan::Kernel::lanes, "lanes",
      "one lane per state, no block barrier; forward only (its backward is version 2's)"},
+    {selective_scan::Kernel::registers, "registers",
+     "K states a thread in registers, a decay without branches; forward only (its backward is version 2's)"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 

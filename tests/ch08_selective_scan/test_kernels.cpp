@@ -15,7 +15,7 @@ using selective_scan::Kernel;
 
 namespace {
 
-constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked, Kernel::lanes};
+constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers};
 
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
   Problem p;

@@ -63,6 +63,7 @@ template <class Input, bool kComplex>
 void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
   if (kernel == Kernel::naive) detail::naive_forward<Input, kComplex>(args, stream);
   else if (kernel == Kernel::lanes && args.dstate <= 32) detail::lanes_forward<Input, kComplex>(args, stream);
+  else if (kernel == Kernel::registers) detail::registers_forward<Input, kComplex>(args, stream);
   else detail::blocked_forward<Input, kComplex>(args, stream);
 }
 template <class Input, bool kComplex>
@@ -103,7 +104,8 @@ std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
 
 std::string validate(const ForwardParams& p) {
   const DataType t = p.input_type;
-  if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked && p.kernel != Kernel::lanes)
+  if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked && p.kernel != Kernel::lanes &&
+      p.kernel != Kernel::registers)
     return "unknown kernel version";
   return first_of({
       check_sizes(p.sizes, p.B.variable || p.C.variable),

@@ -48,6 +48,18 @@ __device__ __forceinline__ cfloat exp_delta_A(float delta, cfloat A) {
   return {magnitude * c, magnitude * s};
 }
 
+// Version 4 keeps A as A2 = (Re A log2(e), Im A) and takes the decay as a power of two
+// (decay_exp2 in decay.hpp).
+__device__ __forceinline__ float log2_scaled(float A) { return A * 1.44269504f; }
+__device__ __forceinline__ cfloat log2_scaled(cfloat A) { return {A.re * 1.44269504f, A.im}; }
+__device__ __forceinline__ float exp2_delta_A(float delta, float A2) { return decay_exp2(delta * A2); }
+__device__ __forceinline__ cfloat exp2_delta_A(float delta, cfloat A2) {
+  const float magnitude = decay_exp2(delta * A2.re);
+  float s, c;
+  sincosf(delta * A2.im, &s, &c);
+  return {magnitude * c, magnitude * s};
+}
+
 // The output takes 2 Re(C h) for complex A (the conjugate state is implied), C h for real A.
 __device__ __forceinline__ float output_part(float x) { return x; }
 __device__ __forceinline__ float output_part(cfloat x) { return 2.f * x.re; }

@@ -11,6 +11,7 @@
 #include "check.hpp"
 #include "device_math.cuh"
 #include "sequence_access.cuh"
+#include "step_groups.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,30 +22,6 @@ namespace {
 constexpr int kWarps = 4;   // per block
 constexpr int kTile = 32;   // steps per tile: one per lane when staging
 constexpr int kGroup = 8;   // steps of B and C loaded at once
-
-// Up to 8 consecutive steps of a variable B or C row, as fp32 states. Vector loads when the
-// whole group is in range and 16-byte aligned, else one value at a time (past the end: 0).
-template <class S, class Input>
-__device__ __forceinline__ void load_group(const Input* row, std::int64_t t, std::int64_t seqlen, S (&out)[kGroup]) {
-  constexpr int kPerStep = std::is_same_v<S, float> ? 1 : 2;
-  constexpr int kBytes = int(sizeof(Input)) * kPerStep * kGroup;  // 16, 32 or 64
-  const Input* p = row + t * kPerStep;
-  if (t + kGroup <= seqlen && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
-    Input raw[kPerStep * kGroup];
-#pragma unroll
-    for (int v = 0; v < kBytes / 16; ++v)
-      reinterpret_cast<uint4*>(raw)[v] = reinterpret_cast<const uint4*>(p)[v];
-#pragma unroll
-    for (int i = 0; i < kGroup; ++i) {
-      if constexpr (kPerStep == 1) out[i] = to_float(raw[i]);
-      else out[i] = cfloat{to_float(raw[2 * i]), to_float(raw[2 * i + 1])};
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < kGroup; ++i)
-      out[i] = t + i < seqlen ? load_input_state<S>(row, t + i) : state_zero<S>();
-  }
-}
 
 // [snippet:lanes_forward]
 template <class Input, bool kComplex, int kLanesPerChannel>
@@ -92,8 +69,8 @@ __global__ __launch_bounds__(kWarps * 32) void lanes_forward_kernel(ScanArgs arg
       for (int g = 0; g < kTile; g += kGroup) {
         if (g >= valid) break;
         S B[kGroup], C[kGroup];
-        if (B_row) load_group(B_row, t0 + g, args.seqlen, B);
-        if (C_row) load_group(C_row, t0 + g, args.seqlen, C);
+        if (B_row) load_steps<kGroup>(B_row, t0 + g, args.seqlen, B);
+        if (C_row) load_steps<kGroup>(C_row, t0 + g, args.seqlen, C);
 #pragma unroll
         for (int i = 0; i < kGroup; ++i) {
           const Step s = steps[warp][slot][g + i];

@@ -64,6 +64,8 @@ template <class Input, bool kComplex>
 void blocked_backward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void lanes_forward(const ScanArgs& args, cudaStream_t stream);
+template <class Input, bool kComplex>
+void registers_forward(const ScanArgs& args, cudaStream_t stream);
 
 // The workspace each backward needs (bytes), and the fixed-order reductions that finish the
 // parameter gradients from per-(b, d) partial sums in it (reductions.cu).

@@ -56,8 +56,9 @@ struct Channel {
 
   // delta after the bias and softplus, and d delta / d delta_raw.
   __device__ float delta_raw_at(std::int64_t t) const { return to_float(delta[t]) + delta_bias; }
-  __device__ float delta_at(std::int64_t t) const {
-    const float x = delta_raw_at(t);
+  __device__ float delta_at(std::int64_t t) const { return delta_from_raw(delta[t]); }
+  __device__ float delta_from_raw(Input raw) const {
+    const float x = to_float(raw) + delta_bias;
     return args.delta_softplus ? softplus(x) : x;
   }
   __device__ float delta_slope_at(std::int64_t t) const {
