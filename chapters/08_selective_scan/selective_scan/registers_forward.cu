@@ -11,9 +11,13 @@
 //   - walking: each thread its K states through the tile, four steps a group;
 //   - finishing: the same lane sums its staged steps' partial outputs over the P lanes, adds
 //     D u and the gate, and writes them.
+// The channels of a warp are neighbours, so they usually read the same B and C rows (one batch,
+// one group). Then the warp stages a tile of those rows in shared memory once, converted to
+// fp32, instead of each channel loading (and converting) its own copy: the L1 traffic for B and
+// C drops by the channels a warp holds, and fp16/bf16 rows cost no conversion per state.
 // Only a few warps share a scheduler (one thread per K states leaves few threads), so nothing
-// may wait for memory in the open: the next tile's delta, u and z, and the next group's B and C,
-// are loaded before the current ones are used.
+// may wait for memory in the open: the next tile's delta, u, z and rows (or, without staging,
+// the next group's B and C) are loaded before the current ones are used.
 #include "check.hpp"
 #include "device_math.cuh"
 #include "sequence_access.cuh"
@@ -31,16 +35,39 @@ constexpr int kTile = 32;   // steps staged at once
 constexpr int kGroup = 4;   // steps of B and C loaded at once
 constexpr int kPartRow = kTile + 4;  // a lane's partial outputs of a tile, padded against bank conflicts
 
+// [snippet:shared_rows]
+// A tile of the variable B and C rows of 16 states, staged once for a warp whose channels all
+// read the same rows (the same batch and group). Entry [g][k][j] holds steps g*4 ... g*4 + 3 of
+// state j*K + k, so that the P lanes of a channel read 64 consecutive bytes.
+template <int K, int P>
+struct StagedRows {
+  float4 B[kTile / kGroup][K][P], C[kTile / kGroup][K][P];
+};
+struct NoStagedRows {};
+// The same tile as the lanes of a warp load it, one 16-byte vector at a time: vector
+// e = lane + 32 i holds steps (e % kPerRow) * kSteps ... of state e / kPerRow, as fp32.
+template <class Input, int kStates>
+struct TileRows {
+  static constexpr int kSteps = 16 / int(sizeof(Input));
+  static constexpr int kPerRow = kTile / kSteps;
+  static constexpr int kPerLane = kStates * kPerRow / 32;
+  float B[kPerLane][kSteps], C[kPerLane][kSteps];
+};
+// [/snippet:shared_rows]
+
 // [snippet:registers_forward]
-template <class Input, bool kComplex, int K, int P>
+template <class Input, bool kComplex, int K, int P, bool kSharedRows>
 __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs args) {
   using S = State<kComplex>;
   constexpr int kChannelsPerWarp = 32 / P;
+  static_assert(!kSharedRows || (!kComplex && K * P == 16), "rows are staged for 16 real states");
   // (delta, delta u) of each channel's steps, two steps to a 16-byte load.
   __shared__ __align__(16) float2 steps[kWarps][kChannelsPerWarp][kTile + 2];
   // The partial outputs (C h summed over a thread's K states) of each lane and step; the +4 per
   // channel keeps the finishing reads free of bank conflicts.
   __shared__ __align__(16) float parts[kWarps][kChannelsPerWarp][P * kPartRow + 4];
+  // With kSharedRows: this tile's B and C rows, once per warp.
+  __shared__ std::conditional_t<kSharedRows, StagedRows<K, P>, NoStagedRows> staged[kWarps];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int n0 = j * K;                     // this thread's states: n0 ... n0 + K - 1
@@ -114,6 +141,52 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
       *reinterpret_cast<float4*>(&parts[warp][slot][j * kPartRow + g]) = {y[0], y[1], y[2], y[3]};
     };
 
+    // With kSharedRows: the lanes of the warp load the next tile's rows together (has_channel
+    // is the same for the whole warp then), and stage them for every channel of the warp.
+    using Rows = TileRows<Input, kSharedRows ? K * P : 8>;  // (a small unused one without)
+    const auto fetch_rows = [&](std::int64_t t0, Rows& rows) {
+#pragma unroll
+      for (int i = 0; i < Rows::kPerLane; ++i) {
+        const int e = lane + 32 * i, n = e / Rows::kPerRow;
+        const std::int64_t t = t0 + (e % Rows::kPerRow) * Rows::kSteps;
+#pragma unroll
+        for (int s = 0; s < Rows::kSteps; ++s) rows.B[i][s] = rows.C[i][s] = 0.f;
+        if (!has_channel || n >= args.dstate || t >= args.seqlen) continue;
+        if (ch.B_var) load_steps<Rows::kSteps>(ch.B_var + n * args.B.state_stride, t, args.seqlen, rows.B[i]);
+        if (ch.C_var) load_steps<Rows::kSteps>(ch.C_var + n * args.C.state_stride, t, args.seqlen, rows.C[i]);
+      }
+    };
+    const auto stage_rows = [&](const Rows& rows) {
+      if constexpr (kSharedRows) {
+#pragma unroll
+        for (int i = 0; i < Rows::kPerLane; ++i) {
+          const int e = lane + 32 * i, n = e / Rows::kPerRow;
+          const int g0 = (e % Rows::kPerRow) * Rows::kSteps / kGroup;
+#pragma unroll
+          for (int q = 0; q < Rows::kSteps / kGroup; ++q) {
+            const float* b = rows.B[i] + q * kGroup;
+            const float* c = rows.C[i] + q * kGroup;
+            staged[warp].B[g0 + q][n % K][n / K] = {b[0], b[1], b[2], b[3]};
+            staged[warp].C[g0 + q][n % K][n / K] = {c[0], c[1], c[2], c[3]};
+          }
+        }
+      }
+    };
+    const auto read_group = [&](int g, GroupBC& bc) {
+      if constexpr (kSharedRows) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const float4 b = staged[warp].B[g / kGroup][k][j], c = staged[warp].C[g / kGroup][k][j];
+          const float B4[kGroup] = {b.x, b.y, b.z, b.w}, C4[kGroup] = {c.x, c.y, c.z, c.w};
+#pragma unroll
+          for (int s = 0; s < kGroup; ++s) {
+            bc.B[k][s] = ch.B_var ? B4[s] : B_const[k];
+            bc.C[k][s] = ch.C_var ? C4[s] : C_const[k];
+          }
+        }
+      }
+    };
+
     // A tile's delta, u and z as loaded, for the steps this lane stages. The next tile's are
     // loaded before this one is walked, so that their trip to memory overlaps the arithmetic:
     // each tile waited for its own otherwise, with only a few warps per scheduler to cover it.
@@ -133,11 +206,17 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     };
     TileInputs next;
     fetch(0, next);
+    Rows next_rows;
+    if constexpr (kSharedRows) fetch_rows(0, next_rows);
 
     for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kTile) {
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       const TileInputs now = next;
       if (t0 + kTile < args.seqlen) fetch(t0 + kTile, next);
+      if constexpr (kSharedRows) {
+        stage_rows(next_rows);
+        if (t0 + kTile < args.seqlen) fetch_rows(t0 + kTile, next_rows);
+      }
       // Stage. Steps past the end are (0, 0): Abar = 1 and no input, so h is left as it is.
 #pragma unroll
       for (int i = 0; i < kChannelsPerWarp; ++i) {
@@ -151,7 +230,15 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
       }
       __syncwarp();
       // Walk the tile, four steps at a time.
-      if (valid == kTile && vector_rows) {
+      if constexpr (kSharedRows) {
+        // Staged rows are 0 past the end, like the steps: the whole tile is walked.
+#pragma unroll
+        for (int g = 0; g < kTile; g += kGroup) {
+          GroupBC bc;
+          read_group(g, bc);
+          walk_group(g, bc);
+        }
+      } else if (valid == kTile && vector_rows) {
         // Whole tile: the next group's B and C are loaded before this group is walked.
         GroupBC bc[2];
         load_group(t0, 0, bc[0], std::false_type{});
@@ -200,10 +287,20 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
 
 template <class Input, bool kComplex, int K, int P>
 void launch(const ScanArgs& args, cudaStream_t stream) {
-  constexpr std::int64_t kChannelsPerBlock = kWarps * (32 / P);
-  const std::int64_t blocks = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
-  registers_forward_kernel<Input, kComplex, K, P>
-      <<<unsigned(std::min<std::int64_t>(blocks, 1 << 30)), kWarps * 32, 0, stream>>>(args);
+  constexpr int kChannelsPerWarp = 32 / P;
+  constexpr std::int64_t kChannelsPerBlock = kWarps * kChannelsPerWarp;
+  const unsigned blocks =
+      unsigned(std::min<std::int64_t>((args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock, 1 << 30));
+  if constexpr (!kComplex && K * P == 16) {
+    // A warp's channels are consecutive; when a group's channels come in whole warps, every
+    // warp reads one set of rows, and its lanes can stage them once for all its channels.
+    if ((args.B.variable || args.C.variable) && args.dims_per_group % kChannelsPerWarp == 0) {
+      registers_forward_kernel<Input, kComplex, K, P, true><<<blocks, kWarps * 32, 0, stream>>>(args);
+      SELECTIVE_SCAN_CHECK_LAUNCH();
+      return;
+    }
+  }
+  registers_forward_kernel<Input, kComplex, K, P, false><<<blocks, kWarps * 32, 0, stream>>>(args);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
@@ -213,14 +310,12 @@ template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream) {
   // States a thread (K) and lanes a channel (P = dstate / K, a power of two). More lanes a
   // channel means more warps to hide latency, fewer means less work shared per step. For
-  // Mamba's 16 states the choice was measured on the anchor shapes (PERFORMANCE.md): fp32 runs
-  // best with K = 4 when there are 8192 channels or more and K = 1 below that; fp16 and bf16,
-  // whose B and C cost a conversion per state and step, run best with K = 2 everywhere.
+  // Mamba's 16 states the choice was measured on the anchor shapes (PERFORMANCE.md): K = 4
+  // when there are 8192 channels or more, K = 2 below that, in fp32 and bf16 alike.
   const std::int64_t channels = args.batch * args.dim;
   if (args.dstate <= 16) {
-    if constexpr (sizeof(Input) == 2) return launch<Input, kComplex, 2, 8>(args, stream);
-    else if (channels < 8192) return launch<Input, kComplex, 1, 16>(args, stream);
-    else return launch<Input, kComplex, 4, 4>(args, stream);
+    if (channels < 8192) return launch<Input, kComplex, 2, 8>(args, stream);
+    return launch<Input, kComplex, 4, 4>(args, stream);
   }
   if (args.dstate <= 32) launch<Input, kComplex, 4, 8>(args, stream);
   else if (args.dstate <= 64) launch<Input, kComplex, 4, 16>(args, stream);
