@@ -99,6 +99,29 @@ TEST_CASE("awkward sequence lengths", "[gpu]") {
   }
 }
 
+// Version 4 stages a warp's B and C rows once, and runs its own backward, only when a group's
+// channels come in whole warps (4 or 8 of them) and, backwards, for real A with up to 16
+// states; the shapes above mostly send it elsewhere. These take those paths: every input type,
+// awkward lengths, each of B and C constant or variable, two groups, an initial state.
+TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
+  REQUIRE_GPU();
+  int seed = 61;
+  for (std::int64_t seqlen : {1, 31, 33, 2047, 2049, 4100})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+      for (int variable = 0; variable < 4; ++variable)
+        for (int dstate : {16, 5}) {
+          Problem p = shape(2, 16, seqlen, dstate);
+          p.variable_B = variable & 1;
+          p.variable_C = variable & 2;
+          p.groups = variable == 3 ? 2 : 1;
+          p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+          p.has_initial_state = seqlen > 2048;
+          const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::registers);
+          INFO(describe(p, type, Kernel::registers) << "\n" << outcome.report);
+          CHECK(outcome.ok);
+        }
+}
+
 TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
   REQUIRE_GPU();
   for (bool variable : {false, true})

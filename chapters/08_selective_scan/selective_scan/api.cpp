@@ -68,8 +68,12 @@ void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t strea
 }
 template <class Input, bool kComplex>
 void run_backward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
-  if (kernel == Kernel::naive) detail::naive_backward<Input, kComplex>(args, stream);
-  else detail::blocked_backward<Input, kComplex>(args, stream);
+  if (kernel == Kernel::naive) return detail::naive_backward<Input, kComplex>(args, stream);
+  if constexpr (!kComplex) {
+    if (kernel == Kernel::registers && detail::registers_backward_takes(args, kComplex))
+      return detail::registers_backward<Input>(args, stream);
+  }
+  detail::blocked_backward<Input, kComplex>(args, stream);
 }
 
 // Calls run<Input, kComplex>(...) for the call's input type and A.

@@ -21,6 +21,7 @@
 #include "check.hpp"
 #include "device_math.cuh"
 #include "sequence_access.cuh"
+#include "staged_rows.cuh"
 #include "step_groups.cuh"
 
 #include <algorithm>
@@ -31,29 +32,9 @@ namespace selective_scan::detail {
 namespace {
 
 constexpr int kWarps = 4;   // per block
-constexpr int kTile = 32;   // steps staged at once
-constexpr int kGroup = 4;   // steps of B and C loaded at once
 constexpr int kPartRow = kTile + 4;  // a lane's partial outputs of a tile, padded against bank conflicts
 
-// [snippet:shared_rows]
-// A tile of the variable B and C rows of 16 states, staged once for a warp whose channels all
-// read the same rows (the same batch and group). Entry [g][k][j] holds steps g*4 ... g*4 + 3 of
-// state j*K + k, so that the P lanes of a channel read 64 consecutive bytes.
-template <int K, int P>
-struct StagedRows {
-  float4 B[kTile / kGroup][K][P], C[kTile / kGroup][K][P];
-};
 struct NoStagedRows {};
-// The same tile as the lanes of a warp load it, one 16-byte vector at a time: vector
-// e = lane + 32 i holds steps (e % kPerRow) * kSteps ... of state e / kPerRow, as fp32.
-template <class Input, int kStates>
-struct TileRows {
-  static constexpr int kSteps = 16 / int(sizeof(Input));
-  static constexpr int kPerRow = kTile / kSteps;
-  static constexpr int kPerLane = kStates * kPerRow / 32;
-  float B[kPerLane][kSteps], C[kPerLane][kSteps];
-};
-// [/snippet:shared_rows]
 
 // [snippet:registers_forward]
 template <class Input, bool kComplex, int K, int P, bool kSharedRows>
@@ -144,44 +125,21 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     // With kSharedRows: the lanes of the warp load the next tile's rows together (has_channel
     // is the same for the whole warp then), and stage them for every channel of the warp.
     using Rows = TileRows<Input, kSharedRows ? K * P : 8>;  // (a small unused one without)
-    const auto fetch_rows = [&](std::int64_t t0, Rows& rows) {
-#pragma unroll
-      for (int i = 0; i < Rows::kPerLane; ++i) {
-        const int e = lane + 32 * i, n = e / Rows::kPerRow;
-        const std::int64_t t = t0 + (e % Rows::kPerRow) * Rows::kSteps;
-#pragma unroll
-        for (int s = 0; s < Rows::kSteps; ++s) rows.B[i][s] = rows.C[i][s] = 0.f;
-        if (!has_channel || n >= args.dstate || t >= args.seqlen) continue;
-        if (ch.B_var) load_steps<Rows::kSteps>(ch.B_var + n * args.B.state_stride, t, args.seqlen, rows.B[i]);
-        if (ch.C_var) load_steps<Rows::kSteps>(ch.C_var + n * args.C.state_stride, t, args.seqlen, rows.C[i]);
-      }
-    };
-    const auto stage_rows = [&](const Rows& rows) {
-      if constexpr (kSharedRows) {
-#pragma unroll
-        for (int i = 0; i < Rows::kPerLane; ++i) {
-          const int e = lane + 32 * i, n = e / Rows::kPerRow;
-          const int g0 = (e % Rows::kPerRow) * Rows::kSteps / kGroup;
-#pragma unroll
-          for (int q = 0; q < Rows::kSteps / kGroup; ++q) {
-            const float* b = rows.B[i] + q * kGroup;
-            const float* c = rows.C[i] + q * kGroup;
-            staged[warp].B[g0 + q][n % K][n / K] = {b[0], b[1], b[2], b[3]};
-            staged[warp].C[g0 + q][n % K][n / K] = {c[0], c[1], c[2], c[3]};
-          }
-        }
-      }
+    const auto fetch_tile_rows = [&](std::int64_t t0, Rows& rows) {
+      fetch_rows(ch.B_var, args.B.state_stride, ch.C_var, args.C.state_stride, has_channel ? args.dstate : 0, t0,
+                 args.seqlen, rows);
     };
     const auto read_group = [&](int g, GroupBC& bc) {
       if constexpr (kSharedRows) {
+        float B4[K][kGroup], C4[K][kGroup];
+        read_rows(staged[warp].B, g, j, B4);
+        read_rows(staged[warp].C, g, j, C4);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          const float4 b = staged[warp].B[g / kGroup][k][j], c = staged[warp].C[g / kGroup][k][j];
-          const float B4[kGroup] = {b.x, b.y, b.z, b.w}, C4[kGroup] = {c.x, c.y, c.z, c.w};
 #pragma unroll
           for (int s = 0; s < kGroup; ++s) {
-            bc.B[k][s] = ch.B_var ? B4[s] : B_const[k];
-            bc.C[k][s] = ch.C_var ? C4[s] : C_const[k];
+            bc.B[k][s] = ch.B_var ? B4[k][s] : B_const[k];
+            bc.C[k][s] = ch.C_var ? C4[k][s] : C_const[k];
           }
         }
       }
@@ -207,15 +165,15 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     TileInputs next;
     fetch(0, next);
     Rows next_rows;
-    if constexpr (kSharedRows) fetch_rows(0, next_rows);
+    if constexpr (kSharedRows) fetch_tile_rows(0, next_rows);
 
     for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kTile) {
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       const TileInputs now = next;
       if (t0 + kTile < args.seqlen) fetch(t0 + kTile, next);
       if constexpr (kSharedRows) {
-        stage_rows(next_rows);
-        if (t0 + kTile < args.seqlen) fetch_rows(t0 + kTile, next_rows);
+        stage_rows(next_rows, staged[warp]);
+        if (t0 + kTile < args.seqlen) fetch_tile_rows(t0 + kTile, next_rows);
       }
       // Stage. Steps past the end are (0, 0): Abar = 1 and no input, so h is left as it is.
 #pragma unroll

@@ -66,6 +66,11 @@ template <class Input, bool kComplex>
 void lanes_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream);
+// Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
+// multiple of four; registers_backward_takes() says whether a call is one of those.
+bool registers_backward_takes(const ScanArgs& args, bool is_complex);
+template <class Input>
+void registers_backward(const ScanArgs& args, cudaStream_t stream);
 
 // The workspace each backward needs (bytes), and the fixed-order reductions that finish the
 // parameter gradients from per-(b, d) partial sums in it (reductions.cu).

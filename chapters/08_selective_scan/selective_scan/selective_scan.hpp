@@ -13,7 +13,7 @@
 //   1  naive  one thread per (b, d, n), sequential in time
 //   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
 //   3  lanes  one lane per state, no block barrier; forward only (its backward is version 2's)
-//   4  registers  K states a thread in registers, a decay without branches; forward only (its backward is version 2's)
+//   4  registers  K states a thread in registers, a decay without branches, a warp's B and C staged once
 //
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
 // elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
@@ -65,7 +65,7 @@ enum class Kernel {
   blocked = 2,   // the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
   lanes = 3,     // one lane per state, no block barrier; forward only (its backward is version 2's);
                  //   dstate up to 32 (past that the forward too is version 2's)
-  registers = 4,  // K states a thread in registers, a decay without branches; forward only (its backward is version 2's)
+  registers = 4,  // K states a thread in registers, a decay without branches, a warp's B and C staged once
 };
 
 // Largest supported dstate, and the number of time steps between two stored chunk states.
