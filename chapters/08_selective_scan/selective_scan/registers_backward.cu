@@ -55,12 +55,14 @@ __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
 }
 // [/snippet:reduce_scatter]
 
+// The rows are padded so that the stores of a warp fall on different banks: each array's
+// writers are the 32 lanes (slot, j), and a row of kTile + pad shifts slot or state by pad banks.
 struct Shared {
-  float h_tile[kTilesPerChunk][K][kThreads];  // h at the start of each tile of the chunk
-  float2 steps[kWarps][kSlots][kTile + 2];    // (delta, delta u) of each step
-  float dy[kWarps][kSlots][kTile];            // dout, times silu(z) with a gate
-  float sums[kWarps][kSlots][2][kTile];       // per step: sum over states of A Abar h_{t-1} g, of g B
-  float time_gradients[kWarps][2][K * P][kTile + 1];  // dB_t, dC_t of the warp's rows
+  float h_tile[kTilesPerChunk][K][kThreads];       // h at the start of each tile of the chunk
+  float2 steps[kWarps][kSlots][kTile + P];         // (delta, delta u) of each step
+  float dy[kWarps][kSlots][kTile + 8];             // dout, times silu(z) with a gate
+  float sums[kWarps][kSlots][2][kTile + 4];        // per step: sum over states of A Abar h_{t-1} g, of g B
+  float time_gradients[kWarps][2][K * P][kTile + 2];  // dB_t, dC_t of the warp's rows
   StagedRows<K, P> rows[kWarps];
 };
 

@@ -42,8 +42,9 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
   using S = State<kComplex>;
   constexpr int kChannelsPerWarp = 32 / P;
   static_assert(!kSharedRows || (!kComplex && K * P == 16), "rows are staged for 16 real states");
-  // (delta, delta u) of each channel's steps, two steps to a 16-byte load.
-  __shared__ __align__(16) float2 steps[kWarps][kChannelsPerWarp][kTile + 2];
+  // (delta, delta u) of each channel's steps, two steps to a 16-byte load. A row of kTile + P
+  // puts the staging stores of the channels of a half-warp on different banks.
+  __shared__ __align__(16) float2 steps[kWarps][kChannelsPerWarp][kTile + P];
   // The partial outputs (C h summed over a thread's K states) of each lane and step; the +4 per
   // channel keeps the finishing reads free of bank conflicts.
   __shared__ __align__(16) float parts[kWarps][kChannelsPerWarp][P * kPartRow + 4];

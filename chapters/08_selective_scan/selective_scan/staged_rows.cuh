@@ -21,7 +21,9 @@ struct StagedRows {
   float4 B[kTile / kGroup][K][P], C[kTile / kGroup][K][P];
 };
 // The same tile as the lanes of a warp load it, one 16-byte vector at a time: vector
-// e = lane + 32 i holds steps (e % kPerRow) * kSteps ... of state e / kPerRow, as fp32.
+// e = lane + 32 i holds steps (e / kStates) * kSteps ... of state e % kStates, as fp32. Lanes
+// next to each other take different states, so that their 16-byte stores into StagedRows fall
+// on different banks (taking a row's consecutive vectors instead made them 8-way conflicts).
 template <class Input, int kStates>
 struct TileRows {
   static constexpr int kSteps = 16 / int(sizeof(Input));
@@ -41,8 +43,8 @@ __device__ __forceinline__ void fetch_rows(const Input* B0, std::int64_t B_strid
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int i = 0; i < Rows::kPerLane; ++i) {
-    const int e = lane + 32 * i, n = e / Rows::kPerRow;
-    const std::int64_t t = t0 + (e % Rows::kPerRow) * Rows::kSteps;
+    const int e = lane + 32 * i, n = e % kStates;
+    const std::int64_t t = t0 + (e / kStates) * Rows::kSteps;
 #pragma unroll
     for (int s = 0; s < Rows::kSteps; ++s) rows.B[i][s] = rows.C[i][s] = 0.f;
     if (n >= states || t >= seqlen) continue;
@@ -57,8 +59,8 @@ __device__ __forceinline__ void stage_rows(const TileRows<Input, K * P>& rows, S
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int i = 0; i < Rows::kPerLane; ++i) {
-    const int e = lane + 32 * i, n = e / Rows::kPerRow;
-    const int g0 = (e % Rows::kPerRow) * Rows::kSteps / kGroup;
+    const int e = lane + 32 * i, n = e % (K * P);
+    const int g0 = (e / (K * P)) * Rows::kSteps / kGroup;
 #pragma unroll
     for (int q = 0; q < Rows::kSteps / kGroup; ++q) {
       const float* b = rows.B[i] + q * kGroup;
