@@ -6,7 +6,8 @@
 //   ddelta_t = sum over states of g_t (A Abar_t h_{t-1} + u_t B_t),  du_t = D dy_t + delta_t sum g_t B_t
 // h runs forwards, so each 2048-step chunk is walked twice before its gradient:
 //   1. a sweep from the chunk's stored starting state that keeps h at the start of each 32-step
-//      tile (in shared memory, a thread its own: no barrier);
+//      tile (in the workspace, a thread its own: 64 KB a block, which stays in L2; in shared
+//      memory it held the multiprocessor to two blocks);
 //   2. for each tile, last first: h at its 32 steps into registers from that tile's start, then
 //      the walk backwards above, four steps a group.
 // Two sums cross lanes, both with a butterfly that leaves each lane one finished value instead
@@ -57,8 +58,8 @@ __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
 
 // The rows are padded so that the stores of a warp fall on different banks: each array's
 // writers are the 32 lanes (slot, j), and a row of kTile + pad shifts slot or state by pad banks.
+constexpr std::int64_t kTileStatesPerBlock = std::int64_t(kTilesPerChunk) * K * kThreads;
 struct Shared {
-  float h_tile[kTilesPerChunk][K][kThreads];       // h at the start of each tile of the chunk
   float2 steps[kWarps][kSlots][kTile + P];         // (delta, delta u) of each step
   float dy[kWarps][kSlots][kTile + 8];             // dout, times silu(z) with a gate
   float sums[kWarps][kSlots][2][kTile + 4];        // per step: sum over states of A Abar h_{t-1} g, of g B
@@ -67,14 +68,15 @@ struct Shared {
 };
 
 template <class Input>
-__global__ __launch_bounds__(kThreads) void registers_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
+__global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
+  __shared__ Shared sh;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int n0 = j * K;
   const std::int64_t channels = args.batch * args.dim;
   float* partials = static_cast<float*>(args.workspace);
+  // h at the start of tile i of the chunk, state k: h_tile[(i * K + k) * kThreads + threadIdx.x]
+  float* h_tile = partials + workspace.total + blockIdx.x * kTileStatesPerBlock;
 
   // The launcher makes a group's channels come in whole warps: has_channel, the batch and the
   // group, and so the rows, are the same across a warp.
@@ -189,7 +191,7 @@ __global__ __launch_bounds__(kThreads) void registers_backward_kernel(ScanArgs a
       }
       for (int tile = 0; tile < tiles; ++tile) {
 #pragma unroll
-        for (int k = 0; k < K; ++k) sh.h_tile[tile][k][threadIdx.x] = h[k];
+        for (int k = 0; k < K; ++k) h_tile[(tile * K + k) * kThreads + threadIdx.x] = h[k];
         if (tile == tiles - 1) break;  // the last tile's end is not needed
         stage(chunk_t0 + tile * kTile, false, nullptr);
         walk_forward(h, [](int, const float(&)[K]) {});
@@ -202,7 +204,7 @@ __global__ __launch_bounds__(kThreads) void registers_backward_kernel(ScanArgs a
         stage(t0, true, &kept);
         float h_start[K], h_at[kTile][K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) h[k] = h_start[k] = sh.h_tile[tile][k][threadIdx.x];
+        for (int k = 0; k < K; ++k) h[k] = h_start[k] = h_tile[(tile * K + k) * kThreads + threadIdx.x];
         walk_forward(h, [&](int step, const float(&now)[K]) {
 #pragma unroll
           for (int k = 0; k < K; ++k) h_at[step][k] = now[k];
@@ -298,22 +300,34 @@ __global__ __launch_bounds__(kThreads) void registers_backward_kernel(ScanArgs a
   }
 }
 
+// As many blocks as fit on the device at once, each taking channel groups in turn: every block
+// needs its own 64 KB of tile states, and more blocks than run at once would only need more.
+unsigned grid_size(const ScanArgs& args) {
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
+  SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  SELECTIVE_SCAN_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, registers_backward_kernel<float>, kThreads, 0));
+  constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
+  const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
+  return unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors) * per_multiprocessor)));
+}
+
 }  // namespace
 
 bool registers_backward_takes(const ScanArgs& args, bool is_complex) {
   return !is_complex && args.dstate <= K * P && !args.deterministic && args.dims_per_group % kSlots == 0;
 }
 
+std::size_t registers_backward_scratch_bytes(const ScanArgs& args) {
+  return std::size_t(grid_size(args)) * kTileStatesPerBlock * sizeof(float);
+}
+
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
-  constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
-  const unsigned blocks =
-      unsigned(std::min<std::int64_t>((args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock, 1 << 30));
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(registers_backward_kernel<Input>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
-  registers_backward_kernel<Input><<<blocks, kThreads, sizeof(Shared), stream>>>(args, workspace);
+  registers_backward_kernel<Input><<<grid_size(args), kThreads, 0, stream>>>(args, workspace);
   SELECTIVE_SCAN_CHECK_LAUNCH();
   finish_parameter_gradients(args, workspace, false, stream);
 }

@@ -69,6 +69,7 @@ void registers_forward(const ScanArgs& args, cudaStream_t stream);
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
 // multiple of four; registers_backward_takes() says whether a call is one of those.
 bool registers_backward_takes(const ScanArgs& args, bool is_complex);
+std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
 

@@ -148,6 +148,8 @@ struct BackwardParams {
 // Number of chunk states forward() writes: batch * dim * ceil(seqlen / kChunkLength) * dstate
 // (times 2 for complex), in floats.
 std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
+// The workspace backward() needs: per-channel partial sums, and for version 4 the tile states of
+// as many blocks as the current device runs at once (so ask with the device that will run it).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
 
 std::string validate(const ForwardParams& params);
