@@ -20,7 +20,7 @@ inline constexpr KernelInfo kKernels[] = {
     {selective_scan::Kernel::lanes, "lanes",
      "one lane per state, no block barrier; forward only (its backward is version 2's)"},
     {selective_scan::Kernel::registers, "registers",
-     "K states a thread in registers, a decay without branches; forward only (its backward is version 2's)"},
+     "K states a thread in registers, a decay without branches, a warp's B and C staged once"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 
