@@ -36,7 +36,6 @@ constexpr int kPartRow = kTile + 4;  // a lane's partial outputs of a tile, padd
 
 struct NoStagedRows {};
 
-// [snippet:registers_forward]
 template <class Input, bool kComplex, int K, int P, bool kSharedRows>
 __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs args) {
   using S = State<kComplex>;
@@ -104,6 +103,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
         }
       }
     };
+    // [snippet:registers_walk]
     // Four steps of the walk from step g of the tile.
     const auto walk_group = [&](int g, const GroupBC& bc) {
       float y[kGroup] = {};
@@ -122,6 +122,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
       }
       *reinterpret_cast<float4*>(&parts[warp][slot][j * kPartRow + g]) = {y[0], y[1], y[2], y[3]};
     };
+    // [/snippet:registers_walk]
 
     // With kSharedRows: the lanes of the warp load the next tile's rows together (has_channel
     // is the same for the whole warp then), and stage them for every channel of the warp.
@@ -168,6 +169,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     Rows next_rows;
     if constexpr (kSharedRows) fetch_tile_rows(0, next_rows);
 
+    // [snippet:registers_prefetch]
     for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kTile) {
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       const TileInputs now = next;
@@ -176,6 +178,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
         stage_rows(next_rows, staged[warp]);
         if (t0 + kTile < args.seqlen) fetch_tile_rows(t0 + kTile, next_rows);
       }
+      // [/snippet:registers_prefetch]
       // Stage. Steps past the end are (0, 0): Abar = 1 and no input, so h is left as it is.
 #pragma unroll
       for (int i = 0; i < kChannelsPerWarp; ++i) {
@@ -242,7 +245,6 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     }
   }
 }
-// [/snippet:registers_forward]
 
 template <class Input, bool kComplex, int K, int P>
 void launch(const ScanArgs& args, cudaStream_t stream) {
