@@ -142,21 +142,17 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       }
       __syncwarp();
     };
-    // B or C of steps g ... g + 3 for this thread's states.
-    const auto read_B = [&](int g, float (&B)[K][kGroup]) {
-      if (ch.B_var) return read_rows(sh.rows[warp].B, g, j, B);
+    // B or C of steps g ... g + 3 for this thread's states: staged rows, or the constant.
+    const auto read_matrix = [&](const float4 (&staged)[kTile / kGroup][K][P], bool variable,
+                                 const float (&constant)[K], int g, float (&out)[K][kGroup]) {
+      if (variable) return read_rows(staged, g, j, out);
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
-        for (int s = 0; s < kGroup; ++s) B[k][s] = B_const[k];
+        for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
     };
-    const auto read_C = [&](int g, float (&C)[K][kGroup]) {
-      if (ch.C_var) return read_rows(sh.rows[warp].C, g, j, C);
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int s = 0; s < kGroup; ++s) C[k][s] = C_const[k];
-    };
+    const auto read_B = [&](int g, float (&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); };
+    const auto read_C = [&](int g, float (&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); };
     // h through a staged tile, calling visit(step, h) after each step.
     const auto walk_forward = [&](float (&h)[K], auto visit) {
 #pragma unroll
