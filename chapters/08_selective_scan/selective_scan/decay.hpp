@@ -37,8 +37,8 @@ SELECTIVE_SCAN_HOST_DEVICE inline float decay(float x) {
 // log2(e) and then 2^y. Far from 0 that is the hardware's ex2.approx (one MUFU instruction; its
 // small bias cannot pile up where the state forgets within 16 steps). Near 0, |x| < 1/16, it is
 // the Taylor series of exp(y ln 2) to degree 4: the x^5/120 it drops is at most 0.13 ulp there,
-// and leaves a bias of +0.022 ulp on average (the tests measure it), a tenth of expf's. Both are computed and one is selected, so the lanes of a warp
-// never diverge.
+// and leaves a bias of +0.022 ulp on average (the tests measure it), a tenth of expf's. Both
+// are computed and one is selected, so the lanes of a warp never diverge.
 SELECTIVE_SCAN_HOST_DEVICE inline float decay_exp2(float y) {
   constexpr float kSeriesBound = 0.0625f * 1.44269504f;  // |x| < 1/16 in y = x log2(e)
   constexpr double kLn2 = 0.69314718055994531;
