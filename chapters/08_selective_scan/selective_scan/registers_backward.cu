@@ -98,8 +98,8 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
     const int states_here = std::max(0, std::min(int{K}, args.dstate - n0));
     float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
 
-    // One tile's (delta, delta u), and B and C when variable, into shared memory; with
-    // kGradient, also dy, and the per-step values this lane keeps for finishing its steps.
+    // One tile's (delta, delta u), and B (and with with_C, C) when variable, into shared memory;
+    // given kept, also dy, and the per-step values this lane keeps for finishing its steps.
     struct Kept {
       float u[kSlots], delta[kSlots], slope[kSlots], dy[kSlots];
     };
