@@ -1,0 +1,95 @@
+// gpu_model.hpp: chapter 09's Mamba language model on the GPU in fp32: forward, backward, AdamW.
+//
+// The parameters, their gradients and AdamW's two moments are one device array each, in the flat
+// layout of model_config.hpp, so the CPU reference, the weights file and the optimizer all index
+// the same numbers. Activations are channels-first (batch, channels, seqlen); the forward keeps
+// every one the backward needs. Matrix products go through cuBLAS (gpu_linear.hpp), the scan
+// through chapter 08's library (version 4, `registers`, fp32), everything else through the small
+// kernels of this chapter (gpu_*.cu).
+//
+// Nothing in forward(), backward() or adamw_step() waits for the GPU: a training step only
+// enqueues work, and the loss and accuracy stay on the device until metrics() copies them back
+// (one sync), which a training loop does every so many steps.
+#pragma once
+
+#include "adamw.hpp"
+#include "device_buffer.hpp"
+#include "gpu_cross_entropy.hpp"
+#include "model_config.hpp"
+#include "selective_scan.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace ch09 {
+
+class GpuModel {
+ public:
+  // Buffers are sized for at most max_batch sequences of at most max_seqlen tokens.
+  GpuModel(const ModelConfig& config, int max_batch, int max_seqlen);
+  ~GpuModel();
+  GpuModel(const GpuModel&) = delete;
+  GpuModel& operator=(const GpuModel&) = delete;
+
+  const ModelConfig& config() const { return config_; }
+  const ParameterLayout& layout() const { return layout_; }
+  int max_batch() const { return max_batch_; }
+  int max_seqlen() const { return max_seqlen_; }
+
+  // The flat parameters (layout().total floats). Loading also clears AdamW's moments.
+  void load_parameters(const std::vector<float>& parameters);
+  std::vector<float> download_parameters() const;
+  std::vector<float> download_gradients() const;
+  const float* device_parameters() const { return parameters_.data(); }
+
+  // tokens and targets: device arrays of (batch, seqlen) ints, row-major; targets -1 = no loss.
+  // They are copied (on the GPU), so the caller may reuse them once the call returns.
+  void forward(const int* device_tokens, const int* device_targets, int batch, int seqlen);
+  // The same from host arrays (a synchronous upload: for tests and evaluation, not a hot loop).
+  void forward(const std::vector<int>& tokens, const std::vector<int>& targets, int batch, int seqlen);
+  // Gradients of the last forward's loss with respect to every parameter (overwritten).
+  void backward();
+  // One AdamW step from the gradients of the last backward; `step` counts from 1.
+  void adamw_step(float lr, int step, const AdamWSettings& settings = {});
+
+  // The last forward's loss, correct predictions and target positions (waits for the GPU).
+  gpu::LossMetrics metrics() const;
+  // The last forward's logits (batch, vocab, seqlen).
+  std::vector<float> download_logits() const;
+  // The last forward's step sizes Δ = softplus(delta_raw + dt_bias) of one layer, (batch, d_inner, seqlen).
+  std::vector<float> download_delta(int layer) const;
+
+ private:
+  struct Pointers;  // where each activation of one layer lives
+  Pointers pointers(int layer) const;
+  // Chapter 08's scan of one layer for (batch, seqlen): the forward's parameters inside.
+  selective_scan::BackwardParams scan_params(int layer, int batch, int seqlen) const;
+  void check_size(int batch, int seqlen) const;
+  void run_forward();
+
+  ModelConfig config_;
+  ParameterLayout layout_;
+  int max_batch_, max_seqlen_;
+  int batch_ = 0, seqlen_ = 0;
+  cublasHandle_t cublas_ = nullptr;
+
+  template <class T>
+  using Buffer = common::DeviceBuffer<T>;
+  Buffer<float> parameters_, gradients_, adam_m_, adam_v_;
+  Buffer<unsigned char> decay_mask_;
+  Buffer<int> tokens_, targets_;
+  // Forward activations, one slot of capacity size per layer (residual_ has layers + 1).
+  Buffer<float> residual_, normed_, rstd_, xz_, xc_, xs_, dbc_, delta_raw_, zero_delta_, A_, y_, out_z_,
+      chunk_states_, final_normed_, logits_;
+  Buffer<float> position_loss_, logsumexp_;
+  Buffer<int> position_correct_;
+  Buffer<gpu::LossMetrics> metrics_;
+  // Backward scratch, reused by every layer.
+  Buffer<float> dlogits_, d_model_scratch_, d_residual_, d_out_z_, d_xs_, d_delta_, d_xz_, d_xc_, d_dbc_, dB_, dC_,
+      dA_, weight_scratch_, ones_;
+  Buffer<unsigned char> scan_workspace_;
+};
+
+}  // namespace ch09
