@@ -62,6 +62,35 @@ ParameterLayout parameter_layout(const ModelConfig& c) {
   return layout;
 }
 
+std::vector<ParameterBlock> parameter_blocks(const ModelConfig& c) {
+  const ParameterLayout layout = parameter_layout(c);
+  const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), n = std::size_t(c.d_state);
+  std::vector<ParameterBlock> blocks;
+  auto add = [&blocks](int layer, const char* block, std::size_t offset, std::size_t count, bool decays) {
+    if (offset == kAbsent) return;
+    const std::string name = layer < 0 ? block : "layer " + std::to_string(layer) + " " + block;
+    blocks.push_back({name, block, layer, offset, count, decays});
+  };
+  add(-1, "embedding", layout.embedding, std::size_t(c.vocab) * dm, true);
+  for (int l = 0; l < c.layers; ++l) {
+    const LayerOffsets& o = layout.layers[std::size_t(l)];
+    add(l, "norm", o.norm, dm, false);
+    add(l, "in_proj", o.in_proj, 2 * di * dm, true);
+    add(l, "conv_weight", o.conv_weight, di * std::size_t(c.conv_width), true);
+    add(l, "conv_bias", o.conv_bias, di, false);
+    add(l, "x_proj", o.x_proj, std::size_t(c.x_proj_rows()) * di, true);
+    add(l, "dt_proj", o.dt_proj, di * std::size_t(c.dt_rank), true);
+    add(l, "dt_bias", o.dt_bias, di, false);
+    add(l, "A_log", o.A_log, di * n, false);
+    add(l, "D", o.D, di, false);
+    add(l, "B", o.B, di * n, false);
+    add(l, "C", o.C, di * n, false);
+    add(l, "out_proj", o.out_proj, dm * di, true);
+  }
+  add(-1, "final_norm", layout.final_norm, dm, false);
+  return blocks;
+}
+
 namespace {
 
 // A small generator of its own (splitmix64) rather than <random>'s distributions, whose output

@@ -69,6 +69,20 @@ struct ParameterLayout {
 
 ParameterLayout parameter_layout(const ModelConfig& config);
 
+// The same layout as a list, in memory order: each block the model kind has, with a name such
+// as "layer 1 x_proj" (layer -1 for the embedding and the final norm). `decays` marks the
+// blocks AdamW's weight decay applies to: the matrices (embedding, in_proj, conv_weight, x_proj,
+// dt_proj, out_proj), not the norms, biases, D, or the SSM's A_log, B, C (Mamba exempts A_log and
+// D too: decay would pull A towards -1 and D towards 0, which mean something).
+struct ParameterBlock {
+  std::string name;   // "embedding", "layer 0 in_proj", ..., "final_norm"
+  std::string block;  // the field's name alone: "embedding", "in_proj", ..., "final_norm"
+  int layer = -1;
+  std::size_t offset = 0, count = 0;
+  bool decays = false;
+};
+std::vector<ParameterBlock> parameter_blocks(const ModelConfig& config);
+
 // Mamba's initialization (mamba_ssm's Mamba and MixerModel), from `seed`: embedding N(0, 0.02);
 // linear layers U(-1/sqrt(fan_in), 1/sqrt(fan_in)), out_proj divided by sqrt(layers); conv
 // U(-1/sqrt(conv_width), ..), its bias likewise; dt_proj U(-dt_rank^-1/2, dt_rank^-1/2); dt_bias

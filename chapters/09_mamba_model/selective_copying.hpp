@@ -1,0 +1,41 @@
+// The selective-copying task (Mamba paper §4.1.1 and Appendix E.1), scaled down.
+//
+// Token 0 is noise, token 1 the "copy now" marker, tokens 2..vocab-1 are data. A sequence is a
+// body of `body_length` positions holding `n_data` data tokens at random distinct positions (in
+// the order they appear), noise everywhere else, then `n_data` markers. At the j-th marker the
+// model must output the j-th data token; no other position is scored.
+//
+// The spacing of the data is random, so no fixed convolution kernel can pick them out: a model
+// must decide from each token's content whether to remember it. That is what selection is for.
+#pragma once
+
+#include <random>
+#include <vector>
+
+namespace ch09 {
+
+constexpr int kNoiseToken = 0;
+constexpr int kMarkerToken = 1;
+constexpr int kFirstDataToken = 2;
+
+struct Batch {
+  int batch = 0, seqlen = 0;
+  std::vector<int> tokens;   // (batch, seqlen) row-major
+  std::vector<int> targets;  // (batch, seqlen); -1 where nothing is scored
+};
+
+// seqlen = body_length + n_data. Draws only through rng() (not <random>'s distributions, which
+// differ between standard libraries), so a seed gives the same sequences everywhere.
+Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, std::mt19937_64& rng);
+
+struct Accuracy {
+  long correct = 0, scored = 0;
+  double fraction() const { return scored ? double(correct) / double(scored) : 0.0; }
+};
+
+// Token accuracy of logits (batch, vocab, seqlen): the argmax at each scored position against
+// its target (ties go to the lower token).
+Accuracy token_accuracy(const std::vector<double>& logits, int vocab, const Batch& batch);
+Accuracy token_accuracy(const std::vector<float>& logits, int vocab, const Batch& batch);
+
+}  // namespace ch09
