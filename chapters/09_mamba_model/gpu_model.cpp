@@ -135,7 +135,20 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   const selective_scan::BackwardParams largest = scan_params(0, Bm, Lm);
   scan_workspace_ = Buffer<unsigned char>(selective_scan::backward_workspace_bytes(largest));
 
+  // The padding between parameter blocks has no gradient: zero once, never written again.
+  CUDA_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
   CUBLAS_CHECK(cublasCreate(&cublas_));
+}
+
+void GpuModel::poison_outputs() {
+  for (Buffer<float>* buffer : {&residual_, &normed_, &rstd_, &xz_, &xc_, &xs_, &dbc_, &delta_raw_, &A_, &y_, &out_z_,
+                                &chunk_states_, &final_normed_, &logits_, &position_loss_, &logsumexp_, &dlogits_,
+                                &d_model_scratch_, &d_residual_, &d_out_z_, &d_xs_, &d_delta_, &d_xz_, &d_xc_,
+                                &d_dbc_, &dB_, &dC_, &dA_, &weight_scratch_})
+    buffer->poison();
+  for (const ParameterBlock& block : parameter_blocks(config_))
+    CUDA_CHECK(cudaMemset(gradients_.data() + block.offset, 0xFF, block.count * sizeof(float)));
+  metrics_.poison();
 }
 
 GpuModel::~GpuModel() {

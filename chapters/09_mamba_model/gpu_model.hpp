@@ -56,6 +56,10 @@ class GpuModel {
 
   // The last forward's loss, correct predictions and target positions (waits for the GPU).
   gpu::LossMetrics metrics() const;
+  // For the tests: every activation, the logits and every gradient block to NaN, so that a value
+  // a kernel forgot to write fails its comparison.
+  void poison_outputs();
+
   // The last forward's logits (batch, vocab, seqlen).
   std::vector<float> download_logits() const;
   // The last forward's step sizes Δ = softplus(delta_raw + dt_bias) of one layer, (batch, d_inner, seqlen).

@@ -1,0 +1,106 @@
+// The GPU model (fp32, cuBLAS, chapter 08's scan) against the fp64 reference of the whole model:
+// the loss, the logits, Δ and the gradient of every parameter block, for both model kinds, on
+// tiny sizes with awkward lengths; and a few AdamW steps that lower the loss.
+#include "ch09_gpu_test_support.hpp"
+
+#include "gpu_model.hpp"
+#include "reference_model.hpp"
+
+#include <string>
+
+namespace {
+
+using namespace ch09_test;
+
+void check_against_reference(ch09::SsmKind kind, unsigned seed) {
+  const ch09::ModelConfig config = tiny_config(kind);
+  // The reference runs on the fp32 parameters the GPU holds.
+  const std::vector<float> parameters = ch09::to_float(tiny_parameters(config, seed));
+  const std::vector<double> exact = ch09::to_double(parameters);
+  ch09::GpuModel model(config, 4, 23);
+  model.load_parameters(parameters);
+
+  for (const auto& [batch, seqlen] : {std::pair{3, 19}, std::pair{4, 23}, std::pair{1, 1}, std::pair{2, 6}}) {
+    INFO(ch09::to_string(kind) << ", batch " << batch << ", seqlen " << seqlen);
+    ch09::Batch data = random_batch(config.vocab, batch, seqlen, seed + 7);
+    data.targets[0] = 1;  // at least one scored position
+    const ch09::ModelForward forward = ch09::model_forward(config, exact, data);
+    const std::vector<double> gradient = ch09::model_backward(config, exact, data, forward);
+
+    model.poison_outputs();
+    model.forward(data.tokens, data.targets, batch, seqlen);
+    model.backward();
+    const ch09::gpu::LossMetrics metrics = model.metrics();
+    CHECK_CLOSE("loss", common::compare(std::vector<double>{metrics.loss}, std::vector<double>{forward.loss},
+                                        {1e-5, 1e-5}));
+    CHECK(metrics.targets == forward.accuracy.scored);
+    CHECK(metrics.correct == forward.accuracy.correct);
+    CHECK_CLOSE("logits", common::compare(to_doubles(model.download_logits()), forward.logits, {1e-5, 1e-4}));
+    for (int l = 0; l < config.layers; ++l)
+      CHECK_CLOSE("layer " + std::to_string(l) + " delta",
+                  common::compare(to_doubles(model.download_delta(l)), forward.layers[l].delta, {1e-6, 1e-5}));
+
+    const std::vector<float> got = model.download_gradients();
+    for (const ch09::ParameterBlock& block : ch09::parameter_blocks(config)) {
+      const std::vector<double> got_block(got.begin() + block.offset, got.begin() + block.offset + block.count);
+      const std::vector<double> want_block(gradient.begin() + block.offset,
+                                           gradient.begin() + block.offset + block.count);
+      CHECK_CLOSE(block.name, common::compare(got_block, want_block, {2e-6, 2e-4}));
+    }
+  }
+}
+
+TEST_CASE("GPU model: loss, logits, delta and every gradient match the fp64 reference (selective)", "[gpu]") {
+  REQUIRE_GPU();
+  check_against_reference(ch09::SsmKind::selective, 21);
+}
+
+TEST_CASE("GPU model: loss, logits, delta and every gradient match the fp64 reference (LTI)", "[gpu]") {
+  REQUIRE_GPU();
+  check_against_reference(ch09::SsmKind::lti, 22);
+}
+
+TEST_CASE("GPU model: the learned parameters round-trip and refuse a wrong size", "[gpu]") {
+  REQUIRE_GPU();
+  const ch09::ModelConfig config = tiny_config(ch09::SsmKind::selective);
+  const std::vector<float> parameters = ch09::initial_parameters(config, 3);
+  ch09::GpuModel model(config, 2, 8);
+  model.load_parameters(parameters);
+  CHECK(model.download_parameters() == parameters);
+  CHECK_THROWS_AS(model.load_parameters(std::vector<float>(parameters.size() + 1)), std::invalid_argument);
+  const ch09::Batch data = random_batch(config.vocab, 3, 8, 4);
+  CHECK_THROWS_AS(model.forward(data.tokens, data.targets, 3, 8), std::invalid_argument);  // batch beyond 2
+}
+
+TEST_CASE("GPU model: AdamW steps on one batch lower its loss (both kinds)", "[gpu]") {
+  REQUIRE_GPU();
+  for (const ch09::SsmKind kind : {ch09::SsmKind::selective, ch09::SsmKind::lti}) {
+    INFO(ch09::to_string(kind));
+    ch09::ModelConfig config;
+    config.d_model = 16;
+    config.d_state = 4;
+    config.dt_rank = 1;
+    config.kind = kind;
+    std::mt19937_64 rng(5);
+    const ch09::Batch data = ch09::make_selective_copying(8, 24, 4, config.vocab, rng);
+    ch09::GpuModel model(config, data.batch, data.seqlen);
+    model.load_parameters(ch09::initial_parameters(config, 6));
+    common::DeviceBuffer<int> tokens = upload(data.tokens), targets = upload(data.targets);
+
+    model.forward(tokens.data(), targets.data(), data.batch, data.seqlen);
+    const float first = model.metrics().loss;
+    for (int step = 1; step <= 30; ++step) {
+      model.forward(tokens.data(), targets.data(), data.batch, data.seqlen);
+      model.backward();
+      model.adamw_step(3e-3f, step);
+    }
+    model.forward(tokens.data(), targets.data(), data.batch, data.seqlen);
+    const float last = model.metrics().loss;
+    INFO("loss " << first << " -> " << last);
+    CHECK(std::isfinite(last));
+    CHECK(last < 0.8f * first);
+    for (const float p : model.download_parameters()) REQUIRE(std::isfinite(p));
+  }
+}
+
+}  // namespace
