@@ -47,4 +47,13 @@ void Linear::backward_weight(Activations dY, Activations X, float* dW, int out, 
   CUBLAS_CHECK(cublasSgemv(handle_, CUBLAS_OP_N, elements, batch, &one, per_sequence, elements, ones, 1, &zero, dW, 1));
 }
 
+void Linear::forward_tokens(const float* W, int out, int in, const float* X, long long x_stride, float* Y,
+                            long long y_stride, int sequences, float beta) const {
+  const float one = 1.0f;
+  // Column-major: Y^T (out, sequences) = W (out, in) · X^T (in, sequences); W is the transpose of
+  // the column-major view of its bytes.
+  CUBLAS_CHECK(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, out, sequences, in, &one, W, in, X,
+                           static_cast<int>(x_stride), &beta, Y, static_cast<int>(y_stride)));
+}
+
 }  // namespace ch09::gpu
