@@ -8,6 +8,12 @@ namespace ch09 {
 
 std::string to_string(SsmKind kind) { return kind == SsmKind::selective ? "selective" : "LTI"; }
 
+std::string to_string(const ModelConfig& c) {
+  return to_string(c.kind) + ": vocab " + std::to_string(c.vocab) + ", d_model " + std::to_string(c.d_model) +
+         ", layers " + std::to_string(c.layers) + ", N " + std::to_string(c.d_state) + ", expand " +
+         std::to_string(c.expand) + ", conv " + std::to_string(c.conv_width) + ", dt_rank " + std::to_string(c.dt_rank);
+}
+
 std::string ModelConfig::validate() const {
   auto at_least = [](int value, int least, const char* name) -> std::string {
     if (value >= least) return "";

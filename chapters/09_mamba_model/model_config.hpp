@@ -39,6 +39,9 @@ struct ModelConfig {
   std::string validate() const;
 };
 
+// "selective: vocab 16, d_model 64, layers 2, N 16, expand 2, conv 4, dt_rank 4"
+std::string to_string(const ModelConfig& config);
+
 // Offsets (in floats) into the flat parameter array, and the shape of each block.
 // An offset of a block the model kind does not have is kAbsent. Blocks lie in the order below
 // (embedding, each layer's blocks, final_norm), each starting at a multiple of 4 floats

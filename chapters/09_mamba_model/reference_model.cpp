@@ -1,6 +1,7 @@
 #include "reference_model.hpp"
 
 #include "causal_conv1d.hpp"
+#include "real_scan.hpp"
 #include "rms_norm.hpp"
 
 #include <algorithm>
@@ -101,6 +102,18 @@ void norm_columns_backward(const std::vector<double>& x, const double* weight, c
     }
 }
 
+// Chapter 08's reference backward, its complex results as the real numbers they are here.
+RealScanGradients scan_gradients(const ch08::Problem& p, const std::vector<double>& dout) {
+  ch08::Gradients c = ch08::reference_backward(p, dout);
+  auto real = [](const std::vector<ch08::Complex>& v) {
+    std::vector<double> r(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) r[i] = v[i].real();
+    return r;
+  };
+  return {std::move(c.du), std::move(c.ddelta), std::move(c.dz), real(c.dA), real(c.dB), real(c.dC),
+          std::move(c.dD), std::move(c.ddelta_bias)};
+}
+
 void check_inputs(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch) {
   const std::string problem = config.validate();
   if (!problem.empty()) throw std::invalid_argument("ch09 model: " + problem);
@@ -126,7 +139,8 @@ std::vector<float> to_float(const std::vector<double>& parameters) {
   return out;
 }
 
-ModelForward model_forward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch) {
+ModelForward model_forward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch,
+                           ScanPath scan) {
   check_inputs(config, parameters, batch);
   const Dims s(config, batch);
   const ParameterLayout layout = parameter_layout(config);
@@ -206,7 +220,7 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
           const std::size_t i = (b * s.di + c) * s.L + t;
           tr.delta[i] = softplus(p.delta[i] + p.delta_bias[c]);
         }
-    tr.gated = ch08::reference_forward(p).out_z;
+    tr.gated = scan == ScanPath::real_fp64 ? real_scan_forward(p) : ch08::reference_forward(p).out_z;
 
     // The residual: r += out_proj · gated.
     std::vector<double> update(r.size());
@@ -243,7 +257,7 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
 }
 
 std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters,
-                                   const Batch& batch, const ModelForward& f) {
+                                   const Batch& batch, const ModelForward& f, ScanPath scan) {
   check_inputs(config, parameters, batch);
   const Dims s(config, batch);
   const ParameterLayout layout = parameter_layout(config);
@@ -289,9 +303,9 @@ std::vector<double> model_backward(const ModelConfig& config, const std::vector<
     linear_backward(P + o.out_proj, s.dm, s.di, {tr.gated.data(), s.di}, {dr.data(), s.dm}, {dgated.data(), s.di},
                     G + o.out_proj, s.batch, s.L);
 
-    const ch08::Gradients g = ch08::reference_backward(p, dgated);
+    const RealScanGradients g = scan == ScanPath::real_fp64 ? real_scan_backward(p, dgated) : scan_gradients(p, dgated);
     std::vector<double> dxs = g.du;
-    for (std::size_t i = 0; i < s.di * s.N; ++i) G[o.A_log + i] += g.dA[i].real() * p.A[i].real();  // A = -exp(A_log)
+    for (std::size_t i = 0; i < s.di * s.N; ++i) G[o.A_log + i] += g.dA[i] * p.A[i].real();  // A = -exp(A_log)
     for (std::size_t c = 0; c < s.di; ++c) {
       G[o.D + c] += g.dD[c];
       G[o.dt_bias + c] += g.ddelta_bias[c];
@@ -300,8 +314,8 @@ std::vector<double> model_backward(const ModelConfig& config, const std::vector<
       std::vector<double> ddbc(s.batch * s.xp * s.L, 0.0);
       for (std::size_t b = 0; b < s.batch; ++b)
         for (std::size_t i = 0; i < s.N * s.L; ++i) {
-          ddbc[(b * s.xp + s.R) * s.L + i] = g.dB[b * s.N * s.L + i].real();
-          ddbc[(b * s.xp + s.R + s.N) * s.L + i] = g.dC[b * s.N * s.L + i].real();
+          ddbc[(b * s.xp + s.R) * s.L + i] = g.dB[b * s.N * s.L + i];
+          ddbc[(b * s.xp + s.R + s.N) * s.L + i] = g.dC[b * s.N * s.L + i];
         }
       // delta_raw = dt_proj·dt_low; g.ddelta is already ∂L/∂delta_raw (through the softplus).
       linear_backward(P + o.dt_proj, s.di, s.R, {tr.dbc.data(), s.xp}, {g.ddelta.data(), s.di}, {ddbc.data(), s.xp},
@@ -310,8 +324,8 @@ std::vector<double> model_backward(const ModelConfig& config, const std::vector<
                       G + o.x_proj, s.batch, s.L);
     } else {
       for (std::size_t i = 0; i < s.di * s.N; ++i) {
-        G[o.B + i] += g.dB[i].real();
-        G[o.C + i] += g.dC[i].real();
+        G[o.B + i] += g.dB[i];
+        G[o.C + i] += g.dC[i];
       }
     }
 

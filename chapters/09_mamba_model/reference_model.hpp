@@ -47,13 +47,20 @@ struct ModelForward {
 std::vector<double> to_double(const std::vector<float>& parameters);
 std::vector<float> to_float(const std::vector<double>& parameters);
 
+// Which fp64 scan runs step 5: chapter 08's reference (the default, the one every check trusts),
+// or real_scan.hpp's plain real version of the same formulas (several times faster; the CPU
+// training uses it, and the tests check the two agree to rounding).
+enum class ScanPath { chapter08_reference, real_fp64 };
+
 // `parameters` is the flat array of parameter_layout(config). Throws std::invalid_argument on
 // sizes that do not fit or tokens outside the vocabulary.
-ModelForward model_forward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch);
+ModelForward model_forward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch,
+                           ScanPath scan = ScanPath::chapter08_reference);
 
 // The gradient of forward.loss with respect to every parameter (same layout; padding stays 0).
 // `forward` must be model_forward's result for the same arguments.
 std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters,
-                                   const Batch& batch, const ModelForward& forward);
+                                   const Batch& batch, const ModelForward& forward,
+                                   ScanPath scan = ScanPath::chapter08_reference);
 
 }  // namespace ch09

@@ -8,19 +8,19 @@
 
 namespace {
 
-void check_every_block(ch09::SsmKind kind, unsigned seed) {
+void check_every_block(ch09::SsmKind kind, unsigned seed, ch09::ScanPath scan) {
   const ch09::ModelConfig config = ch09_test::tiny_config(kind);
   const std::vector<double> params = ch09_test::tiny_parameters(config, seed);
   const ch09::Batch batch = ch09_test::random_batch(config.vocab, 2, 9, seed + 7);
-  const ch09::ModelForward forward = ch09::model_forward(config, params, batch);
-  const std::vector<double> grad = ch09::model_backward(config, params, batch, forward);
+  const ch09::ModelForward forward = ch09::model_forward(config, params, batch, scan);
+  const std::vector<double> grad = ch09::model_backward(config, params, batch, forward, scan);
   REQUIRE(grad.size() == params.size());
 
   const double h = 1e-5;
   std::vector<double> probe = params;
   auto loss_at = [&](std::size_t i, double value) {
     probe[i] = value;
-    const double loss = ch09::model_forward(config, probe, batch).loss;
+    const double loss = ch09::model_forward(config, probe, batch, scan).loss;
     probe[i] = params[i];
     return loss;
   };
@@ -48,9 +48,28 @@ void check_every_block(ch09::SsmKind kind, unsigned seed) {
 }  // namespace
 
 TEST_CASE("every gradient of the selective model matches finite differences of the loss") {
-  check_every_block(ch09::SsmKind::selective, 3);
+  check_every_block(ch09::SsmKind::selective, 3, ch09::ScanPath::chapter08_reference);
 }
 
 TEST_CASE("every gradient of the LTI model matches finite differences of the loss") {
-  check_every_block(ch09::SsmKind::lti, 4);
+  check_every_block(ch09::SsmKind::lti, 4, ch09::ScanPath::chapter08_reference);
+}
+
+TEST_CASE("the training's real fp64 scan gives gradients that match finite differences too") {
+  check_every_block(ch09::SsmKind::selective, 5, ch09::ScanPath::real_fp64);
+  check_every_block(ch09::SsmKind::lti, 6, ch09::ScanPath::real_fp64);
+}
+
+TEST_CASE("the real fp64 scan agrees with chapter 08's reference on every output and gradient") {
+  for (ch09::SsmKind kind : {ch09::SsmKind::selective, ch09::SsmKind::lti}) {
+    const ch09::ModelConfig config = ch09_test::tiny_config(kind);
+    const std::vector<double> params = ch09_test::tiny_parameters(config, 11);
+    const ch09::Batch batch = ch09_test::random_batch(config.vocab, 3, 12, 12);
+    const ch09::ModelForward a = ch09::model_forward(config, params, batch, ch09::ScanPath::chapter08_reference);
+    const ch09::ModelForward b = ch09::model_forward(config, params, batch, ch09::ScanPath::real_fp64);
+    CHECK_CLOSE(ch09::to_string(kind) << " logits", common::compare(b.logits, a.logits, {1e-12, 1e-12}));
+    const std::vector<double> ga = ch09::model_backward(config, params, batch, a, ch09::ScanPath::chapter08_reference);
+    const std::vector<double> gb = ch09::model_backward(config, params, batch, b, ch09::ScanPath::real_fp64);
+    CHECK_CLOSE(ch09::to_string(kind) << " gradients", common::compare(gb, ga, {1e-12, 1e-10}));
+  }
 }

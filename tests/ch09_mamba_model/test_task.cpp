@@ -1,0 +1,69 @@
+// The selective-copying generator's invariants and the token accuracy.
+#include "ch09_test_support.hpp"
+
+#include <set>
+
+TEST_CASE("selective copying: data in order among noise, then one marker per data token") {
+  std::mt19937_64 rng(5);
+  const int body = 24, n_data = 6, vocab = 16;
+  const ch09::Batch batch = ch09::make_selective_copying(40, body, n_data, vocab, rng);
+  REQUIRE(batch.seqlen == body + n_data);
+  REQUIRE(batch.tokens.size() == std::size_t(40 * batch.seqlen));
+  REQUIRE(batch.targets.size() == batch.tokens.size());
+  std::set<int> first_positions, symbols;
+  for (int b = 0; b < batch.batch; ++b) {
+    const int* tokens = batch.tokens.data() + b * batch.seqlen;
+    const int* targets = batch.targets.data() + b * batch.seqlen;
+    std::vector<int> data;
+    for (int t = 0; t < body; ++t) {
+      CHECK(targets[t] == -1);
+      CHECK(tokens[t] != ch09::kMarkerToken);
+      CHECK(tokens[t] < vocab);
+      if (tokens[t] >= ch09::kFirstDataToken) {
+        if (data.empty()) first_positions.insert(t);
+        data.push_back(tokens[t]);
+        symbols.insert(tokens[t]);
+      } else {
+        CHECK(tokens[t] == ch09::kNoiseToken);
+      }
+    }
+    REQUIRE(data.size() == std::size_t(n_data));
+    for (int j = 0; j < n_data; ++j) {
+      CHECK(tokens[body + j] == ch09::kMarkerToken);
+      CHECK(targets[body + j] == data[std::size_t(j)]);  // the j-th marker asks for the j-th data token
+    }
+  }
+  CHECK(first_positions.size() > 5);                            // the positions really vary
+  CHECK(symbols.size() == std::size_t(vocab - ch09::kFirstDataToken));  // every data symbol occurs
+}
+
+TEST_CASE("selective copying: a seed gives the same sequences, another seed others") {
+  std::mt19937_64 a(9), b(9), c(10);
+  const ch09::Batch x = ch09::make_selective_copying(4, 32, 4, 16, a);
+  const ch09::Batch y = ch09::make_selective_copying(4, 32, 4, 16, b);
+  const ch09::Batch z = ch09::make_selective_copying(4, 32, 4, 16, c);
+  CHECK(x.tokens == y.tokens);
+  CHECK(x.tokens != z.tokens);
+  // Every body position can hold data, the first and the last included (n_data = body_length).
+  const ch09::Batch full = ch09::make_selective_copying(1, 3, 3, 16, a);
+  for (int t = 0; t < 3; ++t) CHECK(full.tokens[std::size_t(t)] >= ch09::kFirstDataToken);
+  CHECK_THROWS_AS(ch09::make_selective_copying(1, 3, 4, 16, a), std::invalid_argument);
+  CHECK_THROWS_AS(ch09::make_selective_copying(1, 8, 2, 2, a), std::invalid_argument);
+}
+
+TEST_CASE("token accuracy counts the argmax at scored positions only") {
+  ch09::Batch batch;
+  batch.batch = 1;
+  batch.seqlen = 3;
+  batch.tokens = {0, 1, 1};
+  batch.targets = {-1, 2, 0};
+  // logits (1, vocab 3, 3): position 0 unscored, position 1 argmax 2 (right), position 2 argmax 1 (wrong).
+  const std::vector<double> logits = {9, 0, 0,  //
+                                      0, 1, 5,  //
+                                      0, 2, 1};
+  const ch09::Accuracy a = ch09::token_accuracy(logits, 3, batch);
+  CHECK(a.scored == 2);
+  CHECK(a.correct == 1);
+  const ch09::Accuracy f = ch09::token_accuracy(std::vector<float>(logits.begin(), logits.end()), 3, batch);
+  CHECK(f.correct == 1);
+}
