@@ -51,7 +51,7 @@ double adamw_step(const AdamWSettings& s, double lr, const std::vector<float>& d
 // [snippet:tiny_cpu_training]
 // Found by trying (Release, one core of the book's CI machine, 2026-11-24), seeds 1, 2, 3, held-out
 // accuracy after 2000 steps: selective 94.7%, 99.5%, 98.8%; LTI 53.2%, 57.4%, 68.0% (chance is
-// 1/14 = 7.1%). About 5 s per model. What did not work as well: a body of 24 or 32 positions
+// 1/14 = 7.1%). About 6 s per model. What did not work as well: a body of 24 or 32 positions
 // (selective learned for seed 1 and stayed at chance for seed 2 within 2000 steps: the task has
 // a long plateau before the model discovers which tokens to keep); weight decay 0.1 at these
 // learning rates (seeds 2 and 3 stayed at chance); lr 0.02 (less reliable than 0.01).
