@@ -15,7 +15,7 @@ using selective_scan::Kernel;
 
 namespace {
 
-constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers};
+constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::checkpoints};
 
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
   Problem p;
@@ -102,8 +102,9 @@ TEST_CASE("awkward sequence lengths", "[gpu]") {
 
 // Version 4 stages a warp's B and C rows once, and runs its own backward, only when a group's
 // channels come in whole warps (4 or 8 of them) and, backwards, for real A with up to 16
-// states; the shapes above mostly send it elsewhere. These take those paths: every input type,
-// awkward lengths, each of B and C constant or variable, two groups, an initial state.
+// states; the shapes above mostly send it elsewhere. These take those paths, and version 5's
+// backward, which takes the same calls: every input type, awkward lengths, each of B and C
+// constant or variable, two groups, an initial state.
 TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
   REQUIRE_GPU();
   int seed = 61;
@@ -117,9 +118,12 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
           p.groups = variable == 3 ? 2 : 1;
           p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
           p.has_initial_state = seqlen > 2048;
-          const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::registers);
-          INFO(describe(p, type, Kernel::registers) << "\n" << outcome.report);
-          CHECK(outcome.ok);
+          const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+          for (Kernel kernel : {Kernel::registers, Kernel::checkpoints}) {
+            const auto outcome = run_and_compare(drawn, type, kernel);
+            INFO(describe(p, type, kernel) << "\n" << outcome.report);
+            CHECK(outcome.ok);
+          }
         }
 }
 

@@ -63,7 +63,8 @@ template <class Input, bool kComplex>
 void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
   if (kernel == Kernel::naive) detail::naive_forward<Input, kComplex>(args, stream);
   else if (kernel == Kernel::lanes && args.dstate <= 32) detail::lanes_forward<Input, kComplex>(args, stream);
-  else if (kernel == Kernel::registers) detail::registers_forward<Input, kComplex>(args, stream);
+  else if (kernel == Kernel::registers || kernel == Kernel::checkpoints)
+    detail::registers_forward<Input, kComplex>(args, stream);
   else detail::blocked_forward<Input, kComplex>(args, stream);
 }
 template <class Input, bool kComplex>
@@ -72,6 +73,8 @@ void run_backward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stre
   if constexpr (!kComplex) {
     if (kernel == Kernel::registers && detail::registers_backward_takes(args, kComplex))
       return detail::registers_backward<Input>(args, stream);
+    if (kernel == Kernel::checkpoints && detail::checkpoints_backward_takes(args, kComplex))
+      return detail::checkpoints_backward<Input>(args, stream);
   }
   detail::blocked_backward<Input, kComplex>(args, stream);
 }
@@ -109,7 +112,7 @@ std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
 std::string validate(const ForwardParams& p) {
   const DataType t = p.input_type;
   if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked && p.kernel != Kernel::lanes &&
-      p.kernel != Kernel::registers)
+      p.kernel != Kernel::registers && p.kernel != Kernel::checkpoints)
     return "unknown kernel version";
   return first_of({
       check_sizes(p.sizes, p.B.variable || p.C.variable),

@@ -72,6 +72,11 @@ bool registers_backward_takes(const ScanArgs& args, bool is_complex);
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
+// Version 5's backward: the calls version 4's takes; h checkpointed every 8 steps in the workspace.
+bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex);
+std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
+template <class Input>
+void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
 
 // The workspace each backward needs (bytes), and the fixed-order reductions that finish the
 // parameter gradients from per-(b, d) partial sums in it (reductions.cu).
