@@ -81,8 +81,9 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   gradients_ = Buffer<float>(layout_.total);
   adam_m_ = Buffer<float>(layout_.total);
   adam_v_ = Buffer<float>(layout_.total);
-  const std::vector<unsigned char> mask = weight_decay_mask(config);
-  decay_mask_ = Buffer<unsigned char>(std::span<const unsigned char>(mask));
+  const std::vector<float> mask = weight_decay_mask(config);
+  decay_mask_ = Buffer<float>(std::span<const float>(mask));
+  gradient_norm_ = Buffer<float>(1);
   tokens_ = Buffer<int>(sequence_floats(Bm, 1, Lm));
   targets_ = Buffer<int>(sequence_floats(Bm, 1, Lm));
 
@@ -339,9 +340,12 @@ void GpuModel::backward() {
 // [/snippet:model_backward]
 
 void GpuModel::adamw_step(float lr, int step, const AdamWSettings& settings) {
+  gpu::gradient_norm(gradients_.data(), layout_.total, gradient_norm_.data());
   gpu::adamw_step(parameters_.data(), gradients_.data(), adam_m_.data(), adam_v_.data(), decay_mask_.data(),
-                  layout_.total, settings, lr, step);
+                  layout_.total, settings, lr, step, gradient_norm_.data());
 }
+
+float GpuModel::gradient_norm() const { return gradient_norm_.download()[0]; }
 
 gpu::LossMetrics GpuModel::metrics() const { return metrics_.download()[0]; }
 

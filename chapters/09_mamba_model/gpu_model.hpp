@@ -12,7 +12,7 @@
 // (one sync), which a training loop does every so many steps.
 #pragma once
 
-#include "adamw.hpp"
+#include "cpu_training.hpp"  // AdamWSettings: one optimizer for the CPU and the GPU
 #include "device_buffer.hpp"
 #include "gpu_cross_entropy.hpp"
 #include "model_config.hpp"
@@ -51,8 +51,11 @@ class GpuModel {
   void forward(const std::vector<int>& tokens, const std::vector<int>& targets, int batch, int seqlen);
   // Gradients of the last forward's loss with respect to every parameter (overwritten).
   void backward();
-  // One AdamW step from the gradients of the last backward; `step` counts from 1.
+  // One AdamW step (cpu_training.hpp's, clipping included) from the gradients of the last
+  // backward, with learning rate `lr` (settings.lr is not read); `step` counts from 1.
   void adamw_step(float lr, int step, const AdamWSettings& settings = {});
+  // The global L2 norm of the gradient before clipping, as the last adamw_step saw it (waits).
+  float gradient_norm() const;
 
   // The last forward's loss, correct predictions and target positions (waits for the GPU).
   gpu::LossMetrics metrics() const;
@@ -82,7 +85,7 @@ class GpuModel {
   template <class T>
   using Buffer = common::DeviceBuffer<T>;
   Buffer<float> parameters_, gradients_, adam_m_, adam_v_;
-  Buffer<unsigned char> decay_mask_;
+  Buffer<float> decay_mask_, gradient_norm_;
   Buffer<int> tokens_, targets_;
   // Forward activations, one slot of capacity size per layer (residual_ has layers + 1).
   Buffer<float> residual_, normed_, rstd_, xz_, xc_, xs_, dbc_, delta_raw_, zero_delta_, A_, y_, out_z_,

@@ -3,6 +3,7 @@
 #include "ch09_gpu_test_support.hpp"
 
 #include "causal_conv1d.hpp"
+#include "cpu_training.hpp"
 #include "gpu_adamw.hpp"
 #include "gpu_conv1d.hpp"
 #include "gpu_cross_entropy.hpp"
@@ -197,31 +198,35 @@ TEST_CASE("GPU cross-entropy: loss, gradient and correct count with ignored targ
   }
 }
 
-TEST_CASE("GPU AdamW matches the formula, with weight decay where the mask says", "[gpu]") {
+TEST_CASE("GPU AdamW matches cpu_training's step, clipping and weight decay included", "[gpu]") {
   REQUIRE_GPU();
   const std::size_t count = 1001;
-  const ch09::AdamWSettings settings;
-  std::vector<double> p = random_values(count, 15), m(count, 0.0), v(count, 0.0);
-  std::vector<unsigned char> decay(count);
-  for (std::size_t i = 0; i < count; ++i) decay[i] = i % 3 == 0;
-  DeviceBuffer<float> d_p = upload(p), d_m = upload(m), d_v = upload(v);
-  DeviceBuffer<unsigned char> d_decay{std::span<const unsigned char>(decay)};
-  const float lr = 1e-2f;
-  for (int step = 1; step <= 3; ++step) {
-    const std::vector<double> g = random_values(count, 100 + step);
-    DeviceBuffer<float> d_g = upload(g);
-    ch09::gpu::adamw_step(d_p.data(), d_g.data(), d_m.data(), d_v.data(), d_decay.data(), count, settings, lr, step);
-    const double c1 = 1 - std::pow(double(settings.beta1), step), c2 = 1 - std::pow(double(settings.beta2), step);
-    for (std::size_t i = 0; i < count; ++i) {
-      m[i] = settings.beta1 * m[i] + (1 - settings.beta1) * g[i];
-      v[i] = settings.beta2 * v[i] + (1 - settings.beta2) * g[i] * g[i];
-      const double update = (m[i] / c1) / (std::sqrt(v[i] / c2) + settings.eps);
-      p[i] -= lr * (update + (decay[i] ? settings.weight_decay * p[i] : 0.0));
+  for (const double clip_norm : {0.0, 1.0}) {  // 1.0 clips: the gradients below have norm ~30
+    INFO("clip_norm " << clip_norm);
+    ch09::AdamWSettings settings;
+    settings.clip_norm = clip_norm;
+    std::vector<double> p = random_values(count, 15);
+    std::vector<float> decay(count);
+    for (std::size_t i = 0; i < count; ++i) decay[i] = i % 3 == 0 ? 1.0f : 0.0f;
+    DeviceBuffer<float> d_p = upload(p), d_m(count), d_v(count), d_norm = poisoned(1);
+    CUDA_CHECK(cudaMemset(d_m.data(), 0, d_m.bytes()));
+    CUDA_CHECK(cudaMemset(d_v.data(), 0, d_v.bytes()));
+    DeviceBuffer<float> d_decay{std::span<const float>(decay)};
+    ch09::AdamWState state;
+    const float lr = 1e-2f;
+    for (int step = 1; step <= 3; ++step) {
+      const std::vector<double> g = random_values(count, 100 + step);
+      DeviceBuffer<float> d_g = upload(g);
+      ch09::gpu::gradient_norm(d_g.data(), count, d_norm.data());
+      ch09::gpu::adamw_step(d_p.data(), d_g.data(), d_m.data(), d_v.data(), d_decay.data(), count, settings, lr, step,
+                            d_norm.data());
+      const double norm = ch09::adamw_step(settings, lr, decay, p, g, state);
+      CHECK_CLOSE("gradient norm", common::compare(download(d_norm), std::vector<double>{norm}, {0, 1e-5}));
     }
+    CHECK_CLOSE("p", common::compare(download(d_p), p, {1e-6, 1e-5}));
+    CHECK_CLOSE("m", common::compare(download(d_m), state.m, {1e-6, 1e-5}));
+    CHECK_CLOSE("v", common::compare(download(d_v), state.v, {1e-6, 1e-5}));
   }
-  CHECK_CLOSE("p", common::compare(download(d_p), p, {1e-6, 1e-5}));
-  CHECK_CLOSE("m", common::compare(download(d_m), m, {1e-6, 1e-5}));
-  CHECK_CLOSE("v", common::compare(download(d_v), v, {1e-6, 1e-5}));
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // tiny sizes with awkward lengths; and a few AdamW steps that lower the loss.
 #include "ch09_gpu_test_support.hpp"
 
+#include "gpu_inference.hpp"
 #include "gpu_model.hpp"
 #include "reference_model.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -100,6 +102,50 @@ TEST_CASE("GPU model: AdamW steps on one batch lower its loss (both kinds)", "[g
     CHECK(std::isfinite(last));
     CHECK(last < 0.8f * first);
     for (const float p : model.download_parameters()) REQUIRE(std::isfinite(p));
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("GPU model: a training step at the chapter's size runs and is timed", "[gpu]") {
+  REQUIRE_GPU();
+  for (const ch09::SsmKind kind : {ch09::SsmKind::selective, ch09::SsmKind::lti}) {
+    ch09::ModelConfig config;  // the chapter's model: d_model 64, 2 layers, N 16
+    config.kind = kind;
+    std::mt19937_64 rng(9);
+    const ch09::Batch data = ch09::make_selective_copying(64, 256, 16, config.vocab, rng);
+    ch09::GpuModel model(config, data.batch, data.seqlen);
+    model.load_parameters(ch09::initial_parameters(config, 10));
+    common::DeviceBuffer<int> tokens = upload(data.tokens), targets = upload(data.targets);
+    auto train_step = [&](int step) {
+      model.forward(tokens.data(), targets.data(), data.batch, data.seqlen);
+      model.backward();
+      model.adamw_step(1e-3f, step);
+    };
+    for (int step = 1; step <= 3; ++step) train_step(step);  // warm-up
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    const int steps = 50;
+    CUDA_CHECK(cudaEventRecord(start));
+    for (int step = 4; step < 4 + steps; ++step) train_step(step);
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    const ch09::gpu::LossMetrics m = model.metrics();
+    std::printf("%s: batch %d x seqlen %d, %.3f ms per training step (mean of %d), loss %.4f\n",
+                ch09::to_string(kind).c_str(), data.batch, data.seqlen, ms / steps, steps, m.loss);
+    CHECK(std::isfinite(m.loss));
+    const ch09::InferenceThroughput t = ch09::measure_inference_throughput(model, 64, data.seqlen, 11, 5);
+    std::printf("%s: inference of 64 x %d tokens: stepping %.3f ms (%.3g tokens/s), parallel forward %.3f ms (%.3g tokens/s)\n",
+                ch09::to_string(kind).c_str(), data.seqlen, t.step_ms.median_ms, t.step_tokens_per_second(),
+                t.parallel_ms.median_ms, t.parallel_tokens_per_second());
   }
 }
 
