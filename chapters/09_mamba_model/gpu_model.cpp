@@ -345,6 +345,8 @@ void GpuModel::adamw_step(float lr, int step, const AdamWSettings& settings) {
                   layout_.total, settings, lr, step, gradient_norm_.data());
 }
 
+void GpuModel::adamw_step(float lr, int step) { adamw_step(lr, step, AdamWSettings{}); }
+
 float GpuModel::gradient_norm() const { return gradient_norm_.download()[0]; }
 
 gpu::LossMetrics GpuModel::metrics() const { return metrics_.download()[0]; }

@@ -12,7 +12,6 @@
 // (one sync), which a training loop does every so many steps.
 #pragma once
 
-#include "cpu_training.hpp"  // AdamWSettings: one optimizer for the CPU and the GPU
 #include "device_buffer.hpp"
 #include "gpu_cross_entropy.hpp"
 #include "model_config.hpp"
@@ -24,6 +23,8 @@
 #include <vector>
 
 namespace ch09 {
+
+struct AdamWSettings;  // cpu_training.hpp: one optimizer for the CPU and the GPU
 
 class GpuModel {
  public:
@@ -53,7 +54,8 @@ class GpuModel {
   void backward();
   // One AdamW step (cpu_training.hpp's, clipping included) from the gradients of the last
   // backward, with learning rate `lr` (settings.lr is not read); `step` counts from 1.
-  void adamw_step(float lr, int step, const AdamWSettings& settings = {});
+  void adamw_step(float lr, int step, const AdamWSettings& settings);
+  void adamw_step(float lr, int step);  // with AdamWSettings' defaults
   // The global L2 norm of the gradient before clipping, as the last adamw_step saw it (waits).
   float gradient_norm() const;
 
