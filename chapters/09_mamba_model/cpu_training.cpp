@@ -80,7 +80,7 @@ CpuTrainingSettings tiny_cpu_training(SsmKind kind) {
 
 Evaluation evaluate(const ModelConfig& config, const std::vector<double>& parameters, int body_length, int n_data,
                     int sequences, unsigned seed) {
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng = held_out_stream(seed);
   Evaluation e;
   double loss_sum = 0.0;
   for (int done = 0; done < sequences;) {
@@ -101,19 +101,19 @@ CpuTrainingResult train_on_cpu(const CpuTrainingSettings& s, const std::function
   result.parameters = to_double(initial_parameters(s.model, s.seed));
   const std::vector<float> mask = weight_decay_mask(s.model);
   AdamWState state;
-  // Training sequences and held-out ones come from different streams of the same seed.
-  std::mt19937_64 data(std::uint64_t(s.seed) * 0x9E3779B97F4A7C15ull + 1);
+  std::mt19937_64 data = training_stream(s.seed);
   const auto start = std::chrono::steady_clock::now();
   for (int step = 0; step < s.steps; ++step) {
     const Batch batch = make_selective_copying(s.batch, s.body_length, s.n_data, s.model.vocab, data);
     const ModelForward f = model_forward(s.model, result.parameters, batch, ScanPath::real_fp64);
     const std::vector<double> grad = model_backward(s.model, result.parameters, batch, f, ScanPath::real_fp64);
     adamw_step(s.optimizer, learning_rate(s.optimizer, step, s.steps), mask, result.parameters, grad, state);
-    result.curve.push_back({step + 1, f.loss, f.accuracy.fraction()});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.curve.push_back({step + 1, f.loss, f.accuracy.fraction(), double(step + 1) * s.batch * batch.seqlen / seconds});
     if (progress) progress(result.curve.back());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const Evaluation e = evaluate(s.model, result.parameters, s.body_length, s.n_data, s.eval_sequences, s.seed + 0x5EED);
+  const Evaluation e = evaluate(s.model, result.parameters, s.body_length, s.n_data, s.eval_sequences, s.seed);
   result.eval_loss = e.loss;
   result.eval_accuracy = e.accuracy;
   return result;

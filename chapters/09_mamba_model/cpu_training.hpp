@@ -54,6 +54,7 @@ struct TrainingPoint {
   int step = 0;      // steps done
   double loss = 0;   // the training batch's loss at this step
   double accuracy = 0;
+  double tokens_per_second = 0;  // since the start of the run
 };
 
 struct CpuTrainingResult {
@@ -68,7 +69,7 @@ struct CpuTrainingResult {
 CpuTrainingResult train_on_cpu(const CpuTrainingSettings& settings,
                                const std::function<void(const TrainingPoint&)>& progress = {});
 
-// Loss and token accuracy of `parameters` on `sequences` fresh sequences drawn from `seed`.
+// Loss and token accuracy of `parameters` on `sequences` sequences of the held-out stream of `seed`.
 struct Evaluation {
   double loss = 0;
   Accuracy accuracy;

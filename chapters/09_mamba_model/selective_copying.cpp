@@ -41,6 +41,9 @@ Accuracy accuracy_of(const std::vector<T>& logits, int vocab, const Batch& batch
 
 }  // namespace
 
+std::mt19937_64 training_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) * 0x9E3779B97F4A7C15ull + 1); }
+std::mt19937_64 held_out_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) + 0x5EED); }
+
 // [snippet:make_selective_copying]
 Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, std::mt19937_64& rng) {
   if (batch < 1 || n_data < 1 || body_length < n_data || vocab <= kFirstDataToken)

@@ -28,6 +28,11 @@ struct Batch {
 // differ between standard libraries), so a seed gives the same sequences everywhere.
 Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, std::mt19937_64& rng);
 
+// The two random streams of a training run's seed: the sequences it trains on, and the held-out
+// sequences it is measured on. The CPU and the GPU training draw from the same two.
+std::mt19937_64 training_stream(unsigned seed);
+std::mt19937_64 held_out_stream(unsigned seed);
+
 struct Accuracy {
   long correct = 0, scored = 0;
   double fraction() const { return scored ? double(correct) / double(scored) : 0.0; }

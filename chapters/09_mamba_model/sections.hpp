@@ -1,0 +1,61 @@
+// sections.hpp: the sections of chapter 09's program, in the order it runs them, and what they
+// hand each other (the trained models). sections_cpu.cpp holds the ones that run without a GPU,
+// sections_gpu.cpp the training and what is measured on the trained models.
+#pragma once
+
+#include "common_options.hpp"
+#include "gpu_training.hpp"
+#include "model_config.hpp"
+#include "notebook.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ch09 {
+
+struct ProgramOptions {
+  int steps = 0;  // 0: the default for the mode (finish_options)
+  double lr = 3e-3;
+  double weight_decay = 0.1;
+  int batch = 64;
+  int body_length = 256;
+  int data_tokens = 16;
+  std::string load_dir;  // non-empty: load the weights instead of training
+  std::vector<unsigned> seeds;  // the training seeds: --seed, and with --bench --seed + 1 too
+
+  TaskShape task() const { return {body_length, data_tokens}; }
+  AdamWSettings optimizer() const;
+};
+void finish_options(ProgramOptions& o, const common::CommonOptions& common);
+
+// The GPU model of the chapter: the paper's 2 layers of width 64, vocabulary 16.
+ModelConfig gpu_model_config(SsmKind kind);
+
+struct TrainedModel {
+  ModelConfig config;
+  unsigned seed = 0;
+  std::vector<float> initial, parameters;
+  std::vector<TrainingPoint> history;  // empty when loaded from a file
+  double seconds = 0;
+  Evaluation held_out;
+};
+
+struct Trained {
+  std::vector<TrainedModel> runs;  // every kind and seed; empty when there is no GPU
+  const TrainedModel* find(SsmKind kind) const;  // the first seed's
+};
+
+void section_task(common::Notebook& nb, const ProgramOptions& o);
+void section_models(common::Notebook& nb, const ProgramOptions& o);
+void section_finite_differences(common::Notebook& nb);
+void section_recurrence(common::Notebook& nb);
+void section_cpu_training(common::Notebook& nb);
+void section_gpu_against_reference(common::Notebook& nb);
+void section_gpu_training(common::Notebook& nb, const ProgramOptions& o, Trained& trained);
+void section_selection(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_generalization(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_decays(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_inference(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+
+}  // namespace ch09

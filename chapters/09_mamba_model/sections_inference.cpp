@@ -1,0 +1,203 @@
+// Chapter 09's sections on the GPU model itself: its check against the fp64 reference, the trained
+// model run as a recurrence, and the weights file.
+#include "sections.hpp"
+
+#include "check_problems.hpp"
+#include "device_buffer.hpp"
+#include "gpu_inference.hpp"
+#include "gpu_model.hpp"
+#include "recurrent_inference.hpp"
+#include "reference_model.hpp"
+#include "selective_copying.hpp"
+#include "weights_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+namespace ch09 {
+namespace {
+
+using common::Notebook;
+using common::Tolerance;
+
+std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+std::string bytes_text(double bytes) {
+  if (bytes >= 1 << 20) return fmt::format("{:.1f} MiB", bytes / (1 << 20));
+  if (bytes >= 1 << 10) return fmt::format("{:.1f} KiB", bytes / (1 << 10));
+  return fmt::format("{:.0f} B", bytes);
+}
+
+}  // namespace
+
+// ---- the GPU model against the fp64 reference --------------------------------------------------
+void section_gpu_against_reference(Notebook& nb) {
+  nb.section("The GPU model against the fp64 reference");
+  if (!nb.gpu()) return nb.gpu_skip("the GPU model's checks");
+  // fp32 against fp64 through two layers, cuBLAS and the scan: errors of a few float epsilons
+  // times the size of the values, summed over the products' lengths.
+  const Tolerance logits_tol{1e-5, 1e-4}, gradient_tol{2e-6, 2e-4};
+  nb.text(fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
+                      "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
+                      "every gradient block atol {} + rtol {}·|ref|.",
+                      logits_tol.atol, logits_tol.rtol, gradient_tol.atol, gradient_tol.rtol));
+  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+    const ModelConfig c = tiny_config(kind);
+    const std::vector<float> parameters = to_float(tiny_parameters(c, unsigned(nb.options().seed)));
+    const std::vector<double> exact = as_double(parameters);
+    const Batch b = random_batch(c.vocab, 3, 19, unsigned(nb.options().seed) + 7);
+    const ModelForward reference = model_forward(c, exact, b);
+    const std::vector<double> gradient = model_backward(c, exact, b, reference);
+    GpuModel model(c, 3, 19);
+    model.load_parameters(parameters);
+    model.poison_outputs();
+    model.forward(b.tokens, b.targets, 3, 19);
+    model.backward();
+    const std::string name = to_string(kind) + " model";
+    nb.check(name + ": logits", common::compare(as_double(model.download_logits()), reference.logits, logits_tol));
+    const std::vector<float> got = model.download_gradients();
+    common::Comparison worst;
+    std::string worst_block;
+    int failed = 0;
+    for (const ParameterBlock& block : parameter_blocks(c)) {
+      const std::vector<double> got_block(got.begin() + block.offset, got.begin() + block.offset + block.count);
+      const std::vector<double> want(gradient.begin() + block.offset, gradient.begin() + block.offset + block.count);
+      const common::Comparison cmp = common::compare(got_block, want, gradient_tol);
+      if (!cmp.ok) ++failed;
+      // The block to report: the first that fails, else the one with the largest error.
+      const bool worse = worst_block.empty() || (worst.ok && !cmp.ok) ||
+                         (worst.ok == cmp.ok && cmp.max_abs_error > worst.max_abs_error);
+      if (worse) worst = cmp, worst_block = block.name;
+    }
+    nb.check(fmt::format("{}: the gradient of all {} parameter blocks ({} out of tolerance; worst: {})", name,
+                         parameter_blocks(c).size(), failed, worst_block),
+             worst);
+  }
+}
+
+// ---- the trained model as a recurrence ---------------------------------------------------------
+void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+  nb.section("Generating with the trained model: one token at a time");
+  if (trained.runs.empty()) return nb.gpu_skip("recurrent inference on the GPU");
+  const TrainedModel& run = *trained.find(SsmKind::selective);
+  const ModelConfig& c = run.config;
+  const TaskShape task = o.task();
+  const int sequences = 8, length = task.seqlen();
+  std::mt19937_64 rng(nb.options().seed + 2000);
+  const Batch b = make_selective_copying(sequences, task.body_length, task.data_tokens, c.vocab, rng);
+
+  GpuModel model(c, std::max(sequences, o.batch), length);
+  model.load_parameters(run.parameters);
+  model.forward(b.tokens, b.targets, sequences, length);
+  const std::vector<float> parallel = model.download_logits();  // (sequences, vocab, length)
+
+  // [snippet:generation_loop]
+  GpuInference inference(model, sequences);
+  inference.reset();
+  common::DeviceBuffer<int> token{std::size_t(sequences)};
+  std::vector<float> stepped(parallel.size());
+  for (int t = 0; t < length; ++t) {
+    std::vector<int> column(sequences);
+    for (int s = 0; s < sequences; ++s) column[s] = b.tokens[std::size_t(s) * length + t];
+    token.upload(column);
+    inference.step(token.data());
+    const std::vector<float> logits = inference.download_logits();  // (sequences, vocab)
+    for (int s = 0; s < sequences; ++s)
+      for (int v = 0; v < c.vocab; ++v)
+        stepped[(std::size_t(s) * c.vocab + v) * length + t] = logits[std::size_t(s) * c.vocab + v];
+  }
+  // [/snippet:generation_loop]
+  nb.check(fmt::format("{} sequences of {} tokens stepped one token at a time: the parallel forward's logits",
+                       sequences, length),
+           common::compare(as_double(stepped), as_double(parallel), {1e-4, 1e-4}));
+  const Accuracy from_steps = token_accuracy(stepped, c.vocab, b), from_parallel = token_accuracy(parallel, c.vocab, b);
+  nb.check("and the same tokens copied", from_steps.correct == from_parallel.correct,
+           fmt::format("{} of {} by stepping, {} by the parallel forward", from_steps.correct, from_steps.scored,
+                       from_parallel.correct));
+
+  std::vector<std::vector<std::string>> rows;
+  for (int batch : {1, 64}) {
+    GpuModel timed(c, batch, length);
+    timed.load_parameters(run.parameters);
+    const InferenceThroughput r = measure_inference_throughput(timed, batch, length, unsigned(nb.options().seed));
+    rows.push_back({std::to_string(batch), fmt::format("{:.3f}", r.step_ms.median_ms / length),
+                    fmt::format("{:.0f}", r.step_tokens_per_second()), fmt::format("{:.3f}", r.parallel_ms.median_ms),
+                    fmt::format("{:.0f}", r.parallel_tokens_per_second()),
+                    fmt::format("{:.1f}", r.parallel_tokens_per_second() / r.step_tokens_per_second())});
+  }
+  nb.table({"sequences", "ms per step", "tokens/s stepping", "ms parallel forward", "tokens/s parallel",
+            "parallel / stepping"},
+           rows);
+  nb.text(fmt::format("Both over the same {} tokens per sequence, timed with CUDA events (median of 10). The parallel\n"
+                      "forward sees every token at once, as training does; stepping is what generation must do, one\n"
+                      "token after the other, and a step of this small model is a handful of tiny launches.",
+                      length));
+
+  // Memory per sequence: the recurrence's fixed state against a transformer's KV cache of the same
+  // width and depth (keys and values, d_model each, per layer and token), both fp32.
+  const double state_bytes = 4.0 * recurrent_state_size(c);
+  std::vector<std::vector<std::string>> memory;
+  for (long long tokens : {272LL, 4096LL, 65536LL, 1LL << 20}) {
+    const double kv = 4.0 * 2 * c.layers * c.d_model * double(tokens);
+    memory.push_back({std::to_string(tokens), bytes_text(state_bytes), bytes_text(kv), fmt::format("{:.0f}", kv / state_bytes)});
+  }
+  nb.text(fmt::format("Memory per sequence, fp32: the recurrent state is {} layers × {} channels × ({} conv inputs + {}\n"
+                      "states) = {} numbers, whatever the length; a transformer of the same width and depth keeps a key\n"
+                      "and a value of {} numbers per layer for every token seen.",
+                      c.layers, c.d_inner(), c.conv_width - 1, c.d_state, recurrent_state_size(c), c.d_model));
+  nb.table({"tokens so far", "Mamba state", "transformer KV cache", "ratio"}, memory);
+}
+
+// ---- the weights file --------------------------------------------------------------------------
+void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+  nb.section("The weights file: train once, run again later");
+  (void)o;
+  const bool have_trained = !trained.runs.empty();
+  const ModelConfig c = have_trained ? trained.find(SsmKind::selective)->config : tiny_config(SsmKind::selective);
+  const std::vector<float> parameters = have_trained ? trained.find(SsmKind::selective)->parameters
+                                                     : to_float(tiny_parameters(c, unsigned(nb.options().seed)));
+  const std::string path = (std::filesystem::path(nb.out_dir()) / "weights_check.weights").string();
+  save_weights(path, c, parameters);
+  nb.text(fmt::format("{} ({}, {} floats): {} bytes: an 8-byte magic, the format version, the model's shape,\n"
+                      "the float count, the floats, and an FNV-1a checksum of everything after the magic.",
+                      have_trained ? "The trained selective model" : "A tiny model", to_string(c), parameters.size(),
+                      std::filesystem::file_size(path)));
+  nb.check("saved and loaded back: the same floats, bit for bit", load_weights(path, c) == parameters,
+           fmt::format("{} floats", parameters.size()));
+
+  // Each damage must be refused with one line naming the file and the problem.
+  std::ifstream in(path, std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  struct Damage {
+    std::string what, bytes;
+  };
+  std::string flipped = whole;
+  flipped[whole.size() / 2] = char(flipped[whole.size() / 2] ^ 0x10);
+  std::string wrong_magic = whole;
+  wrong_magic[0] = 'X';
+  const std::string damaged_path = (std::filesystem::path(nb.out_dir()) / "damaged.weights").string();
+  for (const Damage& d : {Damage{"one bit flipped in the middle", flipped}, Damage{"its last 100 bytes missing",
+                                                                                   whole.substr(0, whole.size() - 100)},
+                          Damage{"a wrong magic", wrong_magic}}) {
+    std::ofstream(damaged_path, std::ios::binary) << d.bytes;
+    std::string message;
+    try {
+      load_weights(damaged_path);
+    } catch (const std::runtime_error& e) {
+      message = e.what();
+    }
+    nb.check("a file with " + d.what + " is refused", !message.empty(), message.empty() ? "loaded!" : message);
+  }
+  std::filesystem::remove(damaged_path);
+  std::filesystem::remove(path);
+  if (have_trained)
+    nb.text("The training run left selective.weights and lti.weights in the output directory; `--load DIR`\n"
+            "starts from them instead of training.");
+}
+
+}  // namespace ch09

@@ -1,0 +1,277 @@
+// The training sections of chapter 09: both models trained on the GPU, then looked inside.
+#include "sections.hpp"
+
+#include "gpu_model.hpp"
+#include "gpu_training.hpp"
+#include "progress_line.hpp"
+#include "selective_copying.hpp"
+#include "weights_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+namespace ch09 {
+namespace {
+
+using common::Figure;
+using common::Notebook;
+using common::Series;
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
+
+std::string weights_path(const std::string& dir, SsmKind kind) {
+  return (std::filesystem::path(dir) / (kind == SsmKind::selective ? "selective.weights" : "lti.weights")).string();
+}
+
+// The mean of Δ over channels at each position of sequence 0: (batch, d_inner, L) -> L values.
+std::vector<double> mean_over_channels(const std::vector<float>& delta, int d_inner, int seqlen) {
+  std::vector<double> mean(std::size_t(seqlen), 0.0);
+  for (int c = 0; c < d_inner; ++c)
+    for (int t = 0; t < seqlen; ++t) mean[t] += delta[std::size_t(c) * seqlen + t] / d_inner;
+  return mean;
+}
+
+}  // namespace
+
+void finish_options(ProgramOptions& o, const common::CommonOptions& common) {
+  if (o.steps == 0) o.steps = common.bench ? 4000 : 1500;
+  o.seeds = {unsigned(common.seed)};
+  if (common.bench) o.seeds.push_back(unsigned(common.seed) + 1);
+}
+
+AdamWSettings ProgramOptions::optimizer() const {
+  AdamWSettings a;
+  a.lr = lr;
+  a.weight_decay = weight_decay;
+  a.warmup_steps = std::min(200, steps / 10);
+  return a;
+}
+
+ModelConfig gpu_model_config(SsmKind kind) {
+  ModelConfig c;  // vocab 16, d_model 64, 2 layers, N = 16, expand 2, conv 4, dt_rank 4
+  c.kind = kind;
+  return c;
+}
+
+const TrainedModel* Trained::find(SsmKind kind) const {
+  for (const TrainedModel& run : runs)
+    if (run.config.kind == kind) return &run;
+  return nullptr;
+}
+
+// ---- training ----------------------------------------------------------------------------------
+void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& trained) {
+  nb.section("Training on the GPU: the selective model against the LTI model");
+  if (!nb.gpu()) return nb.gpu_skip("the training runs (the CPU's tiny run above stands in for them)");
+  const TaskShape task = o.task();
+  const int held_out_sequences = 1024;
+  if (!o.load_dir.empty()) {
+    for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+      const Weights w = load_weights(weights_path(o.load_dir, kind));
+      if (w.config.kind != kind) throw std::runtime_error(weights_path(o.load_dir, kind) + ": holds a " +
+                                                          to_string(w.config.kind) + " model");
+      TrainedModel run{w.config, unsigned(nb.options().seed), {}, w.parameters, {}, 0, {}};
+      GpuModel model(run.config, o.batch, task.seqlen());
+      model.load_parameters(run.parameters);
+      run.held_out = evaluate_on_gpu(model, task, held_out_sequences, run.seed);
+      trained.runs.push_back(std::move(run));
+    }
+    nb.text("Loaded from " + o.load_dir + " (--load): no training in this run.");
+  } else {
+    const AdamWSettings a = o.optimizer();
+    nb.text(fmt::format("Both models: {} steps of {} sequences of {} tokens (body {} + {} markers). AdamW: peak learning\n"
+                        "rate {} (linear warm-up over {} steps, then a cosine decay to a tenth), betas ({}, {}), weight\n"
+                        "decay {} on the matrices, the gradient's norm clipped at {}. A fresh batch every step; held-out\n"
+                        "accuracy on {} sequences of another random stream.",
+                        o.steps, o.batch, task.seqlen(), task.body_length, task.data_tokens, a.lr, a.warmup_steps, a.beta1,
+                        a.beta2, a.weight_decay, a.clip_norm, held_out_sequences));
+    for (unsigned seed : o.seeds)
+      for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+        TrainedModel run{gpu_model_config(kind), seed, {}, {}, {}, 0, {}};
+        run.initial = initial_parameters(run.config, seed);
+        GpuModel model(run.config, o.batch, task.seqlen());
+        model.load_parameters(run.initial);
+        GpuTrainingSettings settings;
+        settings.task = task;
+        settings.steps = o.steps;
+        settings.batch = o.batch;
+        settings.seed = seed;
+        settings.optimizer = o.optimizer();
+        ProgressLine progress(nb.options().quiet, fmt::format("{} seed {}", to_string(kind), seed));
+        const auto start = std::chrono::steady_clock::now();
+        run.history = train_on_gpu(model, settings, [&](const TrainingPoint& p) { progress(p, o.steps); });
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        run.parameters = model.download_parameters();
+        run.held_out = evaluate_on_gpu(model, task, held_out_sequences, seed);
+        save_weights(weights_path(nb.out_dir(), kind), run.config, run.parameters);
+        trained.runs.push_back(std::move(run));
+        if (seed != o.seeds.front()) trained.runs.back().initial.clear();
+      }
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const TrainedModel& run : trained.runs)
+    rows.push_back({to_string(run.config.kind), std::to_string(run.seed), std::to_string(parameter_layout(run.config).total),
+                    run.history.empty() ? "loaded" : fmt::format("{:.1f}", run.seconds),
+                    run.history.empty() ? "" : fmt::format("{:.0f}", run.history.back().tokens_per_second),
+                    run.history.empty() ? "" : fmt::format("{:.4f}", run.history.back().loss),
+                    fmt::format("{:.4f}", run.held_out.loss), percent(run.held_out.accuracy.fraction())});
+  nb.table({"model", "seed", "parameters", "train s", "tokens/s", "last loss", "held-out loss", "held-out accuracy"}, rows);
+  if (!trained.runs.front().history.empty()) {
+    Figure loss{"training_loss", "Training loss (cross-entropy at the copy positions)", "step", "loss", false, true, {},
+                {"set key top right"}};
+    Figure accuracy{"training_accuracy", "Token accuracy at the copy positions, training batches", "step",
+                    "accuracy (%)", false, false, {}, {"set key bottom right", "set yrange [0:100]"}};
+    for (const TrainedModel& run : trained.runs) {
+      const std::string title = fmt::format("{}, seed {}", to_string(run.config.kind), run.seed);
+      Series l{title, {}, {}, "lines lw 2"}, a{title, {}, {}, "lines lw 2"};
+      for (const TrainingPoint& p : run.history) {
+        l.x.push_back(p.step);
+        l.y.push_back(p.loss);
+        a.x.push_back(p.step);
+        a.y.push_back(100.0 * p.accuracy);
+      }
+      loss.series.push_back(l);
+      accuracy.series.push_back(a);
+    }
+    nb.figure(loss, false);
+    nb.figure(accuracy);
+  }
+  for (const TrainedModel& run : trained.runs) {
+    const std::string name = fmt::format("{} model, seed {}", to_string(run.config.kind), run.seed);
+    if (run.config.kind == SsmKind::selective)
+      nb.check(name + ": held-out token accuracy at least 95%", run.held_out.accuracy.fraction() >= 0.95,
+               percent(run.held_out.accuracy.fraction()));
+    else
+      nb.check(name + ": held-out token accuracy below 50% (chance is 1/14 = 7.1%)", run.held_out.accuracy.fraction() < 0.5,
+               percent(run.held_out.accuracy.fraction()));
+  }
+}
+
+// ---- what Δ does on a held-out sequence --------------------------------------------------------
+void section_selection(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+  nb.section("What the selective model selects: its step size Δ along one held-out sequence");
+  if (trained.runs.empty()) return nb.gpu_skip("the step sizes of the trained model");
+  const TaskShape task = o.task();
+  std::mt19937_64 rng(nb.options().seed + 1000);
+  const Batch b = make_selective_copying(1, task.body_length, task.data_tokens, 16, rng);
+  struct Kind {
+    const TrainedModel* run;
+    std::vector<std::vector<double>> delta;  // per layer, the mean over channels at each position
+  };
+  std::vector<Kind> kinds;
+  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+    const TrainedModel* run = trained.find(kind);
+    GpuModel model(run->config, 1, task.seqlen());
+    model.load_parameters(run->parameters);
+    model.forward(b.tokens, b.targets, 1, task.seqlen());
+    Kind k{run, {}};
+    for (int l = 0; l < run->config.layers; ++l)
+      k.delta.push_back(mean_over_channels(model.download_delta(l), run->config.d_inner(), task.seqlen()));
+    kinds.push_back(std::move(k));
+  }
+  std::vector<std::vector<std::string>> rows;
+  double data_over_noise_first_layer = 0;
+  for (const Kind& k : kinds)
+    for (int l = 0; l < int(k.delta.size()); ++l) {
+      double sum[3] = {0, 0, 0};
+      int count[3] = {0, 0, 0};
+      for (int t = 0; t < task.seqlen(); ++t) {
+        const int token = b.tokens[t];
+        const int which = token == kNoiseToken ? 0 : token == kMarkerToken ? 2 : 1;
+        sum[which] += k.delta[l][t];
+        ++count[which];
+      }
+      const double noise = sum[0] / count[0], data = sum[1] / count[1], marker = sum[2] / count[2];
+      if (k.run->config.kind == SsmKind::selective && l == 0) data_over_noise_first_layer = data / noise;
+      rows.push_back({to_string(k.run->config.kind), std::to_string(l + 1), fmt::format("{:.4f}", noise),
+                      fmt::format("{:.4f}", data), fmt::format("{:.4f}", marker), fmt::format("{:.1f}", data / noise)});
+    }
+  nb.table({"model", "layer", "mean Δ on noise", "on data tokens", "on markers", "data / noise"}, rows);
+  nb.text("Δ is the mean over the layer's 128 channels at each position. The LTI model has one Δ per\n"
+          "channel, whatever the token: its column is flat by construction.");
+  Figure f{"selection_delta", "Δ along one held-out sequence (mean over channels, layer 1)", "position t", "mean Δ",
+           false, true, {}, {"set key top left"}};
+  for (const Kind& k : kinds) {
+    Series s{to_string(k.run->config.kind) + " model", {}, {}, "lines lw 2"};
+    for (int t = 0; t < task.seqlen(); ++t) {
+      s.x.push_back(t);
+      s.y.push_back(k.delta[0][t]);
+    }
+    f.series.push_back(s);
+  }
+  Series data{"data tokens", {}, {}, "points pt 7 ps 0.8"};
+  for (int t = 0; t < task.body_length; ++t)
+    if (b.tokens[t] != kNoiseToken) {
+      data.x.push_back(t);
+      data.y.push_back(kinds[0].delta[0][t]);
+    }
+  f.series.push_back(data);
+  nb.figure(f);
+  nb.check("layer 1 of the selective model takes larger steps on data tokens than on noise",
+           data_over_noise_first_layer > 1.0, fmt::format("mean Δ on data / on noise = {:.1f}", data_over_noise_first_layer));
+}
+
+// ---- longer sequences than in training ---------------------------------------------------------
+void section_generalization(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+  nb.section("Longer sequences than it was trained on");
+  if (trained.runs.empty()) return nb.gpu_skip("the evaluation at other lengths");
+  std::vector<std::vector<std::string>> rows;
+  Figure f{"accuracy_vs_length", "Held-out token accuracy against the length of the body", "body length (positions)",
+           "accuracy (%)", true, false, {}, {"set key bottom left", "set yrange [0:100]"}};
+  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+    const TrainedModel* run = trained.find(kind);
+    Series s{to_string(kind) + " model", {}, {}, "linespoints lw 2 pt 7"};
+    for (int factor : {1, 2, 4, 16}) {
+      const TaskShape task{o.body_length * factor, o.data_tokens};
+      const int batch = std::max(1, std::min(o.batch, 64 / factor));
+      GpuModel model(run->config, batch, task.seqlen());
+      model.load_parameters(run->parameters);
+      const Evaluation e = evaluate_on_gpu(model, task, 256, run->seed);
+      rows.push_back({to_string(kind), fmt::format("{}x", factor), std::to_string(task.body_length),
+                      fmt::format("{:.4f}", e.loss), percent(e.accuracy.fraction())});
+      s.x.push_back(task.body_length);
+      s.y.push_back(100.0 * e.accuracy.fraction());
+    }
+    f.series.push_back(s);
+  }
+  nb.table({"model", "length", "body", "held-out loss", "held-out accuracy"}, rows);
+  nb.figure(f);
+}
+
+// ---- the learned decays ------------------------------------------------------------------------
+void section_decays(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+  nb.section("The decays it learned");
+  if (trained.runs.empty()) return nb.gpu_skip("the learned decays");
+  (void)o;
+  std::vector<std::vector<std::string>> rows;
+  Figure f{"learned_decay", "|A_n| of layer 1: the median over channels, per state", "state n", "median |A_n|", false,
+           true, {}, {"set key top left"}};
+  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+    const TrainedModel* run = trained.find(kind);
+    const ModelConfig& c = run->config;
+    const LayerOffsets& layer = parameter_layout(c).layers[0];
+    Series s{to_string(kind) + " model, trained", {}, {}, "linespoints lw 2 pt 7"};
+    for (int n = 0; n < c.d_state; ++n) {
+      std::vector<double> a(std::size_t(c.d_inner()));
+      for (int ch = 0; ch < c.d_inner(); ++ch) a[ch] = std::exp(double(run->parameters[layer.A_log + std::size_t(ch) * c.d_state + n]));
+      std::nth_element(a.begin(), a.begin() + a.size() / 2, a.end());
+      s.x.push_back(n);
+      s.y.push_back(a[a.size() / 2]);
+    }
+    f.series.push_back(s);
+  }
+  Series init{"initial (S4D-real: n + 1)", {}, {}, "lines lw 1 dt 2"};
+  for (int n = 0; n < trained.runs.front().config.d_state; ++n) {
+    init.x.push_back(n);
+    init.y.push_back(n + 1);
+  }
+  f.series.push_back(init);
+  nb.figure(f);
+}
+
+}  // namespace ch09
