@@ -85,10 +85,12 @@ void GpuInference::step(const int* device_tokens) {
     }
     a.u = xs_.data(), a.z = xz_.data() + E, a.z_stride = 2 * E;
     a.dt_bias = w + o.dt_bias, a.A_log = w + o.A_log, a.D = w + o.D;
-    a.h = ssm_state_.data() + l * static_cast<long long>(E) * N, a.state_stride = static_cast<long long>(c.layers) * E * N;
+    a.h = ssm_state_.data() + l * static_cast<long long>(E) * N;
+    a.state_stride = static_cast<long long>(c.layers) * E * N;
     a.out = out_z_.data(), a.sequences = S, a.channels = E, a.dstate = N;
     gpu::ssm_step(a);
-    linear.forward_tokens(w + o.out_proj, D, E, out_z_.data(), E, residual_.data(), D, S, 1.0f);  // r += out_proj·out_z
+    // The residual connection: r += out_proj · out_z.
+    linear.forward_tokens(w + o.out_proj, D, E, out_z_.data(), E, residual_.data(), D, S, 1.0f);
   }
   gpu::rms_norm_forward(residual_.data(), w + layout.final_norm, normed_.data(), rstd_.data(), S, D, 1);
   linear.forward_tokens(w + layout.embedding, c.vocab, D, normed_.data(), D, logits_.data(), c.vocab, S);

@@ -272,8 +272,9 @@ void GpuModel::run_forward() {
   float* last = pointers(config_.layers - 1).r_out;
   float* last_rstd = rstd_.data() + config_.layers * sequence_floats(max_batch_, 1, max_seqlen_);
   gpu::rms_norm_forward(last, w + layout_.final_norm, final_normed_.data(), last_rstd, B, D, L);
-  linear.forward(w + layout_.embedding, V, D, {final_normed_.data(), seq_D}, {logits_.data(), V * static_cast<long long>(L)},
-                 B, L);  // the tied head: logits = E · f
+  // The tied head: logits = E · f.
+  linear.forward(w + layout_.embedding, V, D, {final_normed_.data(), seq_D},
+                 {logits_.data(), V * static_cast<long long>(L)}, B, L);
   gpu::cross_entropy_forward(logits_.data(), targets_.data(), position_loss_.data(), logsumexp_.data(),
                              position_correct_.data(), metrics_.data(), B, V, L);
 }
@@ -365,7 +366,8 @@ std::vector<float> GpuModel::download_delta(int layer) const {
   const float* dt_bias = parameters.data() + layout_.layers[layer].dt_bias;
   std::vector<float> delta(sequence_floats(batch_, E, seqlen_), 0.0f);
   if (config_.kind == SsmKind::selective && !delta.empty())
-    CUDA_CHECK(cudaMemcpy(delta.data(), pointers(layer).delta_raw, delta.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(delta.data(), pointers(layer).delta_raw, delta.size() * sizeof(float),
+                          cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < delta.size(); ++i) {
     const double x = static_cast<double>(delta[i]) + dt_bias[(i / seqlen_) % E];
     delta[i] = static_cast<float>(x > 20.0 ? x : std::log1p(std::exp(x)));  // softplus, cut as the scan cuts it

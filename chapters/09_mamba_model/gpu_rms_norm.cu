@@ -18,13 +18,13 @@ __global__ void rms_norm_forward_kernel(const float* x, const float* w, float* y
                                         int channels, int seqlen) {
   const long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;  // (b, t)
   if (p >= static_cast<long long>(batch) * seqlen) return;
-  const long long b = p / seqlen, t = p % seqlen;
-  const float* xp = x + b * channels * seqlen + t;
+  const long long L = seqlen, b = p / L, t = p % L;
+  const float* xp = x + b * channels * L + t;  // xp[c * L] = x[b, c, t]
   float sum_sq = 0.0f;
-  for (int c = 0; c < channels; ++c) sum_sq += xp[c * static_cast<long long>(seqlen)] * xp[c * static_cast<long long>(seqlen)];
+  for (int c = 0; c < channels; ++c) sum_sq += xp[c * L] * xp[c * L];
   const float r = rsqrtf(sum_sq / channels + kRmsNormEps);
-  float* yp = y + b * channels * seqlen + t;
-  for (int c = 0; c < channels; ++c) yp[c * static_cast<long long>(seqlen)] = xp[c * static_cast<long long>(seqlen)] * r * w[c];
+  float* yp = y + b * channels * L + t;
+  for (int c = 0; c < channels; ++c) yp[c * L] = xp[c * L] * r * w[c];
   rstd[p] = r;
 }
 // [/snippet:rms_norm_forward]
@@ -76,12 +76,12 @@ void rms_norm_forward(const float* x, const float* w, float* y, float* rstd, int
   CUDA_CHECK_LAUNCH();
 }
 
-void rms_norm_backward(const float* dy, const float* x, const float* rstd, const float* w, float* dx, bool accumulate_dx,
-                       float* dw, int batch, int channels, int seqlen, cudaStream_t stream) {
+void rms_norm_backward(const float* dy, const float* x, const float* rstd, const float* w, float* dx,
+                       bool accumulate_dx, float* dw, int batch, int channels, int seqlen, cudaStream_t stream) {
   const long long positions = static_cast<long long>(batch) * seqlen;
   if (positions > 0) {
-    rms_norm_backward_input_kernel<<<blocks_for(positions), kThreads, 0, stream>>>(dy, x, rstd, w, dx, accumulate_dx,
-                                                                                   batch, channels, seqlen);
+    rms_norm_backward_input_kernel<<<blocks_for(positions), kThreads, 0, stream>>>(
+        dy, x, rstd, w, dx, accumulate_dx, batch, channels, seqlen);
     CUDA_CHECK_LAUNCH();
   }
   if (channels > 0) {

@@ -15,7 +15,8 @@ void rms_norm_forward(const float* x, const float* w, float* y, float* rstd, int
 
 // From dy: dx (added to what dx holds when `accumulate_dx`, the residual stream's gradient) and
 // dw (channels), overwritten.
-void rms_norm_backward(const float* dy, const float* x, const float* rstd, const float* w, float* dx, bool accumulate_dx,
-                       float* dw, int batch, int channels, int seqlen, cudaStream_t stream = nullptr);
+void rms_norm_backward(const float* dy, const float* x, const float* rstd, const float* w, float* dx,
+                       bool accumulate_dx, float* dw, int batch, int channels, int seqlen,
+                       cudaStream_t stream = nullptr);
 
 }  // namespace ch09::gpu

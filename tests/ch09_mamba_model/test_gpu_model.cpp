@@ -143,7 +143,8 @@ TEST_CASE("GPU model: a training step at the chapter's size runs and is timed", 
                 ch09::to_string(kind).c_str(), data.batch, data.seqlen, ms / steps, steps, m.loss);
     CHECK(std::isfinite(m.loss));
     const ch09::InferenceThroughput t = ch09::measure_inference_throughput(model, 64, data.seqlen, 11, 5);
-    std::printf("%s: inference of 64 x %d tokens: stepping %.3f ms (%.3g tokens/s), parallel forward %.3f ms (%.3g tokens/s)\n",
+    std::printf("%s: inference of 64 x %d tokens: stepping %.3f ms (%.3g tokens/s), "
+                "parallel forward %.3f ms (%.3g tokens/s)\n",
                 ch09::to_string(kind).c_str(), data.seqlen, t.step_ms.median_ms, t.step_tokens_per_second(),
                 t.parallel_ms.median_ms, t.parallel_tokens_per_second());
   }
