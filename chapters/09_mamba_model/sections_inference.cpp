@@ -112,9 +112,11 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
         stepped[(std::size_t(s) * c.vocab + v) * length + t] = logits[std::size_t(s) * c.vocab + v];
   }
   // [/snippet:generation_loop]
+  // Both fp32, summed in different orders (the chunked scan against a running state), over 272
+  // steps with the trained model's decays near 1: differences of some 1e-3 of the logits' size.
   nb.check(fmt::format("{} sequences of {} tokens stepped one token at a time: the parallel forward's logits",
                        sequences, length),
-           common::compare(as_double(stepped), as_double(parallel), {1e-4, 1e-4}));
+           common::compare(as_double(stepped), as_double(parallel), {1e-2, 1e-3}));
   const Accuracy from_steps = token_accuracy(stepped, c.vocab, b), from_parallel = token_accuracy(parallel, c.vocab, b);
   nb.check("and the same tokens copied", from_steps.correct == from_parallel.correct,
            fmt::format("{} of {} by stepping, {} by the parallel forward", from_steps.correct, from_steps.scored,
