@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
   return common::run_chapter(
       {"ch09_mamba_model", "Chapter 09 · A Mamba model that learns to select", 0}, argc, argv,
       [&](CLI::App& app) {
-        app.add_option("--steps", o.steps, "Training steps on the GPU (default: 1500, with --bench 4000)")
-            ->check(common::integer_in(1, 1000000));
+        app.add_option("--steps", o.steps, "Training steps on the GPU")
+            ->check(common::integer_in(1, 1000000))
+            ->capture_default_str();
         app.add_option("--lr", o.lr, "Peak learning rate of AdamW")->check(common::real_in(1e-6, 1.0))->capture_default_str();
         app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay on the matrices")
             ->check(common::real_in(0.0, 1.0))

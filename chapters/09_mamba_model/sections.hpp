@@ -14,9 +14,9 @@
 namespace ch09 {
 
 struct ProgramOptions {
-  int steps = 0;  // 0: the default for the mode (finish_options)
-  double lr = 3e-3;
-  double weight_decay = 0.1;
+  int steps = 12000;
+  double lr = 1e-2;
+  double weight_decay = 0.0;
   int batch = 64;
   int body_length = 256;
   int data_tokens = 16;

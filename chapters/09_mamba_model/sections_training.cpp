@@ -39,7 +39,6 @@ std::vector<double> mean_over_channels(const std::vector<float>& delta, int d_in
 }  // namespace
 
 void finish_options(ProgramOptions& o, const common::CommonOptions& common) {
-  if (o.steps == 0) o.steps = common.bench ? 4000 : 1500;
   o.seeds = {unsigned(common.seed)};
   if (common.bench) o.seeds.push_back(unsigned(common.seed) + 1);
 }
