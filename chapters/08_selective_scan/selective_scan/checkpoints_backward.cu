@@ -32,7 +32,6 @@ constexpr int kSlots = 32 / P;         // channels a warp
 constexpr int kStretch = 8;            // steps between two checkpoints of h
 constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
-constexpr int kBlocksPerMultiprocessor = 4;
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
 static_assert(kStretch % kGroup == 0 && kTile % kStretch == 0, "a stretch is whole groups, a tile whole stretches");
 
@@ -54,7 +53,9 @@ __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
   return v[0];
 }
 
-// Rows padded so that the stores of a warp fall on different banks (as in version 4).
+// Rows padded so that the stores of a warp fall on different banks (as in version 4). 51 KB a
+// block: three blocks a multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`:
+// at (128, 4) the compiler kept 128 registers and spilled, and ran 4% slower).
 constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * K * kThreads;
 struct Shared {
   float2 steps[kWarps][kSlots][kTile + P];            // (delta, delta u) of each step
@@ -65,8 +66,10 @@ struct Shared {
   StagedRows<K, P> rows[kWarps];
 };
 
-template <class Input>
-__global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoints_backward_kernel(
+// kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
+// B and C, their sums and their branches drop out of that kernel.
+template <class Input, bool kBothVariable>
+__global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
     ScanArgs args, WorkspaceLayout workspace) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(Shared): over the 48 KB of static memory
   Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
@@ -84,6 +87,7 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
        first += std::int64_t(gridDim.x) * kWarps * kSlots) {
     const std::int64_t bd = first + slot;
     const Channel<Input, false> ch(args, bd);
+    const bool B_var = kBothVariable || ch.B_var, C_var = kBothVariable || ch.C_var;
     float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -92,8 +96,8 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
       if (n >= args.dstate) continue;  // A = B = C = 0: g and h stay 0
       A[k] = args.A[ch.d * args.A_dim_stride + n];
       A2[k] = log2_scaled(A[k]);
-      if (!args.B.variable) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
-      if (!args.C.variable) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
+      if (!B_var) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
+      if (!C_var) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
     const int states_here = std::max(0, std::min(int{K}, args.dstate - n0));
     float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
@@ -128,7 +132,7 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
         sh.steps[warp][slot][s] = v;
         if (backwards) sh.finish[warp][slot][s] = kept, sh.dy[warp][slot][s] = dy;
       }
-      if (ch.B_var || (backwards && ch.C_var)) {
+      if (B_var || (backwards && C_var)) {
         TileRows<Input, K * P> rows;
         fetch_rows(ch.B_var, args.B.state_stride, backwards ? ch.C_var : nullptr, args.C.state_stride, args.dstate, t0,
                    args.seqlen, rows);
@@ -145,8 +149,8 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
 #pragma unroll
         for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
     };
-    const auto read_B = [&](int g, float (&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); };
-    const auto read_C = [&](int g, float (&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); };
+    const auto read_B = [&](int g, float (&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, B_var, B_const, g, B); };
+    const auto read_C = [&](int g, float (&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, C_var, C_const, g, C); };
     const auto checkpoint = [&](int stretch, int k) -> float& {
       return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
     };
@@ -262,9 +266,9 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
             // Channel slot s of the warp ends with step tg + s of the four channels' dB, dC.
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              if (ch.B_var) sh.time_gradients[warp][0][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
+              if (B_var) sh.time_gradients[warp][0][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
               else for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-              if (ch.C_var) sh.time_gradients[warp][1][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
+              if (C_var) sh.time_gradients[warp][1][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
               else for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
             }
           }
@@ -277,8 +281,8 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
           const std::int64_t group = ch.d / args.dims_per_group;
           for (int n = 0; n < args.dstate; ++n) {
             const std::int64_t i = ((ch.b * args.groups + group) * args.dstate + n) * args.seqlen + t0 + lane;
-            if (ch.B_var) atomicAdd(args.dB + i, sh.time_gradients[warp][0][n][lane]);
-            if (ch.C_var) atomicAdd(args.dC + i, sh.time_gradients[warp][1][n][lane]);
+            if (B_var) atomicAdd(args.dB + i, sh.time_gradients[warp][0][n][lane]);
+            if (C_var) atomicAdd(args.dC + i, sh.time_gradients[warp][1][n][lane]);
           }
         }
         // Finish the steps this lane staged.
@@ -303,8 +307,8 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
       if (k >= states_here) continue;
       const std::int64_t at = bd * args.dstate + n0 + k;
       partials[workspace.dA + at] = dA[k];
-      if (!args.B.variable) partials[workspace.dB_const + at] = dB_sum[k];
-      if (!args.C.variable) partials[workspace.dC_const + at] = dC_sum[k];
+      if (!B_var) partials[workspace.dB_const + at] = dB_sum[k];
+      if (!C_var) partials[workspace.dC_const + at] = dC_sum[k];
       if (args.dinitial_state) args.dinitial_state[ch.state_index(n0 + k)] = q[k];
     }
 #pragma unroll
@@ -321,9 +325,9 @@ __global__ __launch_bounds__(kThreads, kBlocksPerMultiprocessor) void checkpoint
 
 // As many blocks as fit on the device at once, each taking channel groups in turn: every block
 // needs its own checkpoints (256 KB), and more blocks than run at once would only need more.
-template <class Input>
+template <class Input, bool kBothVariable>
 void allow_shared_memory() {
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input>,
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
 }
 
@@ -331,12 +335,16 @@ unsigned grid_size(const ScanArgs& args) {
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
   SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  allow_shared_memory<float>();
+  allow_shared_memory<float, true>();
   SELECTIVE_SCAN_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_multiprocessor, checkpoints_backward_kernel<float>, kThreads, sizeof(Shared)));
+      &per_multiprocessor, checkpoints_backward_kernel<float, true>, kThreads, sizeof(Shared)));
   constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
   const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
-  return unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors) * per_multiprocessor)));
+  // Every block takes the same number of channel groups: with 768 groups and 396 places, 396
+  // blocks would run a second round at under the whole multiprocessor; 384 run two full rounds.
+  const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors) * per_multiprocessor);
+  const std::int64_t rounds = (groups + places - 1) / places;
+  return unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds));
 }
 
 }  // namespace
@@ -353,8 +361,14 @@ template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
-  allow_shared_memory<Input>();
-  checkpoints_backward_kernel<Input><<<grid_size(args), kThreads, sizeof(Shared), stream>>>(args, workspace);
+  const unsigned blocks = grid_size(args);
+  if (args.B.variable && args.C.variable) {
+    allow_shared_memory<Input, true>();
+    checkpoints_backward_kernel<Input, true><<<blocks, kThreads, sizeof(Shared), stream>>>(args, workspace);
+  } else {
+    allow_shared_memory<Input, false>();
+    checkpoints_backward_kernel<Input, false><<<blocks, kThreads, sizeof(Shared), stream>>>(args, workspace);
+  }
   SELECTIVE_SCAN_CHECK_LAUNCH();
   finish_parameter_gradients(args, workspace, false, stream);
 }
