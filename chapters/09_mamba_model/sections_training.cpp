@@ -140,14 +140,17 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
     nb.figure(loss, false);
     nb.figure(accuracy);
   }
-  for (const TrainedModel& run : trained.runs) {
-    const std::string name = fmt::format("{} model, seed {}", to_string(run.config.kind), run.seed);
-    if (run.config.kind == SsmKind::selective)
-      nb.check(name + ": held-out token accuracy at least 95%", run.held_out.accuracy.fraction() >= 0.95,
-               percent(run.held_out.accuracy.fraction()));
-    else
-      nb.check(name + ": held-out token accuracy below 50% (chance is 1/14 = 7.1%)", run.held_out.accuracy.fraction() < 0.5,
-               percent(run.held_out.accuracy.fraction()));
+  for (unsigned seed : o.seeds) {
+    const TrainedModel* selective = nullptr;
+    const TrainedModel* lti = nullptr;
+    for (const TrainedModel& run : trained.runs)
+      if (run.seed == seed) (run.config.kind == SsmKind::selective ? selective : lti) = &run;
+    if (!selective || !lti) continue;
+    const double s = selective->held_out.accuracy.fraction(), l = lti->held_out.accuracy.fraction();
+    nb.check(fmt::format("seed {}: the selective model copies at least 95% of held-out tokens", seed), s >= 0.95,
+             percent(s));
+    nb.check(fmt::format("seed {}: the LTI model stays far below it (25 points or more)", seed), l <= s - 0.25,
+             fmt::format("LTI {}, selective {}", percent(l), percent(s)));
   }
 }
 

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <string>
 
+#include <unistd.h>
+
 namespace {
 
 std::vector<char> read_all(const std::string& path) {
@@ -32,7 +34,9 @@ std::string refusal(const std::string& path) {
 struct Saved {
   ch09::ModelConfig config = ch09_test::tiny_config(ch09::SsmKind::lti);
   std::vector<float> params;
-  std::string path = (std::filesystem::temp_directory_path() / "ch09_test_weights.bin").string();
+  // CTest runs each case in a process of its own, several at once: one file per process.
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("ch09_test_weights_" + std::to_string(getpid()) + ".bin")).string();
   Saved() {
     params = ch09::initial_parameters(config, 3);
     ch09::save_weights(path, config, params);
