@@ -18,6 +18,7 @@
 #include "reductions.cuh"
 #include "sequence_access.cuh"
 #include "staged_rows.cuh"
+#include "warp_backward.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -34,24 +35,6 @@ constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
 static_assert(kStretch % kGroup == 0 && kTile % kStretch == 0, "a stretch is whole groups, a tile whole stretches");
-
-// A butterfly over the kN lanes lane ^ (m * kStride), m < kN, each holding v[0 .. kN): returns
-// the sum over those lanes of v[r], where r = (lane / kStride) % kN (version 4's reduce-scatter).
-template <int kN, int kStride>
-__device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
-  const int r = (threadIdx.x % 32 / kStride) % kN;
-#pragma unroll
-  for (int half = kN / 2; half >= 1; half /= 2) {
-    const bool upper = r & half;
-#pragma unroll
-    for (int i = 0; i < half; ++i) {
-      const float keep = upper ? v[i + half] : v[i];
-      const float send = upper ? v[i] : v[i + half];
-      v[i] = keep + __shfl_xor_sync(0xffffffffu, send, half * kStride);
-    }
-  }
-  return v[0];
-}
 
 // Rows padded so that the stores of a warp fall on different banks (as in version 4). 51 KB a
 // block: three blocks a multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`:
@@ -275,16 +258,8 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
           // [/snippet:checkpoints_step]
         }
         __syncwarp();
-        // The warp's dB and dC of this tile: a lane a step, 32 consecutive addresses an add.
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-        if (lane < valid) {
-          const std::int64_t group = ch.d / args.dims_per_group;
-          for (int n = 0; n < args.dstate; ++n) {
-            const std::int64_t i = ((ch.b * args.groups + group) * args.dstate + n) * args.seqlen + t0 + lane;
-            if (B_var) atomicAdd(args.dB + i, sh.time_gradients[warp][0][n][lane]);
-            if (C_var) atomicAdd(args.dC + i, sh.time_gradients[warp][1][n][lane]);
-          }
-        }
+        add_tile_time_gradients(args, ch, t0, valid, B_var, C_var, sh.time_gradients[warp]);
         // Finish the steps this lane staged.
 #pragma unroll
         for (int i = 0; i < kSlots; ++i) {

@@ -21,6 +21,7 @@
 #include "reductions.cuh"
 #include "sequence_access.cuh"
 #include "staged_rows.cuh"
+#include "warp_backward.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -34,27 +35,6 @@ constexpr int K = 2, P = 8;            // states a thread, lanes a channel: 16 s
 constexpr int kSlots = 32 / P;         // channels a warp
 constexpr int kTilesPerChunk = int(kChunkLength / kTile);
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
-
-// [snippet:reduce_scatter]
-// A butterfly over the kN lanes lane ^ (m * kStride), m < kN, each holding v[0 .. kN): returns
-// the sum over those lanes of v[r], where r = (lane / kStride) % kN. At each stage a lane keeps
-// half of its values, sends the other half to its partner and adds what the partner sent back.
-template <int kN, int kStride>
-__device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
-  const int r = (threadIdx.x % 32 / kStride) % kN;
-#pragma unroll
-  for (int half = kN / 2; half >= 1; half /= 2) {
-    const bool upper = r & half;
-#pragma unroll
-    for (int i = 0; i < half; ++i) {
-      const float keep = upper ? v[i + half] : v[i];
-      const float send = upper ? v[i] : v[i + half];
-      v[i] = keep + __shfl_xor_sync(0xffffffffu, send, half * kStride);
-    }
-  }
-  return v[0];
-}
-// [/snippet:reduce_scatter]
 
 // The rows are padded so that the stores of a warp fall on different banks: each array's
 // writers are the 32 lanes (slot, j), and a row of kTile + pad shifts slot or state by pad banks.
@@ -250,16 +230,8 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
         }
         // [/snippet:registers_backward_step]
         __syncwarp();
-        // The warp's dB and dC of this tile: a lane a step, 32 consecutive addresses an add.
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-        if (lane < valid) {
-          const std::int64_t group = ch.d / args.dims_per_group;
-          for (int n = 0; n < args.dstate; ++n) {
-            const std::int64_t i = ((ch.b * args.groups + group) * args.dstate + n) * args.seqlen + t0 + lane;
-            if (ch.B_var) atomicAdd(args.dB + i, sh.time_gradients[warp][0][n][lane]);
-            if (ch.C_var) atomicAdd(args.dC + i, sh.time_gradients[warp][1][n][lane]);
-          }
-        }
+        add_tile_time_gradients(args, ch, t0, valid, ch.B_var, ch.C_var, sh.time_gradients[warp]);
         // Finish the steps this lane staged.
 #pragma unroll
         for (int i = 0; i < kSlots; ++i) {
