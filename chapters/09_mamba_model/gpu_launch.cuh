@@ -3,7 +3,9 @@
 //
 // Every reduction in this chapter's kernels goes through block_sum: a fixed tree (warp
 // shuffles, then one warp over the warps' partial sums), so the same inputs give the same
-// bits run after run. No float atomics anywhere: two training runs from one seed agree.
+// bits run after run; none of these kernels uses float atomics. (Chapter 08's scan backward,
+// called without its deterministic flag, adds dB and dC atomically: so two training runs from
+// one seed can still differ in the last bits, and drift apart over many steps.)
 #pragma once
 
 #include <cuda_runtime.h>
