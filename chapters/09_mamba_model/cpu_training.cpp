@@ -103,13 +103,16 @@ CpuTrainingResult train_on_cpu(const CpuTrainingSettings& s, const std::function
   AdamWState state;
   std::mt19937_64 data = training_stream(s.seed);
   const auto start = std::chrono::steady_clock::now();
+  long long tokens_seen = 0;
   for (int step = 0; step < s.steps; ++step) {
-    const Batch batch = make_selective_copying(s.batch, s.body_length, s.n_data, s.model.vocab, data);
+    const int body = curriculum_body_length(s.curriculum_from, s.body_length, step, s.steps);
+    const Batch batch = make_selective_copying(s.batch, body, s.n_data, s.model.vocab, data);
     const ModelForward f = model_forward(s.model, result.parameters, batch, ScanPath::real_fp64);
     const std::vector<double> grad = model_backward(s.model, result.parameters, batch, f, ScanPath::real_fp64);
     adamw_step(s.optimizer, learning_rate(s.optimizer, step, s.steps), mask, result.parameters, grad, state);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.curve.push_back({step + 1, f.loss, f.accuracy.fraction(), double(step + 1) * s.batch * batch.seqlen / seconds});
+    tokens_seen += static_cast<long long>(batch.tokens.size());
+    result.curve.push_back({step + 1, f.loss, f.accuracy.fraction(), double(tokens_seen) / seconds});
     if (progress) progress(result.curve.back());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -40,6 +40,7 @@ double adamw_step(const AdamWSettings& settings, double lr, const std::vector<fl
 struct CpuTrainingSettings {
   ModelConfig model;
   int body_length = 32, n_data = 4;
+  int curriculum_from = 0;   // > 0: bodies grow from this length (curriculum_body_length)
   int batch = 8, steps = 600;
   int eval_sequences = 256;  // held-out sequences, from a seed stream of their own
   AdamWSettings optimizer;

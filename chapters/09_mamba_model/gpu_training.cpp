@@ -22,11 +22,12 @@ std::vector<TrainingPoint> train_on_gpu(GpuModel& model, const GpuTrainingSettin
   common::DeviceBuffer<int> tokens(std::size_t(s.batch) * seqlen), targets(tokens.size());
   std::vector<TrainingPoint> points;
   const auto start = std::chrono::steady_clock::now();
+  long long tokens_seen = 0;
   auto log = [&](int step) {
     const gpu::LossMetrics m = model.metrics();  // the only wait for the GPU
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const TrainingPoint p{step, m.loss, m.targets > 0 ? double(m.correct) / m.targets : 0.0,
-                          double(step) * s.batch * seqlen / seconds};
+                          double(tokens_seen) / seconds};
     if (!std::isfinite(p.loss))
       throw std::runtime_error("training diverged: loss " + std::to_string(p.loss) + " at step " + std::to_string(step));
     points.push_back(p);
@@ -34,12 +35,14 @@ std::vector<TrainingPoint> train_on_gpu(GpuModel& model, const GpuTrainingSettin
   };
   // [snippet:training_step]
   for (int step = 0; step < s.steps; ++step) {
-    const Batch batch = make_selective_copying(s.batch, s.task.body_length, s.task.data_tokens,
-                                               model.config().vocab, rng);
+    const int body = curriculum_body_length(s.curriculum_from, s.task.body_length, step, s.steps);
+    const Batch batch = make_selective_copying(s.batch, body, s.task.data_tokens, model.config().vocab, rng);
     // From pageable memory the copy returns once the data are staged: the vectors may go.
-    CUDA_CHECK(cudaMemcpyAsync(tokens.data(), batch.tokens.data(), tokens.bytes(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpyAsync(targets.data(), batch.targets.data(), targets.bytes(), cudaMemcpyHostToDevice));
-    model.forward(tokens.data(), targets.data(), s.batch, seqlen);
+    const std::size_t bytes = batch.tokens.size() * sizeof(int);
+    CUDA_CHECK(cudaMemcpyAsync(tokens.data(), batch.tokens.data(), bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpyAsync(targets.data(), batch.targets.data(), bytes, cudaMemcpyHostToDevice));
+    model.forward(tokens.data(), targets.data(), s.batch, batch.seqlen);
+    tokens_seen += static_cast<long long>(batch.tokens.size());
     model.backward();
     model.adamw_step(float(learning_rate(s.optimizer, step, s.steps)), step + 1, s.optimizer);
     if ((step + 1) % s.log_every == 0 || step + 1 == s.steps) log(step + 1);

@@ -26,6 +26,7 @@ struct GpuTrainingSettings {
   int batch = 64;
   int log_every = 50;
   unsigned seed = 1;          // the training stream's seed (the weights' seed is the caller's)
+  int curriculum_from = 0;    // > 0: bodies grow from this length (curriculum_body_length)
   AdamWSettings optimizer;    // lr, warm-up, clipping, weight decay: cpu_training.hpp
 };
 

@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
             ->check(common::integer_in(16, 1 << 16))
             ->capture_default_str();
         app.add_option("--data-tokens", o.data_tokens, "Data tokens to copy")->check(common::integer_in(1, 256))->capture_default_str();
+        app.add_option("--curriculum", o.curriculum_from,
+                       "Training bodies grow from this length to --body-length over the first half of the steps (0: off)")
+            ->check(common::integer_in(0, 1 << 16))
+            ->capture_default_str();
         app.add_option("--load", o.load_dir,
                        "Skip training: load selective.weights and lti.weights from this directory (a previous run's --out)");
       },
@@ -48,5 +52,6 @@ int main(int argc, char** argv) {
         ch09::section_decays(nb, o, trained);
         ch09::section_inference(nb, o, trained);
         ch09::section_weights_file(nb, o, trained);
+        ch09::section_curriculum(nb);
       });
 }

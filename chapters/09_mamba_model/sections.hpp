@@ -20,6 +20,7 @@ struct ProgramOptions {
   int batch = 64;
   int body_length = 256;
   int data_tokens = 16;
+  int curriculum_from = 0;  // > 0: training bodies grow from this length to body_length
   std::string load_dir;  // non-empty: load the weights instead of training
   std::vector<unsigned> seeds;  // the training seeds: --seed, and with --bench --seed + 1 too
 
@@ -57,5 +58,6 @@ void section_generalization(common::Notebook& nb, const ProgramOptions& o, const
 void section_decays(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_inference(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_curriculum(common::Notebook& nb);
 
 }  // namespace ch09

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <random>
 #include <string>
 
@@ -181,6 +182,47 @@ void section_cpu_training(Notebook& nb) {
   nb.check("at this scale too the selective model copies far better than the LTI one (by 25 points or more)",
            accuracy[0] >= accuracy[1] + 0.25,
            fmt::format("selective {:.1f}%, LTI {:.1f}%", 100 * accuracy[0], 100 * accuracy[1]));
+}
+
+// ---- a curriculum, at small scale -------------------------------------------------------------
+void section_curriculum(Notebook& nb) {
+  nb.section("Finding the transition sooner: a curriculum, at small scale (CPU)");
+  if (!nb.options().bench) {
+    nb.text("Runs with --bench: ten tiny training runs on the CPU, in parallel (about a minute on 16 cores).");
+    return;
+  }
+  // The tiny model of the CPU training section at a body of 32, where its transition becomes a
+  // matter of luck: five seeds without a curriculum and five with bodies growing from 8.
+  const int seeds = 5, body = 32, from = 8;
+  struct Run {
+    int curriculum_from;
+    unsigned seed;
+    std::future<CpuTrainingResult> result;
+  };
+  std::vector<Run> runs;
+  for (int with : {0, from})
+    for (unsigned seed = 1; seed <= unsigned(seeds); ++seed) {
+      CpuTrainingSettings s = tiny_cpu_training(SsmKind::selective);
+      s.body_length = body;
+      s.curriculum_from = with;
+      s.seed = seed;
+      runs.push_back({with, seed, std::async(std::launch::async, [s] { return train_on_cpu(s); })});
+    }
+  std::vector<std::vector<std::string>> rows;
+  int learned[2] = {0, 0};
+  for (Run& run : runs) {
+    const CpuTrainingResult r = run.result.get();
+    const double accuracy = r.eval_accuracy.fraction();
+    if (accuracy >= 0.95) ++learned[run.curriculum_from > 0 ? 1 : 0];
+    rows.push_back({run.curriculum_from > 0 ? fmt::format("bodies {} -> {}", run.curriculum_from, body) : "none",
+                    std::to_string(run.seed), fmt::format("{:.1f}%", 100 * accuracy)});
+  }
+  nb.text(fmt::format("The selective model of section [5] at a body of {} ({} data tokens, {} steps), five seeds\n"
+                      "without a curriculum and five with training bodies growing from {} over the first half.",
+                      body, tiny_cpu_training(SsmKind::selective).n_data, tiny_cpu_training(SsmKind::selective).steps, from));
+  nb.table({"curriculum", "seed", "held-out accuracy"}, rows);
+  nb.check("the curriculum makes more seeds learn the task (95% or more) than training on full bodies",
+           learned[1] > learned[0], fmt::format("{} of {} with it, {} of {} without", learned[1], seeds, learned[0], seeds));
 }
 
 }  // namespace ch09

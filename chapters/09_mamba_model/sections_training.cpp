@@ -89,6 +89,9 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
                         "accuracy on {} sequences of another random stream.",
                         o.steps, o.batch, task.seqlen(), task.body_length, task.data_tokens, a.lr, a.warmup_steps, a.beta1,
                         a.beta2, a.weight_decay, a.clip_norm, held_out_sequences));
+    if (o.curriculum_from > 0)
+      nb.text(fmt::format("A curriculum: the training bodies grow from {} to {} positions over the first half of the steps.",
+                          o.curriculum_from, task.body_length));
     for (unsigned seed : o.seeds)
       for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
         TrainedModel run{gpu_model_config(kind), seed, {}, {}, {}, 0, {}};
@@ -100,6 +103,7 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
         settings.steps = o.steps;
         settings.batch = o.batch;
         settings.seed = seed;
+        settings.curriculum_from = o.curriculum_from;
         settings.optimizer = o.optimizer();
         ProgressLine progress(nb.options().quiet, fmt::format("{} seed {}", to_string(kind), seed));
         const auto start = std::chrono::steady_clock::now();

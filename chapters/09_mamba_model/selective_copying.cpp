@@ -41,6 +41,13 @@ Accuracy accuracy_of(const std::vector<T>& logits, int vocab, const Batch& batch
 
 }  // namespace
 
+int curriculum_body_length(int from, int body_length, int step, int steps) {
+  if (from <= 0 || from >= body_length) return body_length;
+  const int half = std::max(1, steps / 2);
+  if (step >= half) return body_length;
+  return from + int((long long)(body_length - from) * step / half);
+}
+
 std::mt19937_64 training_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) * 0x9E3779B97F4A7C15ull + 1); }
 std::mt19937_64 held_out_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) + 0x5EED); }
 

@@ -33,6 +33,12 @@ Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, 
 std::mt19937_64 training_stream(unsigned seed);
 std::mt19937_64 held_out_stream(unsigned seed);
 
+// A curriculum: the body length of training step `step` (from 0) of `steps`, growing linearly from
+// `from` to `body_length` over the first half of the run, then `body_length`. from = 0: no
+// curriculum, every step has the full body. Short bodies first let a selective model find the
+// mechanism (write data, ignore noise) where it is easy to find, before the noise grows.
+int curriculum_body_length(int from, int body_length, int step, int steps);
+
 struct Accuracy {
   long correct = 0, scored = 0;
   double fraction() const { return scored ? double(correct) / double(scored) : 0.0; }

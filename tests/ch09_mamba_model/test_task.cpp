@@ -67,3 +67,19 @@ TEST_CASE("token accuracy counts the argmax at scored positions only") {
   const ch09::Accuracy f = ch09::token_accuracy(std::vector<float>(logits.begin(), logits.end()), 3, batch);
   CHECK(f.correct == 1);
 }
+
+TEST_CASE("the curriculum's body length grows from its start to the full body over the first half") {
+  CHECK(ch09::curriculum_body_length(0, 256, 0, 100) == 256);   // no curriculum
+  CHECK(ch09::curriculum_body_length(300, 256, 0, 100) == 256);  // a start past the body: none
+  CHECK(ch09::curriculum_body_length(8, 32, 0, 100) == 8);
+  CHECK(ch09::curriculum_body_length(8, 32, 25, 100) == 20);
+  CHECK(ch09::curriculum_body_length(8, 32, 49, 100) == 31);
+  CHECK(ch09::curriculum_body_length(8, 32, 50, 100) == 32);
+  CHECK(ch09::curriculum_body_length(8, 32, 99, 100) == 32);
+  int previous = 0;
+  for (int step = 0; step < 1000; ++step) {
+    const int body = ch09::curriculum_body_length(16, 256, step, 1000);
+    CHECK(body >= previous);
+    previous = body;
+  }
+}
