@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
       [&](common::Notebook& nb) {
         ch09::finish_options(o, nb.options());
         ch09::section_task(nb, o);
-        ch09::section_models(nb, o);
+        ch09::section_models(nb);
         ch09::section_finite_differences(nb);
         ch09::section_recurrence(nb);
         ch09::section_cpu_training(nb);
@@ -49,9 +49,9 @@ int main(int argc, char** argv) {
         ch09::section_gpu_training(nb, o, trained);
         ch09::section_selection(nb, o, trained);
         ch09::section_generalization(nb, o, trained);
-        ch09::section_decays(nb, o, trained);
+        ch09::section_decays(nb, trained);
         ch09::section_inference(nb, o, trained);
-        ch09::section_weights_file(nb, o, trained);
+        ch09::section_weights_file(nb, trained);
         ch09::section_curriculum(nb);
       });
 }

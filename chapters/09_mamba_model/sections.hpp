@@ -47,7 +47,7 @@ struct Trained {
 };
 
 void section_task(common::Notebook& nb, const ProgramOptions& o);
-void section_models(common::Notebook& nb, const ProgramOptions& o);
+void section_models(common::Notebook& nb);
 void section_finite_differences(common::Notebook& nb);
 void section_recurrence(common::Notebook& nb);
 void section_cpu_training(common::Notebook& nb);
@@ -55,9 +55,9 @@ void section_gpu_against_reference(common::Notebook& nb);
 void section_gpu_training(common::Notebook& nb, const ProgramOptions& o, Trained& trained);
 void section_selection(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_generalization(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
-void section_decays(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_decays(common::Notebook& nb, const Trained& trained);
 void section_inference(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
-void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+void section_weights_file(common::Notebook& nb, const Trained& trained);
 void section_curriculum(common::Notebook& nb);
 
 }  // namespace ch09

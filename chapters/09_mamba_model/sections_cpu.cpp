@@ -60,9 +60,8 @@ void section_task(Notebook& nb, const ProgramOptions& o) {
 }
 
 // ---- the two models ----------------------------------------------------------------------------
-void section_models(Notebook& nb, const ProgramOptions& o) {
+void section_models(Notebook& nb) {
   nb.section("The Mamba block and its LTI twin");
-  (void)o;
   const ModelConfig sel = gpu_model_config(SsmKind::selective), lti = gpu_model_config(SsmKind::lti);
   const int D = sel.d_model, E = sel.d_inner(), N = sel.d_state, R = sel.dt_rank, W = sel.conv_width;
   auto row = [](std::string name, std::string shape, long selective, long lti_count) {

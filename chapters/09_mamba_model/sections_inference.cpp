@@ -25,8 +25,6 @@ namespace {
 using common::Notebook;
 using common::Tolerance;
 
-std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
-
 std::string bytes_text(double bytes) {
   if (bytes >= 1 << 20) return fmt::format("{:.1f} MiB", bytes / (1 << 20));
   if (bytes >= 1 << 10) return fmt::format("{:.1f} KiB", bytes / (1 << 10));
@@ -49,7 +47,7 @@ void section_gpu_against_reference(Notebook& nb) {
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const ModelConfig c = tiny_config(kind);
     const std::vector<float> parameters = to_float(tiny_parameters(c, unsigned(nb.options().seed)));
-    const std::vector<double> exact = as_double(parameters);
+    const std::vector<double> exact = to_double(parameters);
     const Batch b = random_batch(c.vocab, 3, 19, unsigned(nb.options().seed) + 7);
     const ModelForward reference = model_forward(c, exact, b);
     const std::vector<double> gradient = model_backward(c, exact, b, reference);
@@ -59,7 +57,7 @@ void section_gpu_against_reference(Notebook& nb) {
     model.forward(b.tokens, b.targets, 3, 19);
     model.backward();
     const std::string name = to_string(kind) + " model";
-    nb.check(name + ": logits", common::compare(as_double(model.download_logits()), reference.logits, logits_tol));
+    nb.check(name + ": logits", common::compare(to_double(model.download_logits()), reference.logits, logits_tol));
     const std::vector<float> got = model.download_gradients();
     common::Comparison worst;
     std::string worst_block;
@@ -116,7 +114,7 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
   // steps with the trained model's decays near 1: differences of some 1e-3 of the logits' size.
   nb.check(fmt::format("{} sequences of {} tokens stepped one token at a time: the parallel forward's logits",
                        sequences, length),
-           common::compare(as_double(stepped), as_double(parallel), {1e-2, 1e-3}));
+           common::compare(to_double(stepped), to_double(parallel), {1e-2, 1e-3}));
   const Accuracy from_steps = token_accuracy(stepped, c.vocab, b), from_parallel = token_accuracy(parallel, c.vocab, b);
   nb.check("and the same tokens copied", from_steps.correct == from_parallel.correct,
            fmt::format("{} of {} by stepping, {} by the parallel forward", from_steps.correct, from_steps.scored,
@@ -156,9 +154,8 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
 }
 
 // ---- the weights file --------------------------------------------------------------------------
-void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+void section_weights_file(Notebook& nb, const Trained& trained) {
   nb.section("The weights file: train once, run again later");
-  (void)o;
   const bool have_trained = !trained.runs.empty();
   const ModelConfig c = have_trained ? trained.find(SsmKind::selective)->config : tiny_config(SsmKind::selective);
   const std::vector<float> parameters = have_trained ? trained.find(SsmKind::selective)->parameters

@@ -250,10 +250,9 @@ void section_generalization(Notebook& nb, const ProgramOptions& o, const Trained
 }
 
 // ---- the learned decays ------------------------------------------------------------------------
-void section_decays(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
+void section_decays(Notebook& nb, const Trained& trained) {
   nb.section("The decays it learned");
   if (trained.runs.empty()) return nb.gpu_skip("the learned decays");
-  (void)o;
   std::vector<std::vector<std::string>> rows;
   Figure f{"learned_decay", "|A_n| of layer 1: the median over channels, per state", "state n", "median |A_n|", false,
            true, {}, {"set key top left"}};

@@ -4,6 +4,7 @@
 #include "ch09_test_support.hpp"
 #include "device_buffer.hpp"
 #include "gpu_test.hpp"
+#include "reference_model.hpp"
 
 #include <random>
 #include <span>
@@ -11,8 +12,8 @@
 
 namespace ch09_test {
 
-inline std::vector<float> to_floats(const std::vector<double>& values) { return {values.begin(), values.end()}; }
-inline std::vector<double> to_doubles(const std::vector<float>& values) { return {values.begin(), values.end()}; }
+using ch09::to_double;
+using ch09::to_float;
 
 // Values drawn from N(0, scale), rounded to fp32 (so the CPU and the GPU see the same numbers).
 inline std::vector<double> random_values(std::size_t count, unsigned seed, double scale = 1.0) {
@@ -24,7 +25,7 @@ inline std::vector<double> random_values(std::size_t count, unsigned seed, doubl
 }
 
 inline common::DeviceBuffer<float> upload(const std::vector<double>& values) {
-  const std::vector<float> f = to_floats(values);
+  const std::vector<float> f = to_float(values);
   return common::DeviceBuffer<float>(std::span<const float>(f));
 }
 inline common::DeviceBuffer<int> upload(const std::vector<int>& values) {
@@ -36,7 +37,7 @@ inline common::DeviceBuffer<float> poisoned(std::size_t count) {
   return buffer;
 }
 inline std::vector<double> download(const common::DeviceBuffer<float>& buffer) {
-  return to_doubles(buffer.download());
+  return to_double(buffer.download());
 }
 
 }  // namespace ch09_test

@@ -24,7 +24,7 @@ void check_stepping(ch09::SsmKind kind, unsigned seed) {
   model.load_parameters(parameters);
   model.poison_outputs();
   model.forward(data.tokens, data.targets, sequences, length);
-  const std::vector<double> parallel = to_doubles(model.download_logits());
+  const std::vector<double> parallel = to_double(model.download_logits());
 
   ch09::GpuInference inference(model, sequences);
   CHECK(inference.state_floats_per_sequence() ==

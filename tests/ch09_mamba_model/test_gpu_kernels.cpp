@@ -178,7 +178,7 @@ TEST_CASE("GPU cross-entropy: loss, gradient and correct count with ignored targ
           dlogits[at(v)] = (std::exp(logits[at(v)] - lse) - (v == target ? 1.0 : 0.0)) / double(scored);
       }
     if (scored > 0) loss /= double(scored);
-    const ch09::Accuracy accuracy = ch09::token_accuracy(to_floats(logits), vocab, data);
+    const ch09::Accuracy accuracy = ch09::token_accuracy(to_float(logits), vocab, data);
 
     DeviceBuffer<float> d_logits = upload(logits), d_dlogits = poisoned(n), d_loss = poisoned(positions);
     DeviceBuffer<float> d_lse = poisoned(positions);

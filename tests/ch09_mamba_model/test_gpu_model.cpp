@@ -37,10 +37,10 @@ void check_against_reference(ch09::SsmKind kind, unsigned seed) {
                                         {1e-5, 1e-5}));
     CHECK(metrics.targets == forward.accuracy.scored);
     CHECK(metrics.correct == forward.accuracy.correct);
-    CHECK_CLOSE("logits", common::compare(to_doubles(model.download_logits()), forward.logits, {1e-5, 1e-4}));
+    CHECK_CLOSE("logits", common::compare(to_double(model.download_logits()), forward.logits, {1e-5, 1e-4}));
     for (int l = 0; l < config.layers; ++l)
       CHECK_CLOSE("layer " + std::to_string(l) + " delta",
-                  common::compare(to_doubles(model.download_delta(l)), forward.layers[l].delta, {1e-6, 1e-5}));
+                  common::compare(to_double(model.download_delta(l)), forward.layers[l].delta, {1e-6, 1e-5}));
 
     const std::vector<float> got = model.download_gradients();
     for (const ch09::ParameterBlock& block : ch09::parameter_blocks(config)) {
