@@ -1,21 +1,13 @@
 // Small helpers shared by chapter 02's tests.
 #pragma once
 
+#include "check_close.hpp"
 #include "compare.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <string>
-
-// Fails the test case with the comparison's report (worst element, expected, got) when the
-// comparison failed; `what` names the quantity and the input.
-#define CHECK_CLOSE(what, comparison)             \
-  do {                                            \
-    const ::common::Comparison c_ = (comparison); \
-    INFO(what << ": " << c_.summary());           \
-    CHECK(c_.ok);                                 \
-  } while (0)
 
 // φ₁(z) = (e^z − 1)/z in 80-bit long double: a reference for the double versions.
 inline double phi1_long_double(double z) {

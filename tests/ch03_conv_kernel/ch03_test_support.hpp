@@ -1,6 +1,7 @@
 // Small helpers shared by chapter 03's tests.
 #pragma once
 
+#include "check_close.hpp"
 #include "compare.hpp"
 #include "finite_differences.hpp"
 
@@ -8,15 +9,6 @@
 
 #include <functional>
 #include <vector>
-
-// Fails the test case with the comparison's report (worst element, expected, got) when the
-// comparison failed; `what` names the quantity and the input.
-#define CHECK_CLOSE(what, comparison)             \
-  do {                                            \
-    const ::common::Comparison c_ = (comparison); \
-    INFO(what << ": " << c_.summary());           \
-    CHECK(c_.ok);                                 \
-  } while (0)
 
 using conv::finite_differences;
 

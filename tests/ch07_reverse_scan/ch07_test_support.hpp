@@ -1,6 +1,7 @@
 // Small helpers shared by chapter 07's tests.
 #pragma once
 
+#include "check_close.hpp"
 #include "compare.hpp"
 #include "reference.hpp"
 
@@ -9,15 +10,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-// Fails the test case with the comparison's report (worst element, expected, got) when the
-// comparison failed; `what` names the quantity and the input.
-#define CHECK_CLOSE(what, comparison)             \
-  do {                                            \
-    const ::common::Comparison c_ = (comparison); \
-    INFO(what << ": " << c_.summary());           \
-    CHECK(c_.ok);                                 \
-  } while (0)
 
 // A problem with decays a in [lo, hi) and inputs and targets in [−1, 1).
 struct Inputs {

@@ -1,6 +1,7 @@
 // Small helpers shared by chapter 08's CPU tests.
 #pragma once
 
+#include "check_close.hpp"
 #include "compare.hpp"
 #include "reference.hpp"
 
@@ -9,15 +10,6 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-
-// Fails the test case with the comparison's report (worst element, expected, got) when the
-// comparison failed; `what` names the quantity and the input.
-#define CHECK_CLOSE(what, comparison)             \
-  do {                                            \
-    const ::common::Comparison c_ = (comparison); \
-    INFO(what << ": " << c_.summary());           \
-    CHECK(c_.ok);                                 \
-  } while (0)
 
 namespace ch08_test {
 

@@ -1,7 +1,8 @@
-// What chapter 09's CPU tests share: a check macro that prints the comparison, and the tiny
-// models and batches of check_problems.hpp.
+// What chapter 09's CPU tests share: CHECK_CLOSE (check_close.hpp), and the tiny models and
+// batches of check_problems.hpp.
 #pragma once
 
+#include "check_close.hpp"
 #include "check_problems.hpp"
 #include "compare.hpp"
 #include "model_config.hpp"
@@ -11,13 +12,6 @@
 
 #include <random>
 #include <vector>
-
-#define CHECK_CLOSE(what, comparison)             \
-  do {                                            \
-    const ::common::Comparison c_ = (comparison); \
-    INFO(what << ": " << c_.summary());           \
-    CHECK(c_.ok);                                 \
-  } while (0)
 
 namespace ch09_test {
 
