@@ -3,9 +3,9 @@
 //
 // Every reduction in this chapter's kernels goes through block_sum: a fixed tree (warp
 // shuffles, then one warp over the warps' partial sums), so the same inputs give the same
-// bits run after run; none of these kernels uses float atomics. (Chapter 08's scan backward,
-// called without its deterministic flag, adds dB and dC atomically: so two training runs from
-// one seed can still differ in the last bits, and drift apart over many steps.)
+// bits run after run; none of these kernels uses float atomics. The model calls chapter 08's
+// scan backward with its deterministic flag too (gpu_model.cpp), so a training run from one
+// seed repeats bit for bit on the same GPU and toolkit.
 #pragma once
 
 #include <cuda_runtime.h>

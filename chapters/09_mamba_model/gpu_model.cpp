@@ -197,6 +197,11 @@ selective_scan::BackwardParams GpuModel::scan_params(int l, int batch, int seqle
   f.out_z = sequence_out(p.out_z, seq_E, seqlen);
   f.chunk_states = p.chunk_states;
 
+  // Without float atomics (version 2's backward, which sums dB, dC, dA, dD and ddelta_bias in a
+  // fixed order): a seed gives the same training run bit for bit. With atomics, last-bit
+  // differences grow over thousands of steps into different runs, and whether a run finds the
+  // task's sharp transition would be a matter of luck a reader could not reproduce.
+  b.deterministic = true;
   b.dout = sequence_in(d_out_z_.data(), seq_E, seqlen);
   b.du = sequence_out(const_cast<float*>(d_xs_.data()), seq_E, seqlen);
   b.ddelta = sequence_out(const_cast<float*>(d_delta_.data()), seq_E, seqlen);

@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 int main(int argc, char** argv) {
   ch09::ProgramOptions o;
   return common::run_chapter(
@@ -36,6 +38,15 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_option("--load", o.load_dir,
                        "Skip training: load selective.weights and lti.weights from this directory (a previous run's --out)");
+        app.final_callback([&] {  // a ValidationError here exits with code 2, like any bad option
+          if (o.data_tokens > o.body_length)
+            throw CLI::ValidationError("--data-tokens", std::to_string(o.data_tokens) + " data tokens do not fit a body of " +
+                                                            std::to_string(o.body_length) + " positions (--body-length)");
+          if (o.curriculum_from > 0 && o.curriculum_from < o.data_tokens)
+            throw CLI::ValidationError("--curriculum", "the first bodies (" + std::to_string(o.curriculum_from) +
+                                                           ") must hold the " + std::to_string(o.data_tokens) +
+                                                           " data tokens: 0 (off) or at least --data-tokens");
+        });
       },
       [&](common::Notebook& nb) {
         ch09::finish_options(o, nb.options());

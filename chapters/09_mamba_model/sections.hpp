@@ -18,9 +18,9 @@ struct ProgramOptions {
   double lr = 1e-2;
   double weight_decay = 0.0;
   int batch = 64;
-  int body_length = 256;
+  int body_length = 512;
   int data_tokens = 16;
-  int curriculum_from = 0;  // > 0: training bodies grow from this length to body_length
+  int curriculum_from = 32;  // > 0: training bodies grow from this length to body_length (0: off)
   std::string load_dir;  // non-empty: load the weights instead of training
   std::vector<unsigned> seeds;  // the training seeds: --seed, and with --bench --seed + 1 too
 

@@ -28,12 +28,30 @@ std::string weights_path(const std::string& dir, SsmKind kind) {
   return (std::filesystem::path(dir) / (kind == SsmKind::selective ? "selective.weights" : "lti.weights")).string();
 }
 
-// The mean of Δ over channels at each position of sequence 0: (batch, d_inner, L) -> L values.
-std::vector<double> mean_over_channels(const std::vector<float>& delta, int d_inner, int seqlen) {
-  std::vector<double> mean(std::size_t(seqlen), 0.0);
-  for (int c = 0; c < d_inner; ++c)
-    for (int t = 0; t < seqlen; ++t) mean[t] += delta[std::size_t(c) * seqlen + t] / d_inner;
-  return mean;
+// Per channel of one layer, on one sequence: the mean of Δ on data tokens over its mean on noise.
+// delta is (1, d_inner, L) as the model computed it; only the body (no markers) is counted.
+std::vector<double> data_over_noise(const std::vector<float>& delta, int d_inner, int seqlen, const Batch& b,
+                                    int body_length) {
+  std::vector<double> ratio(std::size_t(d_inner), 0.0);
+  for (int c = 0; c < d_inner; ++c) {
+    double on_data = 0, on_noise = 0;
+    int data = 0, noise = 0;
+    for (int t = 0; t < body_length; ++t) {
+      const double v = delta[std::size_t(c) * seqlen + t];
+      if (b.tokens[t] == kNoiseToken) on_noise += v, ++noise;
+      else on_data += v, ++data;
+    }
+    ratio[c] = (on_data / data) / (on_noise / noise);
+  }
+  return ratio;
+}
+
+// A channel "selects" when its step on data tokens is at least twice, or at most half, its step
+// on noise: its Δ depends on what the token is. An LTI channel's ratio is 1 by construction.
+constexpr double kSelectiveFactor = 2.0;
+int selecting_channels(const std::vector<double>& ratio) {
+  return int(std::count_if(ratio.begin(), ratio.end(),
+                           [](double r) { return r >= kSelectiveFactor || r <= 1.0 / kSelectiveFactor; }));
 }
 
 }  // namespace
@@ -165,61 +183,70 @@ void section_selection(Notebook& nb, const ProgramOptions& o, const Trained& tra
   const TaskShape task = o.task();
   std::mt19937_64 rng(nb.options().seed + 1000);
   const Batch b = make_selective_copying(1, task.body_length, task.data_tokens, 16, rng);
-  struct Kind {
-    const TrainedModel* run;
-    std::vector<std::vector<double>> delta;  // per layer, the mean over channels at each position
+  struct Layer {
+    std::vector<float> delta;   // (d_inner, L)
+    std::vector<double> ratio;  // per channel: mean Δ on data / mean Δ on noise
   };
-  std::vector<Kind> kinds;
-  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+  std::vector<std::vector<Layer>> layers;  // [kind][layer], selective first
+  const SsmKind kinds[] = {SsmKind::selective, SsmKind::lti};
+  for (SsmKind kind : kinds) {
     const TrainedModel* run = trained.find(kind);
     GpuModel model(run->config, 1, task.seqlen());
     model.load_parameters(run->parameters);
     model.forward(b.tokens, b.targets, 1, task.seqlen());
-    Kind k{run, {}};
-    for (int l = 0; l < run->config.layers; ++l)
-      k.delta.push_back(mean_over_channels(model.download_delta(l), run->config.d_inner(), task.seqlen()));
-    kinds.push_back(std::move(k));
+    std::vector<Layer>& per_layer = layers.emplace_back();
+    for (int l = 0; l < run->config.layers; ++l) {
+      Layer& layer = per_layer.emplace_back();
+      layer.delta = model.download_delta(l);
+      layer.ratio = data_over_noise(layer.delta, run->config.d_inner(), task.seqlen(), b, task.body_length);
+    }
   }
   std::vector<std::vector<std::string>> rows;
-  double data_over_noise_first_layer = 0;
-  for (const Kind& k : kinds)
-    for (int l = 0; l < int(k.delta.size()); ++l) {
-      double sum[3] = {0, 0, 0};
-      int count[3] = {0, 0, 0};
-      for (int t = 0; t < task.seqlen(); ++t) {
-        const int token = b.tokens[t];
-        const int which = token == kNoiseToken ? 0 : token == kMarkerToken ? 2 : 1;
-        sum[which] += k.delta[l][t];
-        ++count[which];
-      }
-      const double noise = sum[0] / count[0], data = sum[1] / count[1], marker = sum[2] / count[2];
-      if (k.run->config.kind == SsmKind::selective && l == 0) data_over_noise_first_layer = data / noise;
-      rows.push_back({to_string(k.run->config.kind), std::to_string(l + 1), fmt::format("{:.4f}", noise),
-                      fmt::format("{:.4f}", data), fmt::format("{:.4f}", marker), fmt::format("{:.1f}", data / noise)});
+  int best_layer = 0, most_selecting = -1;
+  for (int k = 0; k < 2; ++k)
+    for (int l = 0; l < int(layers[k].size()); ++l) {
+      std::vector<double> r = layers[k][l].ratio;
+      const int up = int(std::count_if(r.begin(), r.end(), [](double x) { return x >= kSelectiveFactor; }));
+      const int down = int(std::count_if(r.begin(), r.end(), [](double x) { return x <= 1.0 / kSelectiveFactor; }));
+      if (k == 0 && up + down > most_selecting) most_selecting = up + down, best_layer = l;
+      std::sort(r.begin(), r.end());
+      rows.push_back({to_string(kinds[k]), std::to_string(l + 1), std::to_string(up), std::to_string(down),
+                      fmt::format("{:.2f}", r[r.size() / 2]), fmt::format("{:.3g} .. {:.3g}", r.front(), r.back())});
     }
-  nb.table({"model", "layer", "mean Δ on noise", "on data tokens", "on markers", "data / noise"}, rows);
-  nb.text("Δ is the mean over the layer's 128 channels at each position. The LTI model has one Δ per\n"
-          "channel, whatever the token: its column is flat by construction.");
-  Figure f{"selection_delta", "Δ along one held-out sequence (mean over channels, layer 1)", "position t", "mean Δ",
-           false, true, {}, {"set key top left"}};
-  for (const Kind& k : kinds) {
-    Series s{to_string(k.run->config.kind) + " model", {}, {}, "lines lw 2"};
+  const int channels = int(layers[0][0].ratio.size());
+  nb.table({"model", "layer", "channels: Δ on data ≥ 2× on noise", "≤ ½×", "median ratio", "range"}, rows);
+  nb.text(fmt::format("Per channel, the mean of Δ on the {} data tokens over its mean on the noise of the body ({} channels\n"
+                      "a layer). The LTI model has one Δ per channel, whatever the token: its ratio is 1 by construction.",
+                      task.data_tokens, channels));
+  // The figure: the selective model's most content-dependent channel in its most selective layer.
+  const std::vector<double>& ratio = layers[0][best_layer].ratio;
+  const int channel = int(std::max_element(ratio.begin(), ratio.end()) - ratio.begin());
+  Figure f{"selection_delta",
+           fmt::format("Δ along one held-out sequence: layer {}, channel {} (its largest data/noise ratio)", best_layer + 1,
+                       channel),
+           "position t", "Δ", false, true, {}, {"set key top left"}};
+  auto channel_series = [&](int k, const std::string& title) {
+    Series s{title, {}, {}, "lines lw 2"};
     for (int t = 0; t < task.seqlen(); ++t) {
       s.x.push_back(t);
-      s.y.push_back(k.delta[0][t]);
+      s.y.push_back(layers[k][best_layer].delta[std::size_t(channel) * task.seqlen() + t]);
     }
-    f.series.push_back(s);
-  }
+    return s;
+  };
+  f.series.push_back(channel_series(0, "selective model"));
+  f.series.push_back(channel_series(1, "LTI model, same channel"));
   Series data{"data tokens", {}, {}, "points pt 7 ps 0.8"};
   for (int t = 0; t < task.body_length; ++t)
     if (b.tokens[t] != kNoiseToken) {
       data.x.push_back(t);
-      data.y.push_back(kinds[0].delta[0][t]);
+      data.y.push_back(f.series[0].y[t]);
     }
   f.series.push_back(data);
   nb.figure(f);
-  nb.check("layer 1 of the selective model takes larger steps on data tokens than on noise",
-           data_over_noise_first_layer > 1.0, fmt::format("mean Δ on data / on noise = {:.1f}", data_over_noise_first_layer));
+  nb.check("the selective model's Δ depends on the token: in some layer, a quarter of the channels or more step at "
+           "least 2x more, or 2x less, on data than on noise",
+           4 * most_selecting >= channels,
+           fmt::format("layer {}: {} of {} channels", best_layer + 1, most_selecting, channels));
 }
 
 // ---- longer sequences than in training ---------------------------------------------------------
