@@ -44,13 +44,20 @@ GpuStatus probe() {
     cudaGetLastError();
     return status;
   }
+  // CUDA 13's cudaDeviceProp has no clock: it is an attribute.
+  int clock_khz = 0;
+  if (cudaError_t e = cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0); e != cudaSuccess) {
+    status.why_not = std::string("cannot read device 0's clock: ") + cudaGetErrorString(e);
+    return status;
+  }
   status.usable = true;
   status.device = {prop.name,
                    prop.major,
                    prop.minor,
                    prop.multiProcessorCount,
                    prop.totalGlobalMem,
-                   static_cast<std::size_t>(prop.l2CacheSize)};
+                   static_cast<std::size_t>(prop.l2CacheSize),
+                   clock_khz};
   return status;
 }
 

@@ -17,6 +17,7 @@ struct DeviceInfo {
   int multiprocessors = 0;
   std::size_t global_memory_bytes = 0;
   std::size_t l2_cache_bytes = 0;
+  int clock_khz = 0;  // the multiprocessors' peak clock (cudaDevAttrClockRate)
 };
 
 struct GpuStatus {

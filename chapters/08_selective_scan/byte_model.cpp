@@ -74,4 +74,12 @@ std::int64_t unfused_forward_bytes(const ByteShape& s) {
   return forward_bytes(s) + 2 * (2 * all_states_bytes(s));
 }
 
+std::int64_t state_steps(const ByteShape& s) { return s.batch * s.dim * std::int64_t(s.dstate) * s.seqlen; }
+
+double exp_floor_seconds(const ByteShape& s, int exps_per_state_step, int multiprocessors, double clock_hz) {
+  const int mufu_per_exp = s.complex ? 3 : 1;  // exp2, and for a complex A its sine and cosine
+  return double(state_steps(s)) * exps_per_state_step * mufu_per_exp /
+         (double(kMufuResultsPerClock) * multiprocessors * clock_hz);
+}
+
 }  // namespace ch08

@@ -61,4 +61,17 @@ std::int64_t unfused_forward_bytes(const ByteShape& shape);
 std::int64_t chunk_state_bytes(const ByteShape& shape);
 std::int64_t all_states_bytes(const ByteShape& shape);
 
+// The second floor: arithmetic. Every state step (b, d, n, t) needs Ā = exp(Δ A): one exp2 on
+// the multiprocessors' special-function unit (MUFU) for a real A (a complex A adds a sine and a
+// cosine). The forward takes one per state step; a forward + backward at least two (the backward
+// recomputes Ā once and reuses it on its reverse walk). MUFU returns 16 results per clock per
+// multiprocessor on sm_80 and sm_90 (the CUDA C++ Programming Guide's throughput table): on an
+// H200, 132 × 16 × 1.98 GHz ≈ 4.2·10^12 exp2 a second.
+constexpr int kForwardExps = 1, kForwardBackwardExps = 2;
+constexpr int kMufuResultsPerClock = 16;
+std::int64_t state_steps(const ByteShape& shape);  // batch · dim · dstate · seqlen
+// Seconds that `exps_per_state_step` exp2 per state step take at the MUFU rate of a GPU with
+// `multiprocessors` multiprocessors at `clock_hz`.
+double exp_floor_seconds(const ByteShape& shape, int exps_per_state_step, int multiprocessors, double clock_hz);
+
 }  // namespace ch08

@@ -349,6 +349,13 @@ Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int
   return {config_label(type, batch, dim, seqlen, dstate, variable_BC), type, batch, dim, seqlen, dstate, variable_BC};
 }
 
+// The official kernel's run of anchors.md with this configuration, if it has one.
+const OfficialRun* official_run(const Config& c) {
+  for (const OfficialRun& r : kOfficialRuns)
+    if (c.label == config_label(r.type, r.batch, r.dim, r.seqlen, 16, true)) return &r;
+  return nullptr;
+}
+
 // --bench: anchors.md's six, then one change each from the first (issue 6's "also measured").
 std::vector<Config> bench_configs() {
   std::vector<Config> configs;
@@ -767,9 +774,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.text(bench ? "anchors.md's six configurations, then dstate 64, seqlen 32768, constant B and C, and fp16, each\n"
                   "changed from the first. B, C variable (one group) unless said; D, z, delta_bias, softplus on."
                 : "One small shape (--bench runs anchors.md's configurations). D, z, delta_bias, softplus on.");
-  nb.text("× floor = time ÷ (bytes of the byte model ÷ this run's device-to-device copy bandwidth). Forward +\n"
-          "backward times both passes, as training runs them. Each version is checked before and after it is\n"
-          "timed on a slice of channels against fp64 (see the check lines), outputs poisoned before each check.");
+  nb.text("× bytes = time ÷ the byte floor (bytes of the byte model ÷ this run's device-to-device copy bandwidth).\n"
+          "× exps = time ÷ the exp floor (one exp2 a state step forward, two forward + backward, at 16 MUFU\n"
+          "results a clock per multiprocessor and the device's peak clock). Forward + backward times both\n"
+          "passes, as training runs them. Each version is checked before and after it is timed on a slice of\n"
+          "channels against fp64 (see the check lines), outputs poisoned before each check.");
 
   Figure f{"bench_floor", "Each version's time over its floor (lower is better)", "", "time ÷ floor", false, true, {}, {}};
   std::string tics;
@@ -782,11 +791,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
   Series official_fwd{"official forward (anchors.md, H200)", {}, {}, "points pt 6 ps 1.5"},
       official_both{"official fwd+bwd (anchors.md, H200)", {}, {}, "points pt 4 ps 1.5"};
   for (std::size_t i = 0; i < configs.size(); ++i)
-    for (const OfficialRun& r : kOfficialRuns)
-      if (bench && configs[i].label == config_label(r.type, r.batch, r.dim, r.seqlen, 16, true)) {
-        official_fwd.x.push_back(double(i + 1)), official_fwd.y.push_back(r.forward_ratio);
-        official_both.x.push_back(double(i + 1)), official_both.y.push_back(r.forward_backward_ratio);
-      }
+    if (const OfficialRun* r = bench ? official_run(configs[i]) : nullptr) {
+      official_fwd.x.push_back(double(i + 1)), official_fwd.y.push_back(r->forward_ratio);
+      official_both.x.push_back(double(i + 1)), official_both.y.push_back(r->forward_backward_ratio);
+    }
   const Series goal_fwd{"goal, forward: 3×", {0.5, configs.size() + 0.5}, {3, 3}, "lines lw 1 dt 2 lc rgb 'gray40'"};
   const Series goal_both{"goal, fwd+bwd: 5×", {0.5, configs.size() + 0.5}, {5, 5}, "lines lw 1 dt 3 lc rgb 'gray40'"};
   const auto draw = [&](std::vector<Series> versions) {
@@ -816,16 +824,30 @@ void section_benchmark(Notebook& nb, const Options& o) {
   common::require_device_memory(2 * copy_bytes, "the copy-bandwidth buffers");
   const double copy_gbps = common::measure_copy_bandwidth(copy_bytes);
   nb.value("device-to-device copy (cudaMemcpyAsync, read + write)", fmt::format("{:.0f} GB/s", copy_gbps));
-  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", common::gpu_status().device.name, nb.date(),
+  const common::DeviceInfo& device_info = common::gpu_status().device;
+  const double clock_hz = device_info.clock_khz * 1e3;
+  nb.value("exp2 rate (MUFU: 16 a clock × multiprocessors × peak clock)",
+           fmt::format("{:.2f}·10^12 a second ({} × {} × {:.2f} GHz)",
+                       ch08::kMufuResultsPerClock * device_info.multiprocessors * clock_hz / 1e12,
+                       ch08::kMufuResultsPerClock, device_info.multiprocessors, clock_hz / 1e9));
+  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", device_info.name, nb.date(),
                          {"configuration", "dtype", "batch", "dim", "seqlen", "dstate", "variable_BC", "version", "fwd_ms",
-                          "fwd_floor_ms", "fwd_x_floor", "fwd_GBps", "fwd_bwd_ms", "fwd_bwd_floor_ms", "fwd_bwd_x_floor",
-                          "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_bwd_speedup_v1", "fwd_bwd_speedup_v2",
-                          "copy_GBps"});
+                          "fwd_floor_ms", "fwd_x_floor", "fwd_exp_floor_ms", "fwd_x_exp_floor", "fwd_GBps", "fwd_bwd_ms",
+                          "fwd_bwd_floor_ms", "fwd_bwd_x_floor", "fwd_bwd_exp_floor_ms", "fwd_bwd_x_exp_floor",
+                          "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_speedup_v4", "fwd_bwd_speedup_v1",
+                          "fwd_bwd_speedup_v2", "fwd_bwd_speedup_v4", "official_fwd_ms", "official_fwd_bwd_ms",
+                          "fwd_speedup_official", "fwd_bwd_speedup_official", "copy_GBps", "clock_MHz"});
+  Figure against_official{"bench_official", "Speedup over the official kernel (anchors.md's times, same GPU model)", "",
+                          "official time ÷ this version's", false, true, {}, {}};
+  against_official.settings = f.settings;
+  std::vector<Series> official_speedups;
   common::CheckedTiming timing(nb, {2, bench ? 10 : 5, true});
   std::vector<Series> versions;
   for (const auto& k : ch08::kKernels) {
     versions.push_back({fmt::format("v{} forward", int(k.id)), {}, {}, "linespoints lw 2 pt 7"});
     versions.push_back({fmt::format("v{} fwd+bwd", int(k.id)), {}, {}, "linespoints lw 2 dt 2 pt 5"});
+    official_speedups.push_back({fmt::format("v{} forward", int(k.id)), {}, {}, "points pt 7 ps 1.2"});
+    official_speedups.push_back({fmt::format("v{} fwd+bwd", int(k.id)), {}, {}, "points pt 5 ps 1.2"});
   }
   std::vector<std::vector<std::string>> rows;
   for (std::size_t ci = 0; ci < configs.size(); ++ci) {
@@ -833,6 +855,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const ch08::ByteShape shape = byte_shape(c);
     const double fwd_floor_ms = double(ch08::forward_bytes(shape)) / (copy_gbps * 1e9) * 1e3;
     const double both_floor_ms = double(ch08::forward_backward_bytes(shape)) / (copy_gbps * 1e9) * 1e3;
+    const int sms = device_info.multiprocessors;
+    const double fwd_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardExps, sms, clock_hz) * 1e3;
+    const double both_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardBackwardExps, sms, clock_hz) * 1e3;
+    const OfficialRun* official = official_run(c);
     const Problem p = benchmark_problem(c, nb.options().seed + ci);
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
     std::vector<Timed> times(ch08::kKernelCount);
@@ -865,28 +891,48 @@ void section_benchmark(Notebook& nb, const Options& o) {
       const double fwd_x = fwd / fwd_floor_ms, both_x = both / both_floor_ms;
       const double fwd_gbps = fwd > 0 ? common::gigabytes_per_second(double(ch08::forward_bytes(shape)), fwd) : 0;
       const double both_gbps = both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
-      rows.push_back({c.label, version_label(k.id), cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd_gbps, "{:.0f}"),
-                      cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both_gbps, "{:.0f}"), ratio(ms(1, false), fwd),
-                      ratio(ms(2, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both)});
+      const double official_fwd_ms = official ? official->forward_ms : 0, official_both_ms = official ? official->forward_backward_ms : 0;
+      rows.push_back({c.label, version_label(k.id), cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
+                      cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd),
+                      ratio(ms(4, true), both), ratio(official_fwd_ms, fwd), ratio(official_both_ms, both)});
       csv.row({c.label, dtype_name(c.type), std::to_string(c.batch), std::to_string(c.dim), std::to_string(c.seqlen),
                std::to_string(c.dstate), c.variable_BC ? "1" : "0", std::to_string(v), cell(fwd, "{:.4f}"),
-               fmt::format("{:.4f}", fwd_floor_ms), cell(fwd_x, "{:.2f}"), cell(fwd_gbps, "{:.1f}"), cell(both, "{:.4f}"),
-               fmt::format("{:.4f}", both_floor_ms), cell(both_x, "{:.2f}"), cell(both_gbps, "{:.1f}"), ratio(ms(1, false), fwd),
-               ratio(ms(2, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), fmt::format("{:.1f}", copy_gbps)});
+               fmt::format("{:.4f}", fwd_floor_ms), cell(fwd_x, "{:.2f}"), fmt::format("{:.4f}", fwd_exp_ms),
+               cell(fwd / fwd_exp_ms, "{:.2f}"), cell(fwd_gbps, "{:.1f}"), cell(both, "{:.4f}"),
+               fmt::format("{:.4f}", both_floor_ms), cell(both_x, "{:.2f}"), fmt::format("{:.4f}", both_exp_ms),
+               cell(both / both_exp_ms, "{:.2f}"), cell(both_gbps, "{:.1f}"), ratio(ms(1, false), fwd), ratio(ms(2, false), fwd),
+               ratio(ms(4, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), ratio(ms(4, true), both),
+               cell(official_fwd_ms, "{:.3f}"), cell(official_both_ms, "{:.3f}"), ratio(official_fwd_ms, fwd),
+               ratio(official_both_ms, both), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.0f}", clock_hz / 1e6)});
+      if (official && fwd > 0)
+        official_speedups[2 * (v - 1)].x.push_back(double(ci + 1)), official_speedups[2 * (v - 1)].y.push_back(official_fwd_ms / fwd);
+      if (official && both > 0)
+        official_speedups[2 * (v - 1) + 1].x.push_back(double(ci + 1)),
+            official_speedups[2 * (v - 1) + 1].y.push_back(official_both_ms / both);
       if (fwd > 0) versions[2 * (v - 1)].x.push_back(double(ci + 1)), versions[2 * (v - 1)].y.push_back(fwd_x);
       if (both > 0) versions[2 * (v - 1) + 1].x.push_back(double(ci + 1)), versions[2 * (v - 1) + 1].y.push_back(both_x);
     }
   }
-  nb.table({"configuration", "version", "fwd ms", "× floor", "GB/s", "fwd+bwd ms", "× floor", "GB/s", "fwd ÷ v1", "fwd ÷ v2",
-            "f+b ÷ v1", "f+b ÷ v2"},
+  nb.table({"configuration", "version", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
+            "f+b vs v4", "fwd vs official", "f+b vs official"},
            rows);
-  nb.text("÷ v1, ÷ v2: the speedup over version 1 and over version 2 (its time divided by this version's).");
+  nb.text("vs v4, vs official: the speedup over version 4 and over the official kernel (anchors.md's times on an\n"
+          "H200): their time divided by this version's. Issue 13's goal is 2 against the official kernel in both\n"
+          "directions. The CSV also has GB/s and the speedups over versions 1 and 2.");
   nb.value("results", csv.path());
   timing.report("the timed versions match fp64 before and after timing", SliceCheck::describe());
   std::vector<Series> drawn;
   for (const Series& s : versions)
     if (!s.x.empty()) drawn.push_back(s);
   draw(drawn);
+  if (bench) {
+    against_official.series.clear();
+    for (const Series& s : official_speedups)
+      if (!s.x.empty()) against_official.series.push_back(s);
+    against_official.series.push_back({"level with the official kernel", {0.5, configs.size() + 0.5}, {1, 1}, "lines lw 1 dt 3 lc rgb 'gray40'"});
+    against_official.series.push_back({"goal: 2× (issue 13)", {0.5, configs.size() + 0.5}, {2, 2}, "lines lw 1 dt 2 lc rgb 'gray40'"});
+    nb.figure(against_official, false);
+  }
 }
 
 }  // namespace

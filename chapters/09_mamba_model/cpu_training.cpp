@@ -90,6 +90,9 @@ Evaluation evaluate(const ModelConfig& config, const std::vector<double>& parame
     loss_sum += f.loss * double(f.accuracy.scored);
     e.accuracy.correct += f.accuracy.correct;
     e.accuracy.scored += f.accuracy.scored;
+    const Accuracy whole = whole_sequence_accuracy(f.logits, config.vocab, batch);
+    e.whole_sequences.correct += whole.correct;
+    e.whole_sequences.scored += whole.scored;
     done += n;
   }
   e.loss = e.accuracy.scored ? loss_sum / double(e.accuracy.scored) : 0.0;

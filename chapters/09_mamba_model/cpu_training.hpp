@@ -70,10 +70,11 @@ struct CpuTrainingResult {
 CpuTrainingResult train_on_cpu(const CpuTrainingSettings& settings,
                                const std::function<void(const TrainingPoint&)>& progress = {});
 
-// Loss and token accuracy of `parameters` on `sequences` sequences of the held-out stream of `seed`.
+// Loss, token accuracy and sequences copied whole of `parameters` on `sequences` sequences of the held-out stream of `seed`.
 struct Evaluation {
   double loss = 0;
-  Accuracy accuracy;
+  Accuracy accuracy;         // tokens
+  Accuracy whole_sequences;  // sequences with every token right
 };
 Evaluation evaluate(const ModelConfig& config, const std::vector<double>& parameters, int body_length, int n_data,
                     int sequences, unsigned seed);

@@ -35,7 +35,7 @@ struct GpuTrainingSettings {
 std::vector<TrainingPoint> train_on_gpu(GpuModel& model, const GpuTrainingSettings& settings,
                                         const std::function<void(const TrainingPoint&)>& progress = {});
 
-// Loss and token accuracy on `sequences` sequences of the held-out stream of `seed`, in batches
+// Loss, token accuracy and sequences copied whole on `sequences` sequences of the held-out stream of `seed`, in batches
 // of at most model.max_batch().
 Evaluation evaluate_on_gpu(GpuModel& model, const TaskShape& task, int sequences, unsigned seed);
 

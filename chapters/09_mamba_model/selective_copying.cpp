@@ -19,13 +19,15 @@ int uniform_below(std::mt19937_64& rng, int n) {
   return int(draw % range);
 }
 
+// Token accuracy (per_sequence false) or whole-sequence accuracy (true) of logits (batch, vocab, L).
 template <class T>
-Accuracy accuracy_of(const std::vector<T>& logits, int vocab, const Batch& batch) {
+Accuracy accuracy_of(const std::vector<T>& logits, int vocab, const Batch& batch, bool per_sequence) {
   const std::size_t L = std::size_t(batch.seqlen);
   if (logits.size() != std::size_t(batch.batch) * std::size_t(vocab) * L)
     throw std::invalid_argument("token_accuracy: logits are not (batch, vocab, seqlen)");
-  Accuracy a;
-  for (std::size_t b = 0; b < std::size_t(batch.batch); ++b)
+  Accuracy tokens, sequences;
+  for (std::size_t b = 0; b < std::size_t(batch.batch); ++b) {
+    const long wrong_before = tokens.scored - tokens.correct;
     for (std::size_t t = 0; t < L; ++t) {
       const int target = batch.targets[b * L + t];
       if (target < 0) continue;
@@ -33,10 +35,13 @@ Accuracy accuracy_of(const std::vector<T>& logits, int vocab, const Batch& batch
       int best = 0;
       for (int v = 1; v < vocab; ++v)
         if (column[std::size_t(v) * L] > column[std::size_t(best) * L]) best = v;
-      a.correct += best == target;
-      ++a.scored;
+      tokens.correct += best == target;
+      ++tokens.scored;
     }
-  return a;
+    sequences.correct += tokens.scored - tokens.correct == wrong_before;
+    ++sequences.scored;
+  }
+  return per_sequence ? sequences : tokens;
 }
 
 }  // namespace
@@ -82,10 +87,16 @@ Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, 
 // [/snippet:make_selective_copying]
 
 Accuracy token_accuracy(const std::vector<double>& logits, int vocab, const Batch& batch) {
-  return accuracy_of(logits, vocab, batch);
+  return accuracy_of(logits, vocab, batch, false);
 }
 Accuracy token_accuracy(const std::vector<float>& logits, int vocab, const Batch& batch) {
-  return accuracy_of(logits, vocab, batch);
+  return accuracy_of(logits, vocab, batch, false);
+}
+Accuracy whole_sequence_accuracy(const std::vector<double>& logits, int vocab, const Batch& batch) {
+  return accuracy_of(logits, vocab, batch, true);
+}
+Accuracy whole_sequence_accuracy(const std::vector<float>& logits, int vocab, const Batch& batch) {
+  return accuracy_of(logits, vocab, batch, true);
 }
 
 }  // namespace ch09

@@ -49,4 +49,9 @@ struct Accuracy {
 Accuracy token_accuracy(const std::vector<double>& logits, int vocab, const Batch& batch);
 Accuracy token_accuracy(const std::vector<float>& logits, int vocab, const Batch& batch);
 
+// Sequences copied whole: scored counts the sequences, correct those whose every scored position
+// is right. Copying is the task: an output with one token of sixteen wrong is a failed copy.
+Accuracy whole_sequence_accuracy(const std::vector<double>& logits, int vocab, const Batch& batch);
+Accuracy whole_sequence_accuracy(const std::vector<float>& logits, int vocab, const Batch& batch);
+
 }  // namespace ch09

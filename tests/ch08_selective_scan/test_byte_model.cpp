@@ -134,3 +134,15 @@ TEST_CASE("byte model: every row of the official kernel's table, to the precisio
           Approx(double(ch08::forward_backward_bytes(anchors))).epsilon(0.02));
   }
 }
+
+TEST_CASE("the exp floor: anchors.md's MUFU arithmetic for the first configuration") {
+  ByteShape s;
+  s.batch = 8, s.dim = 1536, s.seqlen = 2048, s.dstate = 16;
+  CHECK(ch08::state_steps(s) == 402653184);  // anchors.md: 403 M state steps
+  // 132 multiprocessors × 16 exp2 a clock × 1.98 GHz: one exp a state step ≈ 0.096 ms.
+  const double one = ch08::exp_floor_seconds(s, ch08::kForwardExps, 132, 1.98e9);
+  CHECK(one * 1e3 == Approx(0.0963).epsilon(0.002));
+  CHECK(ch08::exp_floor_seconds(s, ch08::kForwardBackwardExps, 132, 1.98e9) == Approx(2 * one));
+  s.complex = true;  // exp2, sine and cosine
+  CHECK(ch08::exp_floor_seconds(s, ch08::kForwardExps, 132, 1.98e9) == Approx(3 * one));
+}

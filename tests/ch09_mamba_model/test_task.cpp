@@ -68,6 +68,26 @@ TEST_CASE("token accuracy counts the argmax at scored positions only") {
   CHECK(f.correct == 1);
 }
 
+TEST_CASE("whole-sequence accuracy counts a sequence only when every scored token is right") {
+  ch09::Batch batch;
+  batch.batch = 3;
+  batch.seqlen = 2;
+  batch.tokens = {0, 1, 0, 1, 0, 1};
+  batch.targets = {1, 0, -1, 1, 0, 1};
+  // logits (3, vocab 2, 2): sequence 0 right at both scored positions; sequence 1 right at its one
+  // scored position; sequence 2 right at position 0, wrong at position 1.
+  const std::vector<double> logits = {0, 5, 1, 0,   //
+                                      7, 0, 0, 1,   //
+                                      1, 3, 0, 0};
+  const ch09::Accuracy whole = ch09::whole_sequence_accuracy(logits, 2, batch);
+  CHECK(whole.scored == 3);
+  CHECK(whole.correct == 2);
+  const ch09::Accuracy tokens = ch09::token_accuracy(logits, 2, batch);
+  CHECK(tokens.scored == 5);
+  CHECK(tokens.correct == 4);
+  CHECK(ch09::whole_sequence_accuracy(std::vector<float>(logits.begin(), logits.end()), 2, batch).correct == 2);
+}
+
 TEST_CASE("the curriculum's body length grows from its start to the full body over the first half") {
   CHECK(ch09::curriculum_body_length(0, 256, 0, 100) == 256);   // no curriculum
   CHECK(ch09::curriculum_body_length(300, 256, 0, 100) == 256);  // a start past the body: none
