@@ -21,10 +21,12 @@ plot 'bench_floor.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'v1 fo
      'bench_floor.dat' index 5 using 1:2 with linespoints lw 2 dt 2 pt 5 title 'v3 fwd+bwd', \
      'bench_floor.dat' index 6 using 1:2 with linespoints lw 2 pt 7 title 'v4 forward', \
      'bench_floor.dat' index 7 using 1:2 with linespoints lw 2 dt 2 pt 5 title 'v4 fwd+bwd', \
-     'bench_floor.dat' index 8 using 1:2 with points pt 6 ps 1.5 title 'official forward (anchors.md, H200)', \
-     'bench_floor.dat' index 9 using 1:2 with points pt 4 ps 1.5 title 'official fwd+bwd (anchors.md, H200)', \
-     'bench_floor.dat' index 10 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal, forward: 3×', \
-     'bench_floor.dat' index 11 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'goal, fwd+bwd: 5×'
+     'bench_floor.dat' index 8 using 1:2 with linespoints lw 2 pt 7 title 'v5 forward', \
+     'bench_floor.dat' index 9 using 1:2 with linespoints lw 2 dt 2 pt 5 title 'v5 fwd+bwd', \
+     'bench_floor.dat' index 10 using 1:2 with points pt 6 ps 1.5 title 'official forward (anchors.md, H200)', \
+     'bench_floor.dat' index 11 using 1:2 with points pt 4 ps 1.5 title 'official fwd+bwd (anchors.md, H200)', \
+     'bench_floor.dat' index 12 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal, forward: 3×', \
+     'bench_floor.dat' index 13 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'goal, fwd+bwd: 5×'
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -49,8 +51,10 @@ plot 'bench_floor.dat' index 0 using 1:2 with lines title 'v1 forward' noenhance
      'bench_floor.dat' index 5 using 1:2 with lines title 'v3 fwd+bwd' noenhanced, \
      'bench_floor.dat' index 6 using 1:2 with lines title 'v4 forward' noenhanced, \
      'bench_floor.dat' index 7 using 1:2 with lines title 'v4 fwd+bwd' noenhanced, \
-     'bench_floor.dat' index 8 using 1:2 with lines title 'official forward (anchors.md, H200)' noenhanced, \
-     'bench_floor.dat' index 9 using 1:2 with lines title 'official fwd+bwd (anchors.md, H200)' noenhanced, \
-     'bench_floor.dat' index 10 using 1:2 with lines title 'goal, forward: 3×' noenhanced, \
-     'bench_floor.dat' index 11 using 1:2 with lines title 'goal, fwd+bwd: 5×' noenhanced
+     'bench_floor.dat' index 8 using 1:2 with lines title 'v5 forward' noenhanced, \
+     'bench_floor.dat' index 9 using 1:2 with lines title 'v5 fwd+bwd' noenhanced, \
+     'bench_floor.dat' index 10 using 1:2 with lines title 'official forward (anchors.md, H200)' noenhanced, \
+     'bench_floor.dat' index 11 using 1:2 with lines title 'official fwd+bwd (anchors.md, H200)' noenhanced, \
+     'bench_floor.dat' index 12 using 1:2 with lines title 'goal, forward: 3×' noenhanced, \
+     'bench_floor.dat' index 13 using 1:2 with lines title 'goal, fwd+bwd: 5×' noenhanced
 unset output
