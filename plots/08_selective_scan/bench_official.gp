@@ -9,20 +9,20 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10) rotate by 35 right font ',10'
-set xrange [0.5:10.5]
+set xrange [0.5:6.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
-plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'v1 forward', \
-     'bench_official.dat' index 1 using 1:2 with points pt 5 ps 1.2 title 'v1 fwd+bwd', \
-     'bench_official.dat' index 2 using 1:2 with points pt 7 ps 1.2 title 'v2 forward', \
-     'bench_official.dat' index 3 using 1:2 with points pt 5 ps 1.2 title 'v2 fwd+bwd', \
-     'bench_official.dat' index 4 using 1:2 with points pt 7 ps 1.2 title 'v3 forward', \
-     'bench_official.dat' index 5 using 1:2 with points pt 5 ps 1.2 title 'v3 fwd+bwd', \
-     'bench_official.dat' index 6 using 1:2 with points pt 7 ps 1.2 title 'v4 forward', \
-     'bench_official.dat' index 7 using 1:2 with points pt 5 ps 1.2 title 'v4 fwd+bwd', \
-     'bench_official.dat' index 8 using 1:2 with points pt 7 ps 1.2 title 'v5 forward', \
-     'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 title 'v5 fwd+bwd', \
+plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title 'v1 forward', \
+     'bench_official.dat' index 1 using 1:2 with points pt 5 ps 1.2 lc 1 title 'v1 fwd+bwd', \
+     'bench_official.dat' index 2 using 1:2 with points pt 7 ps 1.2 lc 2 title 'v2 forward', \
+     'bench_official.dat' index 3 using 1:2 with points pt 5 ps 1.2 lc 2 title 'v2 fwd+bwd', \
+     'bench_official.dat' index 4 using 1:2 with points pt 7 ps 1.2 lc 3 title 'v3 forward', \
+     'bench_official.dat' index 5 using 1:2 with points pt 5 ps 1.2 lc 3 title 'v3 fwd+bwd', \
+     'bench_official.dat' index 6 using 1:2 with points pt 7 ps 1.2 lc 4 title 'v4 forward', \
+     'bench_official.dat' index 7 using 1:2 with points pt 5 ps 1.2 lc 4 title 'v4 fwd+bwd', \
+     'bench_official.dat' index 8 using 1:2 with points pt 7 ps 1.2 lc 5 title 'v5 forward', \
+     'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 lc 5 title 'v5 fwd+bwd', \
      'bench_official.dat' index 10 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel', \
      'bench_official.dat' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2× (issue 13)'
 unset output
@@ -37,7 +37,7 @@ set format y '10^{%L}'
 set key below
 set format y '1e%L'
 set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10) rotate by 35 right font ',10'
-set xrange [0.5:10.5]
+set xrange [0.5:6.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
