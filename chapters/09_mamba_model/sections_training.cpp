@@ -291,7 +291,7 @@ void section_decays(Notebook& nb, const Trained& trained) {
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const TrainedModel* run = trained.find(kind);
     const ModelConfig& c = run->config;
-    const LayerOffsets& layer = parameter_layout(c).layers[0];
+    const LayerOffsets layer = parameter_layout(c).layers[0];  // a copy: the layout is a temporary
     Series s{to_string(kind) + " model, trained", {}, {}, "linespoints lw 2 pt 7"};
     for (int n = 0; n < c.d_state; ++n) {
       std::vector<double> a(std::size_t(c.d_inner()));
