@@ -49,10 +49,6 @@ std::vector<double> data_over_noise(const std::vector<float>& delta, int d_inner
 // A channel "selects" when its step on data tokens is at least twice, or at most half, its step
 // on noise: its Δ depends on what the token is. An LTI channel's ratio is 1 by construction.
 constexpr double kSelectiveFactor = 2.0;
-int selecting_channels(const std::vector<double>& ratio) {
-  return int(std::count_if(ratio.begin(), ratio.end(),
-                           [](double r) { return r >= kSelectiveFactor || r <= 1.0 / kSelectiveFactor; }));
-}
 
 }  // namespace
 
