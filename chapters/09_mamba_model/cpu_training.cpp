@@ -88,11 +88,8 @@ Evaluation evaluate(const ModelConfig& config, const std::vector<double>& parame
     const Batch batch = make_selective_copying(n, body_length, n_data, config.vocab, rng);
     const ModelForward f = model_forward(config, parameters, batch, ScanPath::real_fp64);
     loss_sum += f.loss * double(f.accuracy.scored);
-    e.accuracy.correct += f.accuracy.correct;
-    e.accuracy.scored += f.accuracy.scored;
-    const Accuracy whole = whole_sequence_accuracy(f.logits, config.vocab, batch);
-    e.whole_sequences.correct += whole.correct;
-    e.whole_sequences.scored += whole.scored;
+    e.accuracy += f.accuracy;
+    e.whole_sequences += whole_sequence_accuracy(f.logits, config.vocab, batch);
     done += n;
   }
   e.loss = e.accuracy.scored ? loss_sum / double(e.accuracy.scored) : 0.0;

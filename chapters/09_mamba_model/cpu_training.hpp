@@ -70,7 +70,8 @@ struct CpuTrainingResult {
 CpuTrainingResult train_on_cpu(const CpuTrainingSettings& settings,
                                const std::function<void(const TrainingPoint&)>& progress = {});
 
-// Loss, token accuracy and sequences copied whole of `parameters` on `sequences` sequences of the held-out stream of `seed`.
+// Loss, token accuracy and sequences copied whole of `parameters` on `sequences` sequences of
+// the held-out stream of `seed`.
 struct Evaluation {
   double loss = 0;
   Accuracy accuracy;         // tokens

@@ -63,9 +63,7 @@ Evaluation evaluate_on_gpu(GpuModel& model, const TaskShape& task, int sequences
     loss_sum += double(m.loss) * m.targets;
     e.accuracy.correct += m.correct;
     e.accuracy.scored += m.targets;
-    const Accuracy whole = whole_sequence_accuracy(model.download_logits(), model.config().vocab, b);
-    e.whole_sequences.correct += whole.correct;
-    e.whole_sequences.scored += whole.scored;
+    e.whole_sequences += whole_sequence_accuracy(model.download_logits(), model.config().vocab, b);
     done += batch;
   }
   e.loss = e.accuracy.scored ? loss_sum / double(e.accuracy.scored) : 0.0;

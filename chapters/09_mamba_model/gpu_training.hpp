@@ -35,8 +35,8 @@ struct GpuTrainingSettings {
 std::vector<TrainingPoint> train_on_gpu(GpuModel& model, const GpuTrainingSettings& settings,
                                         const std::function<void(const TrainingPoint&)>& progress = {});
 
-// Loss, token accuracy and sequences copied whole on `sequences` sequences of the held-out stream of `seed`, in batches
-// of at most model.max_batch().
+// Loss, token accuracy and sequences copied whole on `sequences` sequences of the held-out
+// stream of `seed`, in batches of at most model.max_batch().
 Evaluation evaluate_on_gpu(GpuModel& model, const TaskShape& task, int sequences, unsigned seed);
 
 }  // namespace ch09

@@ -42,6 +42,10 @@ int curriculum_body_length(int from, int body_length, int step, int steps);
 struct Accuracy {
   long correct = 0, scored = 0;
   double fraction() const { return scored ? double(correct) / double(scored) : 0.0; }
+  Accuracy& operator+=(const Accuracy& other) {
+    correct += other.correct, scored += other.scored;
+    return *this;
+  }
 };
 
 // Token accuracy of logits (batch, vocab, seqlen): the argmax at each scored position against
