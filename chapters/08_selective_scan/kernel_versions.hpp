@@ -22,7 +22,8 @@ inline constexpr KernelInfo kKernels[] = {
     {selective_scan::Kernel::registers, "registers",
      "K states a thread in registers, a decay without branches, a warp's B and C staged once"},
     {selective_scan::Kernel::checkpoints, "checkpoints",
-     "version 4's forward; a backward from h checkpointed every 8 steps: two exps a state step, none on the way back"},
+     "a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h "
+     "checkpointed every 8 steps: two exps a state step, none on the way back"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 

@@ -127,6 +127,38 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
         }
 }
 
+// Version 5's forward fills a ring of tiles for a block of channels that read the same B and C
+// rows: 16 channels of one group below 8192 channels, 32 from there up. These take it: every
+// input type, each of B and C variable, 16 and 5 states, lengths that end inside a tile, rows
+// that are not 16-byte aligned (fp32 at odd lengths, fp16 and bf16 at lengths that are not a
+// multiple of 8: the producer loads those value by value), an initial state.
+TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
+  REQUIRE_GPU();
+  int seed = 91;
+  for (std::int64_t seqlen : {1, 33, 64, 2049, 4100})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+      for (int variable = 1; variable < 4; ++variable)
+        for (int dstate : {16, 5}) {
+          Problem p = shape(2, 32, seqlen, dstate);
+          p.variable_B = variable & 1;
+          p.variable_C = variable & 2;
+          p.groups = variable == 3 ? 2 : 1;
+          p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+          p.has_initial_state = seqlen > 2048;
+          const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+          INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+          CHECK(outcome.ok);
+        }
+  for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+    Problem p = shape(2, 4096, 96, 16);
+    p.groups = 2;
+    p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+    const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+    INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+    CHECK(outcome.ok);
+  }
+}
+
 TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
   REQUIRE_GPU();
   for (bool variable : {false, true})

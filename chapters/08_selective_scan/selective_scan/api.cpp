@@ -63,8 +63,8 @@ template <class Input, bool kComplex>
 void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
   if (kernel == Kernel::naive) detail::naive_forward<Input, kComplex>(args, stream);
   else if (kernel == Kernel::lanes && args.dstate <= 32) detail::lanes_forward<Input, kComplex>(args, stream);
-  else if (kernel == Kernel::registers || kernel == Kernel::checkpoints)
-    detail::registers_forward<Input, kComplex>(args, stream);
+  else if (kernel == Kernel::registers) detail::registers_forward<Input, kComplex>(args, stream);
+  else if (kernel == Kernel::checkpoints) detail::ring_forward<Input, kComplex>(args, stream);
   else detail::blocked_forward<Input, kComplex>(args, stream);
 }
 template <class Input, bool kComplex>

@@ -66,6 +66,10 @@ template <class Input, bool kComplex>
 void lanes_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream);
+// Version 5's forward: version 4's walk fed by a producer warp through a ring of shared-memory
+// tiles (sm_90 and newer); the calls it cannot take, and older GPUs, get version 4's.
+template <class Input, bool kComplex>
+void ring_forward(const ScanArgs& args, cudaStream_t stream);
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
 // multiple of four; registers_backward_takes() says whether a call is one of those.
 bool registers_backward_takes(const ScanArgs& args, bool is_complex);

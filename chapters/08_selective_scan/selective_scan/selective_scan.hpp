@@ -14,7 +14,7 @@
 //   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
 //   3  lanes  one lane per state, no block barrier; forward only (its backward is version 2's)
 //   4  registers  K states a thread in registers, a decay without branches, a warp's B and C staged once
-//   5  checkpoints  version 4's forward; a backward from h checkpointed every 8 steps: two exps a state step, none on the way back
+//   5  checkpoints  a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h checkpointed every 8 steps: two exps a state step, none on the way back
 //
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
 // elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
@@ -67,8 +67,10 @@ enum class Kernel {
   lanes = 3,     // one lane per state, no block barrier; forward only (its backward is version 2's);
                  //   dstate up to 32 (past that the forward too is version 2's)
   registers = 4,  // K states a thread in registers, a decay without branches, a warp's B and C staged once
-  checkpoints = 5,  // version 4's forward; a backward from h checkpointed every 8 steps: two exps a
-                    //   state step, none on the way back (where version 4's backward takes the call)
+  checkpoints = 5,  // a producer warp feeds the forward's walk through a shared-memory ring of bulk
+                    //   copies (sm_90; else version 4's forward); a backward from h checkpointed every
+                    //   8 steps: two exps a state step, none on the way back (where version 4's
+                    //   backward takes the call)
 };
 
 // Largest supported dstate, and the number of time steps between two stored chunk states.

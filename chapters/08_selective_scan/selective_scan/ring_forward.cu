@@ -1,0 +1,410 @@
+// Version 5, forward: warps with two roles and a ring of tiles in shared memory (Hopper).
+// Version 4 left each walking thread to fetch its own next tile into registers: the loads, their
+// bounds checks and the copies of the prefetched registers sat among the walk's instructions, and
+// in bf16 its loads were not hidden at all (PERFORMANCE.md). Here a block has two roles:
+//   - one producer warp fills a ring of kStages tiles in shared memory: each row of a tile (32
+//     steps of one channel's delta, u or z, or of one state's B or C) is one bulk copy, which the
+//     copy engine carries out and counts off the tile's "full" mbarrier as its bytes land;
+//   - four consumer warps wait on that barrier, walk the tile and arrive on its "empty" barrier,
+//     which tells the producer that the slot may be filled again.
+// The consumers' walk is version 4's (K states a thread, P lanes a channel, decay_exp2), and what
+// is new on their side takes fewer instructions: nothing is loaded from global memory, B and C
+// are read straight from the ring (fp32 tiles as copied; fp16 and bf16 rows are converted once by
+// the producer), whether B and C vary is known at compile time, and the P partial outputs of a
+// step are summed with shuffles that leave each lane the whole sum of the steps it finishes.
+// Rows are copied in bulk when every row is 16-byte aligned and the tile is whole; otherwise the
+// producer loads them value by value (the last tile, odd strides). Anything else the kernel
+// cannot take -- complex A, more than 16 states, constant B and C, a group of channels that is
+// not a whole block, a GPU older than sm_90 -- goes to version 4's forward.
+#include "check.hpp"
+#include "device_math.cuh"
+#include "scan_args.hpp"
+#include "shared_ring.cuh"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+
+namespace selective_scan::detail {
+namespace {
+
+constexpr int kConsumerWarps = 4;
+constexpr int kThreads = (kConsumerWarps + 1) * 32;  // and one producer warp
+constexpr int kSteps = 32;                           // steps a tile of the ring
+constexpr int kStages = 3;                           // tiles in the ring
+constexpr int kStates = 16;
+constexpr int kGroup = 4;                            // steps a thread walks between reads of B and C
+
+// [snippet:ring_tile]
+// One slot of the ring. Each row is padded by 16 bytes, so that the lanes reading the same step
+// of different rows fall on different banks; a bulk copy lands each row at its own address.
+template <class Input, int kChannels>
+struct Tile {
+  static constexpr int kRow = kSteps + 16 / int(sizeof(Input));  // delta, u, z as loaded
+  static constexpr int kStateRow = kSteps + 4;                     // B, C as fp32
+  alignas(16) Input delta[kChannels][kRow];
+  alignas(16) Input u[kChannels][kRow];
+  alignas(16) Input z[kChannels][kRow];
+  alignas(16) float B[kStates][kStateRow];
+  alignas(16) float C[kStates][kStateRow];
+};
+template <class Input, int P>
+struct RingShared {
+  static constexpr int kChannelsPerWarp = 32 / P;
+  static constexpr int kChannels = kConsumerWarps * kChannelsPerWarp;
+  Tile<Input, kChannels> tiles[kStages];
+  std::uint64_t full[kStages], empty[kStages];
+  // (delta, delta u) of each channel's steps: staged once by the channel's lanes, read by all.
+  alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kSteps + P];
+};
+// [/snippet:ring_tile]
+
+// Which block's channels, and where their rows start.
+struct BlockChannels {
+  std::int64_t first, b, d0, group;
+  __device__ BlockChannels(const ScanArgs& a, std::int64_t block_group, int channels) {
+    first = block_group * channels;
+    b = first / a.dim;
+    d0 = first % a.dim;
+    group = d0 / a.dims_per_group;
+  }
+  template <class Input>
+  __device__ const Input* row(const SequenceArg& s, int c) const {
+    return static_cast<const Input*>(s.data) + b * s.batch_stride + (d0 + c) * s.dim_stride;
+  }
+  template <class Input>
+  __device__ const Input* state_row(const ProjectionArg& p, int n) const {
+    return static_cast<const Input*>(p.data) + b * p.batch_stride + group * p.group_stride + n * p.state_stride;
+  }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+
+// [snippet:ring_producer]
+// The producer warp: for every tile of every channel group the block takes, wait until the slot
+// is free, then fill it.
+template <class Input, int P, bool kBVariable, bool kCVariable>
+__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk) {
+  constexpr int kChannels = RingShared<Input, P>::kChannels;
+  using T = Tile<Input, kChannels>;
+  const int lane = threadIdx.x % 32;
+  const bool has_z = args.z.data != nullptr;
+  const std::int64_t groups = args.batch * args.dim / kChannels;
+  unsigned use = 0;  // tiles filled so far: slot use % kStages, its round use / kStages
+  for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
+    const BlockChannels at(args, g, kChannels);
+    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSteps, ++use) {
+      const int slot = int(use % kStages);
+      const unsigned round = use / kStages;
+      if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
+      T& tile = sh.tiles[slot];
+      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
+      if (bulk && valid == kSteps) {
+        // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
+        // every load first, so that their trips to memory overlap, then the conversions.
+        if constexpr (!std::is_same_v<Input, float>) {
+          constexpr int kPerVector = 16 / int(sizeof(Input));
+          constexpr int kVectorsPerRow = kSteps / kPerVector;
+          constexpr int kPerLane = 2 * kStates * kVectorsPerRow / 32;
+          uint4 raw[kPerLane];
+          float* dst[kPerLane];
+#pragma unroll
+          for (int i = 0; i < kPerLane; ++i) {
+            const int v = lane + 32 * i, r = v / kVectorsPerRow, n = r % kStates, q = v % kVectorsPerRow;
+            const bool is_B = r < kStates;
+            dst[i] = nullptr;
+            if (n >= args.dstate || !(is_B ? kBVariable : kCVariable)) continue;
+            const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
+            raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
+            dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
+          }
+#pragma unroll
+          for (int i = 0; i < kPerLane; ++i) {
+            if (!dst[i]) continue;
+            const Input* x = reinterpret_cast<const Input*>(&raw[i]);
+#pragma unroll
+            for (int e = 0; e < kPerVector; e += 4)
+              *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
+                                                        to_float(x[e + 3])};
+          }
+          __syncwarp();
+        }
+        constexpr unsigned kRowBytes = kSteps * sizeof(Input);
+        unsigned bytes = kChannels * kRowBytes * (has_z ? 3 : 2);
+        if constexpr (std::is_same_v<Input, float>)
+          bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (kCVariable ? 1 : 0));
+        if (lane == 0) ring::arrive_expecting(&sh.full[slot], bytes);
+        __syncwarp();
+        for (int c = lane; c < kChannels; c += 32) {
+          ring::bulk_copy(tile.delta[c], at.template row<Input>(args.delta, c) + t0, kRowBytes, &sh.full[slot]);
+          ring::bulk_copy(tile.u[c], at.template row<Input>(args.u, c) + t0, kRowBytes, &sh.full[slot]);
+          if (has_z) ring::bulk_copy(tile.z[c], at.template row<Input>(args.z, c) + t0, kRowBytes, &sh.full[slot]);
+        }
+        if constexpr (std::is_same_v<Input, float>) {
+          for (int n = lane; n < args.dstate; n += 32) {
+            if (kBVariable)
+              ring::bulk_copy(tile.B[n], at.template state_row<Input>(args.B, n) + t0, kRowBytes, &sh.full[slot]);
+            if (kCVariable)
+              ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, n) + t0, kRowBytes, &sh.full[slot]);
+          }
+        }
+      } else {
+        // Value by value, lane = step, 0 past the end; then an arrival without bytes.
+        const std::int64_t t = t0 + lane;
+        const bool in = lane < valid;
+        for (int c = 0; c < kChannels; ++c) {
+          tile.delta[c][lane] = in ? at.template row<Input>(args.delta, c)[t] : Input{};
+          tile.u[c][lane] = in ? at.template row<Input>(args.u, c)[t] : Input{};
+          if (has_z) tile.z[c][lane] = in ? at.template row<Input>(args.z, c)[t] : Input{};
+        }
+        for (int n = 0; n < args.dstate; ++n) {
+          if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, n)[t]) : 0.f;
+          if (kCVariable) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, n)[t]) : 0.f;
+        }
+        __syncwarp();
+        if (lane == 0) ring::arrive(&sh.full[slot]);
+      }
+    }
+  }
+}
+// [/snippet:ring_producer]
+
+// [snippet:ring_scatter]
+// y[0..3]: this lane's partial outputs (C h over its K states) of four steps. The P lanes of a
+// channel halve the four values between them at each round -- a lane keeps one half, adds its
+// partner's copy of that half, and sends the other -- so that after log2(P) rounds each lane holds
+// whole sums. Returns the first step of those it holds, in y[0 ... kHeld - 1]; with P = 8 the
+// lanes 4 apart hold the same step.
+template <int P>
+struct Scatter {
+  static constexpr int kHeld = P >= kGroup ? 1 : kGroup / P;
+};
+template <int P>
+__device__ __forceinline__ int reduce_scatter(float (&y)[kGroup], int j) {
+  int count = kGroup, first = 0;
+#pragma unroll
+  for (int d = 1; d < P; d *= 2) {
+    if (count > 1) {
+      const int half = count / 2;
+      const bool upper = j & d;
+#pragma unroll
+      for (int i = 0; i < half; ++i) {
+        const float send = upper ? y[i] : y[i + half];
+        const float keep = upper ? y[i + half] : y[i];
+        y[i] = keep + __shfl_xor_sync(0xffffffffu, send, d);
+      }
+      if (upper) first += half;
+      count = half;
+    } else {
+      y[0] += __shfl_xor_sync(0xffffffffu, y[0], d);
+    }
+  }
+  return first;
+}
+// [/snippet:ring_scatter]
+
+// A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
+// lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
+template <class Input, int K, int P, bool kBVariable, bool kCVariable>
+__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
+  using Shared = RingShared<Input, P>;
+  constexpr int kChannels = Shared::kChannels;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int slot = lane / P, j = lane % P;
+  const int c = warp * Shared::kChannelsPerWarp + slot;
+  const bool has_z = args.z.data != nullptr;
+  const bool finishes = P <= kGroup || j < kGroup;  // P = 8: lanes 4 apart hold the same sums
+  const std::int64_t groups = args.batch * args.dim / kChannels;
+  unsigned use = 0;
+  for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
+    const BlockChannels at(args, g, kChannels);
+    const std::int64_t bd = at.first + c, d = at.d0 + c;
+    const float D = args.D ? args.D[d] : 0.f;
+    const float delta_bias = args.delta_bias ? args.delta_bias[d] : 0.f;
+    Input* out = static_cast<Input*>(args.out.data) + at.b * args.out.batch_stride + d * args.out.dim_stride;
+    Input* out_z =
+        has_z ? static_cast<Input*>(args.out_z.data) + at.b * args.out_z.batch_stride + d * args.out_z.dim_stride
+              : nullptr;
+    float A2[K], h[K], B_const[K], C_const[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int n = j + P * k;
+      A2[k] = h[k] = B_const[k] = C_const[k] = 0.f;
+      if (n >= args.dstate) continue;
+      A2[k] = log2_scaled(args.A[d * args.A_dim_stride + n]);
+      if (!kBVariable) B_const[k] = static_cast<const float*>(args.B.data)[d * args.B.dim_stride + n];
+      if (!kCVariable) C_const[k] = static_cast<const float*>(args.C.data)[d * args.C.dim_stride + n];
+      if (args.initial_state) h[k] = args.initial_state[bd * args.dstate + n];
+    }
+    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSteps, ++use) {
+      const int ring_slot = int(use % kStages);
+      ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
+      const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
+      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
+      // Stage (delta, delta u): lane j of a channel takes steps j, j + P, ...; 0 past the end.
+      float2* steps = sh.steps[warp][slot];
+#pragma unroll
+      for (int i = 0; i < kSteps / P; ++i) {
+        const int s = j + P * i;
+        float x = to_float(tile.delta[c][s]) + delta_bias;
+        if (args.delta_softplus) x = softplus(x);
+        steps[s] = s < valid ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
+      }
+      __syncwarp();
+      // [snippet:ring_walk]
+#pragma unroll 2
+      for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+        float B4[K][kGroup], C4[K][kGroup];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+          const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
+          const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+          for (int s = 0; s < kGroup; ++s) {
+            B4[k][s] = kBVariable ? bs[s] : B_const[k];
+            C4[k][s] = kCVariable ? cs[s] : C_const[k];
+          }
+        }
+        const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+        const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+        const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+        float y[kGroup] = {};
+#pragma unroll
+        for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+            y[s] += C4[k][s] * h[k];
+          }
+        }
+        const int first = g0 + reduce_scatter<P>(y, j);
+        // [/snippet:ring_walk]
+#pragma unroll
+        for (int e = 0; e < Scatter<P>::kHeld; ++e) {
+          const int s = first + e;
+          if (!finishes || s >= valid) continue;
+          const float value = y[e] + D * to_float(tile.u[c][s]);
+          out[t0 + s] = from_float<Input>(value);
+          if (has_z) out_z[t0 + s] = from_float<Input>(value * silu(to_float(tile.z[c][s])));
+        }
+      }
+      // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
+      const std::int64_t t_end = t0 + valid - 1;
+      if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int n = j + P * k;
+          if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
+        }
+      }
+      __syncwarp();
+      if (lane == 0) ring::arrive(&sh.empty[ring_slot]);
+    }
+    if (args.last_state) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int n = j + P * k;
+        if (n < args.dstate) args.last_state[bd * args.dstate + n] = h[k];
+      }
+    }
+  }
+}
+
+#endif  // __CUDA_ARCH__ >= 900
+
+// [snippet:ring_roles]
+template <class Input, int K, int P, bool kBVariable, bool kCVariable>
+__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using Shared = RingShared<Input, P>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
+  // Rows of states past dstate stay 0 (A = 0 too, so those states stay 0 and add nothing).
+  for (int i = threadIdx.x; i < kStages * kStates; i += blockDim.x) {
+    Tile<Input, Shared::kChannels>& tile = sh.tiles[i / kStates];
+    for (int s = 0; s < Tile<Input, Shared::kChannels>::kStateRow; ++s)
+      tile.B[i % kStates][s] = tile.C[i % kStates][s] = 0.f;
+  }
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ring::init(&sh.full[s], 1);                 // the producer's one arrival (and the bytes)
+      ring::init(&sh.empty[s], kConsumerWarps);  // one arrival per consumer warp
+    }
+    ring::fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable>(args, sh, bulk);
+  else consume<Input, K, P, kBVariable, kCVariable>(args, sh);
+#endif
+}
+// [/snippet:ring_roles]
+
+template <class Input, int K, int P, bool kBVariable, bool kCVariable>
+bool launch(const ScanArgs& args, bool bulk, cudaStream_t stream) {
+  const auto kernel = ring_forward_kernel<Input, K, P, kBVariable, kCVariable>;
+  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
+  cudaFuncAttributes attributes{};
+  SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  if (attributes.binaryVersion < 90) return false;
+  constexpr int kBytes = int(sizeof(RingShared<Input, P>));
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
+  const std::int64_t groups = args.batch * args.dim / RingShared<Input, P>::kChannels;
+  kernel<<<unsigned(std::min<std::int64_t>(groups, INT_MAX)), kThreads, kBytes, stream>>>(args, bulk);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+  return true;
+}
+
+template <class Input, int K, int P>
+bool launch_for_rows(const ScanArgs& args, bool bulk, cudaStream_t stream) {
+  if (args.B.variable && args.C.variable) return launch<Input, K, P, true, true>(args, bulk, stream);
+  if (args.B.variable) return launch<Input, K, P, true, false>(args, bulk, stream);
+  return launch<Input, K, P, false, true>(args, bulk, stream);
+}
+
+// Whether every row the bulk copies read starts on 16 bytes.
+template <class Input>
+bool rows_aligned(const ScanArgs& a) {
+  const auto aligned = [](const void* p, std::initializer_list<std::int64_t> strides) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
+    for (std::int64_t s : strides)
+      if (s * std::int64_t(sizeof(Input)) % 16 != 0) return false;
+    return true;
+  };
+  const auto sequence = [&](const SequenceArg& s) { return !s.data || aligned(s.data, {s.batch_stride, s.dim_stride}); };
+  const auto rows = [&](const ProjectionArg& p) {
+    return !p.variable || aligned(p.data, {p.batch_stride, p.group_stride, p.state_stride});
+  };
+  return sequence(a.delta) && sequence(a.u) && sequence(a.z) && rows(a.B) && rows(a.C);
+}
+
+}  // namespace
+
+template <class Input, bool kComplex>
+void ring_forward(const ScanArgs& args, cudaStream_t stream) {
+  if constexpr (!kComplex) {
+    // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
+    // channels up, K = 2 and eight lanes below (more warps when there are few channels).
+    const std::int64_t channels = args.batch * args.dim;
+    const bool p4 = channels >= 8192;
+    const int block_channels = kConsumerWarps * (p4 ? 8 : 4);
+    const bool takes = args.dstate <= kStates && (args.B.variable || args.C.variable) &&
+                       args.dims_per_group % block_channels == 0;
+    if (takes) {
+      const bool bulk = rows_aligned<Input>(args);
+      if (p4 ? launch_for_rows<Input, 4, 4>(args, bulk, stream) : launch_for_rows<Input, 2, 8>(args, bulk, stream))
+        return;
+    }
+  }
+  registers_forward<Input, kComplex>(args, stream);
+}
+
+template void ring_forward<float, false>(const ScanArgs&, cudaStream_t);
+template void ring_forward<float, true>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__half, false>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__half, true>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
+
+}  // namespace selective_scan::detail

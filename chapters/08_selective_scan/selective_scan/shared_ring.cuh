@@ -1,0 +1,68 @@
+// shared_ring.cuh: the Hopper pieces of version 5's forward, each a line of PTX -- mbarriers
+// (a barrier in shared memory that counts arrivals and, separately, bytes still in flight) and
+// bulk copies (one thread asks the copy engine for a whole row; the bytes land in shared memory
+// and are counted off the mbarrier as they arrive). Both need sm_90; the callers compile them
+// only under __CUDA_ARCH__ >= 900.
+#pragma once
+
+#include <cstdint>
+
+namespace selective_scan::detail::ring {
+
+// The shared-memory address PTX wants, from a generic pointer into shared memory.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+
+// [snippet:mbarrier]
+// A phase of the barrier ends when `arrivals` threads have arrived and every byte announced with
+// expect_bytes() has landed; then it flips its phase bit, and waiters on the old parity go on.
+__device__ __forceinline__ void init(std::uint64_t* barrier, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(barrier)), "r"(arrivals));
+}
+// Makes the initialised barriers visible to the copy engine (the "async proxy") as well.
+__device__ __forceinline__ void fence_init() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+// Arrives, and announces that `bytes` more will land on this phase through bulk copies. Release
+// semantics: this thread's earlier shared-memory stores are seen by whoever waits on the phase.
+__device__ __forceinline__ void arrive_expecting(std::uint64_t* barrier, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(barrier)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void arrive(std::uint64_t* barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(barrier)) : "memory");
+}
+// Whether the phase with this parity has ended (acquire: its stores and bytes are then visible).
+__device__ __forceinline__ bool phase_done(std::uint64_t* barrier, unsigned parity) {
+  unsigned done;
+  asm volatile(
+      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+      : "=r"(done)
+      : "r"(shared_address(barrier)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+__device__ __forceinline__ void wait(std::uint64_t* barrier, unsigned parity) {
+  while (!phase_done(barrier, parity)) {
+  }
+}
+// [/snippet:mbarrier]
+
+// [snippet:bulk_copy]
+// One thread copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to
+// shared memory; the copy engine does the work and counts the bytes off `barrier` on arrival.
+__device__ __forceinline__ void bulk_copy(void* destination, const void* source, unsigned bytes,
+                                          std::uint64_t* barrier) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+          shared_address(destination)),
+      "l"(source), "r"(bytes), "r"(shared_address(barrier))
+      : "memory");
+}
+// [/snippet:bulk_copy]
+
+#endif
+
+}  // namespace selective_scan::detail::ring
