@@ -242,54 +242,62 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
       ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
       const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
-      // Stage (delta, delta u): lane j of a channel takes steps j, j + P, ...; 0 past the end.
-      float2* steps = sh.steps[warp][slot];
+      Input* const out_tile = out + t0;
+      Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
+      // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
+      const auto walk_tile = [&](auto whole) {
+        const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
+        // Stage (delta, delta u): lane j of a channel takes steps j, j + P, ...; 0 past the end.
+        float2* steps = sh.steps[warp][slot];
 #pragma unroll
-      for (int i = 0; i < kSteps / P; ++i) {
-        const int s = j + P * i;
-        float x = to_float(tile.delta[c][s]) + delta_bias;
-        if (args.delta_softplus) x = softplus(x);
-        steps[s] = s < valid ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
-      }
-      __syncwarp();
-      // [snippet:ring_walk]
-#pragma unroll 2
-      for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
-        float B4[K][kGroup], C4[K][kGroup];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-          const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
-          const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
-#pragma unroll
-          for (int s = 0; s < kGroup; ++s) {
-            B4[k][s] = kBVariable ? bs[s] : B_const[k];
-            C4[k][s] = kCVariable ? cs[s] : C_const[k];
-          }
+        for (int i = 0; i < kSteps / P; ++i) {
+          const int s = j + P * i;
+          float x = to_float(tile.delta[c][s]) + delta_bias;
+          if (args.delta_softplus) x = softplus_fast(x);
+          steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
         }
-        const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-        const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-        const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-        float y[kGroup] = {};
-#pragma unroll
-        for (int s = 0; s < kGroup; ++s) {
+        __syncwarp();
+        // [snippet:ring_walk]
+#pragma unroll 2
+        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+          float B4[K][kGroup], C4[K][kGroup];
 #pragma unroll
           for (int k = 0; k < K; ++k) {
-            h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
-            y[s] += C4[k][s] * h[k];
+            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+            const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
+            const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+            for (int s = 0; s < kGroup; ++s) {
+              B4[k][s] = kBVariable ? bs[s] : B_const[k];
+              C4[k][s] = kCVariable ? cs[s] : C_const[k];
+            }
+          }
+          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+          float y[kGroup] = {};
+#pragma unroll
+          for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+              h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+              y[s] += C4[k][s] * h[k];
+            }
+          }
+          const int first = g0 + reduce_scatter<P>(y, j);
+          // [/snippet:ring_walk]
+#pragma unroll
+          for (int e = 0; e < Scatter<P>::kHeld; ++e) {
+            const int s = first + e;
+            if (!finishes || !in_range(s)) continue;
+            const float value = y[e] + D * to_float(tile.u[c][s]);
+            out_tile[s] = from_float<Input>(value);
+            if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
           }
         }
-        const int first = g0 + reduce_scatter<P>(y, j);
-        // [/snippet:ring_walk]
-#pragma unroll
-        for (int e = 0; e < Scatter<P>::kHeld; ++e) {
-          const int s = first + e;
-          if (!finishes || s >= valid) continue;
-          const float value = y[e] + D * to_float(tile.u[c][s]);
-          out[t0 + s] = from_float<Input>(value);
-          if (has_z) out_z[t0 + s] = from_float<Input>(value * silu(to_float(tile.z[c][s])));
-        }
-      }
+      };
+      if (valid == kSteps) walk_tile(std::true_type{});
+      else walk_tile(std::false_type{});
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
       if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
