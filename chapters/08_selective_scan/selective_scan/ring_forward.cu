@@ -128,14 +128,14 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
               *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
                                                         to_float(x[e + 3])};
           }
-          __syncwarp();
         }
         constexpr unsigned kRowBytes = kSteps * sizeof(Input);
         unsigned bytes = kChannels * kRowBytes * (has_z ? 3 : 2);
         if constexpr (std::is_same_v<Input, float>)
           bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (kCVariable ? 1 : 0));
+        // Every lane arrives, each after its own stores (a release of them); lane 0's arrival also
+        // announces the bytes, so the phase cannot end before they have all landed.
         if (lane == 0) ring::arrive_expecting(&sh.full[slot], bytes);
-        __syncwarp();
         for (int c = lane; c < kChannels; c += 32) {
           ring::bulk_copy(tile.delta[c], at.template row<Input>(args.delta, c) + t0, kRowBytes, &sh.full[slot]);
           ring::bulk_copy(tile.u[c], at.template row<Input>(args.u, c) + t0, kRowBytes, &sh.full[slot]);
@@ -149,8 +149,9 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
               ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, n) + t0, kRowBytes, &sh.full[slot]);
           }
         }
+        if (lane != 0) ring::arrive(&sh.full[slot]);
       } else {
-        // Value by value, lane = step, 0 past the end; then an arrival without bytes.
+        // Value by value, lane = step, 0 past the end; then arrivals without bytes.
         const std::int64_t t = t0 + lane;
         const bool in = lane < valid;
         for (int c = 0; c < kChannels; ++c) {
@@ -162,8 +163,7 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
           if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, n)[t]) : 0.f;
           if (kCVariable) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, n)[t]) : 0.f;
         }
-        __syncwarp();
-        if (lane == 0) ring::arrive(&sh.full[slot]);
+        ring::arrive(&sh.full[slot]);
       }
     }
   }
@@ -307,8 +307,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
           if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
         }
       }
-      __syncwarp();
-      if (lane == 0) ring::arrive(&sh.empty[ring_slot]);
+      __syncwarp();  // before the next tile's staging overwrites steps
+      ring::arrive(&sh.empty[ring_slot]);
     }
     if (args.last_state) {
 #pragma unroll
@@ -337,8 +337,8 @@ __global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
-      ring::init(&sh.full[s], 1);                 // the producer's one arrival (and the bytes)
-      ring::init(&sh.empty[s], kConsumerWarps);  // one arrival per consumer warp
+      ring::init(&sh.full[s], 32);                    // the producer's lanes (and the bytes)
+      ring::init(&sh.empty[s], kConsumerWarps * 32);  // every consumer thread, done reading
     }
     ring::fence_init();
   }
