@@ -11,7 +11,7 @@
 // is new on their side takes fewer instructions: nothing is loaded from global memory, B and C
 // are read straight from the ring (fp32 tiles as copied; fp16 and bf16 rows are converted once by
 // the producer), whether B and C vary is known at compile time, and the P partial outputs of a
-// step are summed with shuffles that leave each lane the whole sum of the steps it finishes.
+// step are summed with shuffles that leave each lane the whole sum of the step it finishes.
 // Rows are copied in bulk when every row is 16-byte aligned and the tile is whole; otherwise the
 // producer loads them value by value (the last tile, odd strides). Anything else the kernel
 // cannot take -- complex A, more than 16 states, constant B and C, a group of channels that is
@@ -20,6 +20,7 @@
 #include "device_math.cuh"
 #include "scan_args.hpp"
 #include "shared_ring.cuh"
+#include "warp_backward.cuh"
 
 #include <algorithm>
 #include <climits>
@@ -170,40 +171,6 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
 }
 // [/snippet:ring_producer]
 
-// [snippet:ring_scatter]
-// y[0..3]: this lane's partial outputs (C h over its K states) of four steps. The P lanes of a
-// channel halve the four values between them at each round -- a lane keeps one half, adds its
-// partner's copy of that half, and sends the other -- so that after log2(P) rounds each lane holds
-// whole sums. Returns the first step of those it holds, in y[0 ... kHeld - 1]; with P = 8 the
-// lanes 4 apart hold the same step.
-template <int P>
-struct Scatter {
-  static constexpr int kHeld = P >= kGroup ? 1 : kGroup / P;
-};
-template <int P>
-__device__ __forceinline__ int reduce_scatter(float (&y)[kGroup], int j) {
-  int count = kGroup, first = 0;
-#pragma unroll
-  for (int d = 1; d < P; d *= 2) {
-    if (count > 1) {
-      const int half = count / 2;
-      const bool upper = j & d;
-#pragma unroll
-      for (int i = 0; i < half; ++i) {
-        const float send = upper ? y[i] : y[i + half];
-        const float keep = upper ? y[i + half] : y[i];
-        y[i] = keep + __shfl_xor_sync(0xffffffffu, send, d);
-      }
-      if (upper) first += half;
-      count = half;
-    } else {
-      y[0] += __shfl_xor_sync(0xffffffffu, y[0], d);
-    }
-  }
-  return first;
-}
-// [/snippet:ring_scatter]
-
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 template <class Input, int K, int P, bool kBVariable, bool kCVariable>
@@ -214,7 +181,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
   const int slot = lane / P, j = lane % P;
   const int c = warp * Shared::kChannelsPerWarp + slot;
   const bool has_z = args.z.data != nullptr;
-  const bool finishes = P <= kGroup || j < kGroup;  // P = 8: lanes 4 apart hold the same sums
+  static_assert(P == kGroup || P == 2 * kGroup, "a channel's lanes sum four steps with one butterfly");
+  const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
   const std::int64_t groups = args.batch * args.dim / kChannels;
   unsigned use = 0;
   for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
@@ -284,13 +252,13 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
               y[s] += C4[k][s] * h[k];
             }
           }
-          const int first = g0 + reduce_scatter<P>(y, j);
+          // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
+          float total = reduce_scatter<kGroup, 1>(y);
+          if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
           // [/snippet:ring_walk]
-#pragma unroll
-          for (int e = 0; e < Scatter<P>::kHeld; ++e) {
-            const int s = first + e;
-            if (!finishes || !in_range(s)) continue;
-            const float value = y[e] + D * to_float(tile.u[c][s]);
+          const int s = g0 + j % kGroup;
+          if (finishes && in_range(s)) {
+            const float value = total + D * to_float(tile.u[c][s]);
             out_tile[s] = from_float<Input>(value);
             if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
           }

@@ -1,6 +1,7 @@
 // What the backward kernels of versions 4 and 5 share: a thread holds K states of a channel, P
 // lanes a channel, several channels a warp. The reduce-scatter butterfly that sums over a
-// channel's lanes, and the warp's coalesced dB/dC adds of a tile.
+// channel's lanes (version 5's forward sums its outputs with it too), and the warp's coalesced
+// dB/dC adds of a tile.
 #pragma once
 
 #include "scan_args.hpp"
