@@ -35,7 +35,6 @@ constexpr int kThreads = (kConsumerWarps + 1) * 32;  // and one producer warp
 constexpr int kSteps = 32;                           // steps a tile of the ring
 constexpr int kStages = 3;                           // tiles in the ring
 constexpr int kStates = 16;
-constexpr int kGroup = 4;                            // steps a thread walks between reads of B and C
 
 // [snippet:ring_tile]
 // One slot of the ring. Each row is padded by 16 bytes, so that the lanes reading the same step
@@ -81,6 +80,8 @@ struct BlockChannels {
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+
+constexpr int kGroup = 4;  // steps a thread walks between reads of B and C
 
 // [snippet:ring_producer]
 // The producer warp: for every tile of every channel group the block takes, wait until the slot
