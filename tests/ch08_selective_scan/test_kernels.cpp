@@ -23,6 +23,19 @@ Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dst
   return p;
 }
 
+// Channels in groups of dim / groups that read their own B and C rows: bit 0 of `variable`
+// makes B variable, bit 1 C (two groups when both vary); every flag on, and an initial state
+// once the sequence passes a chunk.
+Problem in_groups(std::int64_t dim, std::int64_t seqlen, int dstate, int variable) {
+  Problem p = shape(2, dim, seqlen, dstate);
+  p.variable_B = variable & 1;
+  p.variable_C = variable & 2;
+  p.groups = variable == 3 ? 2 : 1;
+  p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+  p.has_initial_state = seqlen > 2048;
+  return p;
+}
+
 void require_all_versions_match(const Problem& drawn, DataType type, bool deterministic = false) {
   for (Kernel kernel : kVersions) {
     const auto outcome = run_and_compare(drawn, type, kernel, deterministic);
@@ -113,12 +126,7 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
       for (int variable = 0; variable < 4; ++variable)
         for (int dstate : {16, 5}) {
-          Problem p = shape(2, 16, seqlen, dstate);
-          p.variable_B = variable & 1;
-          p.variable_C = variable & 2;
-          p.groups = variable == 3 ? 2 : 1;
-          p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-          p.has_initial_state = seqlen > 2048;
+          const Problem p = in_groups(16, seqlen, dstate, variable);
           const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
           for (Kernel kernel : {Kernel::registers, Kernel::checkpoints}) {
             const auto outcome = run_and_compare(drawn, type, kernel);
@@ -140,12 +148,7 @@ TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
       for (int variable = 1; variable < 4; ++variable)
         for (int dstate : {16, 5}) {
-          Problem p = shape(2, 32, seqlen, dstate);
-          p.variable_B = variable & 1;
-          p.variable_C = variable & 2;
-          p.groups = variable == 3 ? 2 : 1;
-          p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-          p.has_initial_state = seqlen > 2048;
+          const Problem p = in_groups(32, seqlen, dstate, variable);
           const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
           INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
           CHECK(outcome.ok);
