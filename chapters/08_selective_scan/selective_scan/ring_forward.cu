@@ -365,7 +365,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
     // channels up, K = 2 and eight lanes below (more warps when there are few channels).
     const std::int64_t channels = args.batch * args.dim;
     const bool p4 = channels >= 8192;
-    const int block_channels = kConsumerWarps * (p4 ? 8 : 4);
+    const int block_channels = p4 ? RingShared<Input, 4>::kChannels : RingShared<Input, 8>::kChannels;
     const bool takes = args.dstate <= kStates && (args.B.variable || args.C.variable) &&
                        args.dims_per_group % block_channels == 0;
     if (takes) {
