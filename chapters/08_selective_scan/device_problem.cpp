@@ -203,6 +203,8 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   f.chunk_states = reinterpret_cast<float*>(chunk_states_.data());
   last_state_ = Bytes(p.batch * p.dim * N * parts * 4);
   f.last_state = reinterpret_cast<float*>(last_state_.data());
+  forward_workspace_ = Bytes(selective_scan::forward_workspace_bytes(f));
+  f.workspace = forward_workspace_.data();
 
   params_.deterministic = deterministic;
   du_ = output_input_type(sequence);
@@ -236,7 +238,7 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   workspace_ = Bytes(selective_scan::backward_workspace_bytes(params_));
   params_.workspace = workspace_.data();
   outputs_ = {&out_, &out_z_, &chunk_states_, &last_state_, &du_, &ddelta_, &dz_, &dA_, &dB_, &dC_,
-              &dD_, &ddelta_bias_, &dinitial_state_, &workspace_};
+              &dD_, &ddelta_bias_, &dinitial_state_, &workspace_, &forward_workspace_};
   poison_outputs();
 }
 

@@ -49,7 +49,7 @@ class DeviceProblem {
   std::size_t input_size_;  // bytes per input-type number
   std::vector<Bytes*> outputs_;
   Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
-  Bytes out_, out_z_, chunk_states_, last_state_;
+  Bytes out_, out_z_, chunk_states_, last_state_, forward_workspace_;
   Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, workspace_;
   selective_scan::BackwardParams params_;
 };

@@ -170,6 +170,27 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
   }
 }
 
+// Few channels and a long sequence: version 5's forward cuts each group's sequence into time
+// segments, one block each, and carries the state from segment to segment (segment_carry.cuh).
+// 8269 steps make four segments: a first one from the initial state, two middle ones that wait
+// for a carry and pass one on, and a last one that ends in a partial tile.
+TEST_CASE("version 5's forward: a long sequence cut into segments", "[gpu]") {
+  REQUIRE_GPU();
+  int seed = 171;
+  for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+    for (int variable = 1; variable < 4; ++variable) {
+      Problem p = in_groups(32, 8269, 16, variable);
+      p.batch = 1;
+      const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+      // The cut happens only where the groups alone leave the device idle: make sure it does.
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+      REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
+      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
+      INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+      CHECK(outcome.ok);
+    }
+}
+
 TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
   REQUIRE_GPU();
   for (bool variable : {false, true})

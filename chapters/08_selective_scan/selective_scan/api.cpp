@@ -155,6 +155,17 @@ std::size_t backward_workspace_bytes(const BackwardParams& p) {
   return detail::workspace_bytes(detail::make_args(p), p.forward.kernel, p.forward.flags.complex);
 }
 
+std::size_t forward_workspace_bytes(const ForwardParams& p) {
+  if (p.kernel != Kernel::checkpoints || p.flags.complex || !validate(p).empty()) return 0;
+  const detail::ScanArgs args = detail::make_args(p);
+  switch (p.input_type) {
+    case DataType::float32: return detail::ring_forward_workspace_bytes<float>(args);
+    case DataType::float16: return detail::ring_forward_workspace_bytes<__half>(args);
+    case DataType::bfloat16: return detail::ring_forward_workspace_bytes<__nv_bfloat16>(args);
+  }
+  return 0;
+}
+
 void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = validate(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
   dispatch<Forward>(p.input_type, p.flags.complex, detail::make_args(p), p.kernel, stream);
@@ -187,6 +198,7 @@ ScanArgs make_args(const ForwardParams& p) {
   a.D = p.D, a.delta_bias = p.delta_bias, a.initial_state = p.initial_state;
   a.out = out(p.out), a.out_z = out(p.out_z);
   a.chunk_states = p.chunk_states, a.last_state = p.last_state;
+  a.workspace = p.workspace;
   return a;
 }
 

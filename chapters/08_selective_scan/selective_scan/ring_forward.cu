@@ -16,9 +16,16 @@
 // producer loads them value by value (the last tile, odd strides). Anything else the kernel
 // cannot take -- complex A, more than 16 states, constant B and C, a group of channels that is
 // not a whole block, a GPU older than sm_90 -- goes to version 4's forward.
+// When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
+// group's sequence is cut into time segments, one block each. A segment but the last first walks
+// its steps for the state alone (pass 1: no C, no outputs), from h = 0, and publishes the state
+// at its end as soon as the segment before it has published its own; then it walks again with
+// the true starting state and writes the outputs (pass 2). The waits chain through the segments,
+// but each link is only a pass 1 long, and all pass 1s run side by side.
 #include "check.hpp"
 #include "device_math.cuh"
 #include "scan_args.hpp"
+#include "segment_carry.cuh"
 #include "shared_ring.cuh"
 #include "warp_backward.cuh"
 
@@ -55,6 +62,7 @@ struct RingShared {
   static constexpr int kChannels = kConsumerWarps * kChannelsPerWarp;
   Tile<Input, kChannels> tiles[kStages];
   std::uint64_t full[kStages], empty[kStages];
+  std::int64_t first_item;  // the block's first work item
   // (delta, delta u) of each channel's steps: staged once by the channel's lanes, read by all.
   alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kSteps + P];
 };
@@ -79,93 +87,122 @@ struct BlockChannels {
   }
 };
 
+// The sequences cut into time segments: `segments` of them (1: not cut), and the carried states,
+// words[1 + (channel * (segments - 1) + segment) * dstate + state]; words[0] counts the blocks.
+struct Split {
+  int segments;
+  carry::Word* words;
+};
+
+// A block's work item: a channel group and one time segment of it, numbered segment by segment
+// so that every item waits only for items with smaller numbers.
+struct WorkItem {
+  std::int64_t group;
+  int segment;
+  std::int64_t begin, end;  // its steps
+  __device__ WorkItem(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
+    group = item % groups;
+    segment = int(item / groups);
+    begin = carry::segment_begin(a.seqlen, segments, segment, kSteps);
+    end = carry::segment_begin(a.seqlen, segments, segment + 1, kSteps);
+  }
+};
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 
 constexpr int kGroup = 4;  // steps a thread walks between reads of B and C
 
 // [snippet:ring_producer]
-// The producer warp: for every tile of every channel group the block takes, wait until the slot
-// is free, then fill it.
+// One tile of the block's channels from step t0 into a slot of the ring. A tile of pass 1 (no
+// outputs) needs neither z nor C.
 template <class Input, int P, bool kBVariable, bool kCVariable>
-__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk) {
+__device__ void fill_tile(const ScanArgs& args, const BlockChannels& at, Tile<Input, RingShared<Input, P>::kChannels>& tile,
+                          std::uint64_t* full, std::int64_t t0, bool bulk, bool outputs) {
   constexpr int kChannels = RingShared<Input, P>::kChannels;
-  using T = Tile<Input, kChannels>;
   const int lane = threadIdx.x % 32;
-  const bool has_z = args.z.data != nullptr;
-  const std::int64_t groups = args.batch * args.dim / kChannels;
+  const bool load_z = outputs && args.z.data != nullptr, load_C = outputs && kCVariable;
+  const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
+  if (bulk && valid == kSteps) {
+    // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
+    // every load first, so that their trips to memory overlap, then the conversions.
+    if constexpr (!std::is_same_v<Input, float>) {
+      constexpr int kPerVector = 16 / int(sizeof(Input));
+      constexpr int kVectorsPerRow = kSteps / kPerVector;
+      constexpr int kPerLane = 2 * kStates * kVectorsPerRow / 32;
+      uint4 raw[kPerLane];
+      float* dst[kPerLane];
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) {
+        const int v = lane + 32 * i, r = v / kVectorsPerRow, n = r % kStates, q = v % kVectorsPerRow;
+        const bool is_B = r < kStates;
+        dst[i] = nullptr;
+        if (n >= args.dstate || !(is_B ? kBVariable : load_C)) continue;
+        const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
+        raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
+        dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
+      }
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) {
+        if (!dst[i]) continue;
+        const Input* x = reinterpret_cast<const Input*>(&raw[i]);
+#pragma unroll
+        for (int e = 0; e < kPerVector; e += 4)
+          *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
+                                                    to_float(x[e + 3])};
+      }
+    }
+    constexpr unsigned kRowBytes = kSteps * sizeof(Input);
+    unsigned bytes = kChannels * kRowBytes * (load_z ? 3 : 2);
+    if constexpr (std::is_same_v<Input, float>)
+      bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (load_C ? 1 : 0));
+    // Every lane arrives, each after its own stores (a release of them); lane 0's arrival also
+    // announces the bytes, so the phase cannot end before they have all landed.
+    if (lane == 0) ring::arrive_expecting(full, bytes);
+    for (int c = lane; c < kChannels; c += 32) {
+      ring::bulk_copy(tile.delta[c], at.template row<Input>(args.delta, c) + t0, kRowBytes, full);
+      ring::bulk_copy(tile.u[c], at.template row<Input>(args.u, c) + t0, kRowBytes, full);
+      if (load_z) ring::bulk_copy(tile.z[c], at.template row<Input>(args.z, c) + t0, kRowBytes, full);
+    }
+    if constexpr (std::is_same_v<Input, float>) {
+      for (int n = lane; n < args.dstate; n += 32) {
+        if (kBVariable) ring::bulk_copy(tile.B[n], at.template state_row<Input>(args.B, n) + t0, kRowBytes, full);
+        if (load_C) ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, n) + t0, kRowBytes, full);
+      }
+    }
+    if (lane != 0) ring::arrive(full);
+  } else {
+    // Value by value, lane = step, 0 past the end; then arrivals without bytes.
+    const std::int64_t t = t0 + lane;
+    const bool in = lane < valid;
+    for (int c = 0; c < kChannels; ++c) {
+      tile.delta[c][lane] = in ? at.template row<Input>(args.delta, c)[t] : Input{};
+      tile.u[c][lane] = in ? at.template row<Input>(args.u, c)[t] : Input{};
+      if (load_z) tile.z[c][lane] = in ? at.template row<Input>(args.z, c)[t] : Input{};
+    }
+    for (int n = 0; n < args.dstate; ++n) {
+      if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, n)[t]) : 0.f;
+      if (load_C) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, n)[t]) : 0.f;
+    }
+    ring::arrive(full);
+  }
+}
+
+// The producer warp: for every tile of every work item the block takes (twice over a segment
+// that has a pass 1), wait until the slot is free, then fill it.
+template <class Input, int P, bool kBVariable, bool kCVariable>
+__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk, const Split& split) {
+  constexpr int kChannels = RingShared<Input, P>::kChannels;
+  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * split.segments;
   unsigned use = 0;  // tiles filled so far: slot use % kStages, its round use / kStages
-  for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
-    const BlockChannels at(args, g, kChannels);
-    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSteps, ++use) {
-      const int slot = int(use % kStages);
-      const unsigned round = use / kStages;
-      if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
-      T& tile = sh.tiles[slot];
-      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
-      if (bulk && valid == kSteps) {
-        // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
-        // every load first, so that their trips to memory overlap, then the conversions.
-        if constexpr (!std::is_same_v<Input, float>) {
-          constexpr int kPerVector = 16 / int(sizeof(Input));
-          constexpr int kVectorsPerRow = kSteps / kPerVector;
-          constexpr int kPerLane = 2 * kStates * kVectorsPerRow / 32;
-          uint4 raw[kPerLane];
-          float* dst[kPerLane];
-#pragma unroll
-          for (int i = 0; i < kPerLane; ++i) {
-            const int v = lane + 32 * i, r = v / kVectorsPerRow, n = r % kStates, q = v % kVectorsPerRow;
-            const bool is_B = r < kStates;
-            dst[i] = nullptr;
-            if (n >= args.dstate || !(is_B ? kBVariable : kCVariable)) continue;
-            const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
-            raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
-            dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
-          }
-#pragma unroll
-          for (int i = 0; i < kPerLane; ++i) {
-            if (!dst[i]) continue;
-            const Input* x = reinterpret_cast<const Input*>(&raw[i]);
-#pragma unroll
-            for (int e = 0; e < kPerVector; e += 4)
-              *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
-                                                        to_float(x[e + 3])};
-          }
-        }
-        constexpr unsigned kRowBytes = kSteps * sizeof(Input);
-        unsigned bytes = kChannels * kRowBytes * (has_z ? 3 : 2);
-        if constexpr (std::is_same_v<Input, float>)
-          bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (kCVariable ? 1 : 0));
-        // Every lane arrives, each after its own stores (a release of them); lane 0's arrival also
-        // announces the bytes, so the phase cannot end before they have all landed.
-        if (lane == 0) ring::arrive_expecting(&sh.full[slot], bytes);
-        for (int c = lane; c < kChannels; c += 32) {
-          ring::bulk_copy(tile.delta[c], at.template row<Input>(args.delta, c) + t0, kRowBytes, &sh.full[slot]);
-          ring::bulk_copy(tile.u[c], at.template row<Input>(args.u, c) + t0, kRowBytes, &sh.full[slot]);
-          if (has_z) ring::bulk_copy(tile.z[c], at.template row<Input>(args.z, c) + t0, kRowBytes, &sh.full[slot]);
-        }
-        if constexpr (std::is_same_v<Input, float>) {
-          for (int n = lane; n < args.dstate; n += 32) {
-            if (kBVariable)
-              ring::bulk_copy(tile.B[n], at.template state_row<Input>(args.B, n) + t0, kRowBytes, &sh.full[slot]);
-            if (kCVariable)
-              ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, n) + t0, kRowBytes, &sh.full[slot]);
-          }
-        }
-        if (lane != 0) ring::arrive(&sh.full[slot]);
-      } else {
-        // Value by value, lane = step, 0 past the end; then arrivals without bytes.
-        const std::int64_t t = t0 + lane;
-        const bool in = lane < valid;
-        for (int c = 0; c < kChannels; ++c) {
-          tile.delta[c][lane] = in ? at.template row<Input>(args.delta, c)[t] : Input{};
-          tile.u[c][lane] = in ? at.template row<Input>(args.u, c)[t] : Input{};
-          if (has_z) tile.z[c][lane] = in ? at.template row<Input>(args.z, c)[t] : Input{};
-        }
-        for (int n = 0; n < args.dstate; ++n) {
-          if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, n)[t]) : 0.f;
-          if (kCVariable) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, n)[t]) : 0.f;
-        }
-        ring::arrive(&sh.full[slot]);
+  for (std::int64_t item = sh.first_item; item < items; item += gridDim.x) {
+    const WorkItem w(args, item, groups, split.segments);
+    const BlockChannels at(args, w.group, kChannels);
+    for (int pass = w.segment + 1 < split.segments ? 1 : 2; pass <= 2; ++pass) {
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+        const int slot = int(use % kStages);
+        const unsigned round = use / kStages;
+        if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
+        fill_tile<Input, P, kBVariable, kCVariable>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk, pass == 2);
       }
     }
   }
@@ -175,7 +212,7 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 template <class Input, int K, int P, bool kBVariable, bool kCVariable>
-__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
+__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Split& split) {
   using Shared = RingShared<Input, P>;
   constexpr int kChannels = Shared::kChannels;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -184,10 +221,12 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
   const bool has_z = args.z.data != nullptr;
   static_assert(P == kGroup || P == 2 * kGroup, "a channel's lanes sum four steps with one butterfly");
   const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
-  const std::int64_t groups = args.batch * args.dim / kChannels;
+  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * split.segments;
+  float2* const steps = sh.steps[warp][slot];
   unsigned use = 0;
-  for (std::int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
-    const BlockChannels at(args, g, kChannels);
+  for (std::int64_t item = sh.first_item; item < items; item += gridDim.x) {
+    const WorkItem w(args, item, groups, split.segments);
+    const BlockChannels at(args, w.group, kChannels);
     const std::int64_t bd = at.first + c, d = at.d0 + c;
     const float D = args.D ? args.D[d] : 0.f;
     const float delta_bias = args.delta_bias ? args.delta_bias[d] : 0.f;
@@ -204,82 +243,140 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
       A2[k] = log2_scaled(args.A[d * args.A_dim_stride + n]);
       if (!kBVariable) B_const[k] = static_cast<const float*>(args.B.data)[d * args.B.dim_stride + n];
       if (!kCVariable) C_const[k] = static_cast<const float*>(args.C.data)[d * args.C.dim_stride + n];
-      if (args.initial_state) h[k] = args.initial_state[bd * args.dstate + n];
+      if (args.initial_state && w.segment == 0) h[k] = args.initial_state[bd * args.dstate + n];
     }
-    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSteps, ++use) {
+    // The ring's next tile: wait until it is full, hand it to `work`, free the slot.
+    const auto next_tile = [&](std::int64_t t0, auto&& work) {
       const int ring_slot = int(use % kStages);
       ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
-      const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
-      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
-      Input* const out_tile = out + t0;
-      Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
-      // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
-      const auto walk_tile = [&](auto whole) {
-        const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
-        // Stage (delta, delta u): lane j of a channel takes steps j, j + P, ...; 0 past the end.
-        float2* steps = sh.steps[warp][slot];
-#pragma unroll
-        for (int i = 0; i < kSteps / P; ++i) {
-          const int s = j + P * i;
-          float x = to_float(tile.delta[c][s]) + delta_bias;
-          if (args.delta_softplus) x = softplus_fast(x);
-          steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
-        }
-        __syncwarp();
-        // [snippet:ring_walk]
-#pragma unroll 2
-        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
-          float B4[K][kGroup], C4[K][kGroup];
-#pragma unroll
-          for (int k = 0; k < K; ++k) {
-            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-            const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
-            const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s) {
-              B4[k][s] = kBVariable ? bs[s] : B_const[k];
-              C4[k][s] = kCVariable ? cs[s] : C_const[k];
-            }
-          }
-          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-          float y[kGroup] = {};
-#pragma unroll
-          for (int s = 0; s < kGroup; ++s) {
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-              h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
-              y[s] += C4[k][s] * h[k];
-            }
-          }
-          // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
-          float total = reduce_scatter<kGroup, 1>(y);
-          if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
-          // [/snippet:ring_walk]
-          const int s = g0 + j % kGroup;
-          if (finishes && in_range(s)) {
-            const float value = total + D * to_float(tile.u[c][s]);
-            out_tile[s] = from_float<Input>(value);
-            if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
-          }
-        }
-      };
-      if (valid == kSteps) walk_tile(std::true_type{});
-      else walk_tile(std::false_type{});
-      // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
-      const std::int64_t t_end = t0 + valid - 1;
-      if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int n = j + P * k;
-          if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
-        }
-      }
+      work(sh.tiles[ring_slot], int(std::min<std::int64_t>(kSteps, args.seqlen - t0)));
       __syncwarp();  // before the next tile's staging overwrites steps
       ring::arrive(&sh.empty[ring_slot]);
+      ++use;
+    };
+    // Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
+    const auto stage = [&](const Tile<Input, kChannels>& tile, auto in_range) {
+#pragma unroll
+      for (int i = 0; i < kSteps / P; ++i) {
+        const int s = j + P * i;
+        float x = to_float(tile.delta[c][s]) + delta_bias;
+        if (args.delta_softplus) x = softplus_fast(x);
+        steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
+      }
+      __syncwarp();
+    };
+    // Where the state at the end of segment s is carried, for this thread's state k.
+    const auto carried = [&](int s, int k) {
+      return split.words + 1 + (bd * (split.segments - 1) + s) * args.dstate + j + P * k;
+    };
+
+    // [snippet:segment_pass]
+    // Pass 1, for a segment that another one continues: the state at the segment's end, first
+    // from h = 0 (segment 0: from its initial state), then with the carry from the segment
+    // before, which the product of the decays, exp(A sum(delta)), brings to the end.
+    if (w.segment + 1 < split.segments) {
+      float end[K], delta_sum = 0.f;
+#pragma unroll
+      for (int k = 0; k < K; ++k) end[k] = h[k];
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps) {
+        next_tile(t0, [&](const Tile<Input, kChannels>& tile, int) {
+          stage(tile, [](int) { return true; });  // segments but the last end on a whole tile
+#pragma unroll 2
+          for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+              const float bs[kGroup] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+              for (int s = 0; s < kGroup; ++s)
+                end[k] = exp2_delta_A(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
+            }
+#pragma unroll
+            for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
+          }
+        });
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (j + P * k >= args.dstate) continue;
+        if (w.segment > 0) {
+          h[k] = carry::wait_for(carried(w.segment - 1, k));
+          end[k] += exp2f(A2[k] * delta_sum) * h[k];
+        }
+        carry::publish(carried(w.segment, k), end[k]);
+      }
+    } else if (w.segment > 0) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (j + P * k < args.dstate) h[k] = carry::wait_for(carried(w.segment - 1, k));
     }
-    if (args.last_state) {
+    // [/snippet:segment_pass]
+
+    // Pass 2: the outputs, from the segment's true starting state.
+    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps) {
+      next_tile(t0, [&](const Tile<Input, kChannels>& tile, int valid) {
+        Input* const out_tile = out + t0;
+        Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
+        // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
+        const auto walk_tile = [&](auto whole) {
+          const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
+          stage(tile, in_range);
+          // [snippet:ring_walk]
+#pragma unroll 2
+          for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+            float B4[K][kGroup], C4[K][kGroup];
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+              const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
+              const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+              for (int s = 0; s < kGroup; ++s) {
+                B4[k][s] = kBVariable ? bs[s] : B_const[k];
+                C4[k][s] = kCVariable ? cs[s] : C_const[k];
+              }
+            }
+            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+            float y[kGroup] = {};
+#pragma unroll
+            for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+              for (int k = 0; k < K; ++k) {
+                h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+                y[s] += C4[k][s] * h[k];
+              }
+            }
+            // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
+            float total = reduce_scatter<kGroup, 1>(y);
+            if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
+            // [/snippet:ring_walk]
+            const int s = g0 + j % kGroup;
+            if (finishes && in_range(s)) {
+              const float value = total + D * to_float(tile.u[c][s]);
+              out_tile[s] = from_float<Input>(value);
+              if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
+            }
+          }
+        };
+        if (valid == kSteps) walk_tile(std::true_type{});
+        else walk_tile(std::false_type{});
+        // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
+        const std::int64_t t_end = t0 + valid - 1;
+        if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            const int n = j + P * k;
+            if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
+          }
+        }
+      });
+    }
+    if (args.last_state && w.end == args.seqlen) {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         const int n = j + P * k;
@@ -293,7 +390,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh) {
 
 // [snippet:ring_roles]
 template <class Input, int K, int P, bool kBVariable, bool kCVariable>
-__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk) {
+__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk, Split split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using Shared = RingShared<Input, P>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -310,34 +407,70 @@ __global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args
       ring::init(&sh.empty[s], kConsumerWarps * 32);  // every consumer thread, done reading
     }
     ring::fence_init();
+    // Segments wait for the segments before them: a block claims its item in the order blocks
+    // start, so whatever it waits for is already held by a running block (chapter 05's reason).
+    sh.first_item = split.segments > 1 ? std::int64_t(atomicAdd(split.words, 1ull)) : blockIdx.x;
   }
   __syncthreads();
-  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable>(args, sh, bulk);
-  else consume<Input, K, P, kBVariable, kCVariable>(args, sh);
+  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable>(args, sh, bulk, split);
+  else consume<Input, K, P, kBVariable, kCVariable>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]
 
-template <class Input, int K, int P, bool kBVariable, bool kCVariable>
-bool launch(const ScanArgs& args, bool bulk, cudaStream_t stream) {
-  const auto kernel = ring_forward_kernel<Input, K, P, kBVariable, kCVariable>;
+using KernelPointer = void (*)(ScanArgs, bool, Split);
+
+template <class Input, int K, int P>
+KernelPointer kernel_for_rows(const ScanArgs& args) {
+  if (args.B.variable && args.C.variable) return ring_forward_kernel<Input, K, P, true, true>;
+  if (args.B.variable) return ring_forward_kernel<Input, K, P, true, false>;
+  return ring_forward_kernel<Input, K, P, false, true>;
+}
+
+// A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
+// otherwise leave multiprocessors idle, and no segment is made shorter than this.
+constexpr std::int64_t kMinSegmentSteps = 2048;
+
+// How a call runs: the kernel (nullptr: version 4's forward takes the call), its shared memory,
+// its blocks' channel count, and how many time segments each group's sequence is cut into.
+struct Plan {
+  KernelPointer kernel = nullptr;
+  int shared_bytes = 0, block_channels = 0, segments = 1;
+};
+
+template <class Input>
+Plan plan(const ScanArgs& args) {
+  // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
+  // channels up, K = 2 and eight lanes below (more warps when there are few channels).
+  const std::int64_t channels = args.batch * args.dim;
+  const bool p4 = channels >= 8192;
+  Plan p;
+  p.block_channels = p4 ? RingShared<Input, 4>::kChannels : RingShared<Input, 8>::kChannels;
+  if (args.dstate > kStates || !(args.B.variable || args.C.variable) || args.dims_per_group % p.block_channels != 0)
+    return p;
+  const KernelPointer kernel = p4 ? kernel_for_rows<Input, 4, 4>(args) : kernel_for_rows<Input, 2, 8>(args);
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   cudaFuncAttributes attributes{};
   SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  if (attributes.binaryVersion < 90) return false;
-  constexpr int kBytes = int(sizeof(RingShared<Input, P>));
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
-  const std::int64_t groups = args.batch * args.dim / RingShared<Input, P>::kChannels;
-  kernel<<<unsigned(std::min<std::int64_t>(groups, INT_MAX)), kThreads, kBytes, stream>>>(args, bulk);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
-  return true;
+  if (attributes.binaryVersion < 90) return p;
+  p.kernel = kernel;
+  p.shared_bytes = int(p4 ? sizeof(RingShared<Input, 4>) : sizeof(RingShared<Input, 8>));
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
+  SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  SELECTIVE_SCAN_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, kThreads, p.shared_bytes));
+  const std::int64_t groups = channels / p.block_channels;
+  const std::int64_t places = std::int64_t(multiprocessors) * per_multiprocessor;
+  p.segments = int(std::clamp<std::int64_t>(std::min(places / groups, args.seqlen / kMinSegmentSteps), 1, 1 << 16));
+  return p;
 }
 
-template <class Input, int K, int P>
-bool launch_for_rows(const ScanArgs& args, bool bulk, cudaStream_t stream) {
-  if (args.B.variable && args.C.variable) return launch<Input, K, P, true, true>(args, bulk, stream);
-  if (args.B.variable) return launch<Input, K, P, true, false>(args, bulk, stream);
-  return launch<Input, K, P, false, true>(args, bulk, stream);
+// The words a split call carries its states through (segment_carry.cuh), and its block counter.
+std::size_t split_bytes(const ScanArgs& args, int segments) {
+  if (segments <= 1) return 0;
+  return (1 + std::size_t(args.batch * args.dim) * (segments - 1) * args.dstate) * sizeof(carry::Word);
 }
 
 // Whether every row the bulk copies read starts on 16 bytes.
@@ -361,20 +494,27 @@ bool rows_aligned(const ScanArgs& a) {
 template <class Input, bool kComplex>
 void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   if constexpr (!kComplex) {
-    // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
-    // channels up, K = 2 and eight lanes below (more warps when there are few channels).
-    const std::int64_t channels = args.batch * args.dim;
-    const bool p4 = channels >= 8192;
-    const int block_channels = p4 ? RingShared<Input, 4>::kChannels : RingShared<Input, 8>::kChannels;
-    const bool takes = args.dstate <= kStates && (args.B.variable || args.C.variable) &&
-                       args.dims_per_group % block_channels == 0;
-    if (takes) {
-      const bool bulk = rows_aligned<Input>(args);
-      if (p4 ? launch_for_rows<Input, 4, 4>(args, bulk, stream) : launch_for_rows<Input, 2, 8>(args, bulk, stream))
-        return;
+    if (const Plan p = plan<Input>(args); p.kernel) {
+      // Without a workspace (an optional argument) the sequences are not cut.
+      Split split{1, nullptr};
+      if (args.workspace && p.segments > 1) {
+        split = {p.segments, static_cast<carry::Word*>(args.workspace)};
+        SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, split_bytes(args, p.segments), stream));
+      }
+      const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
+      p.kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
+          args, rows_aligned<Input>(args), split);
+      SELECTIVE_SCAN_CHECK_LAUNCH();
+      return;
     }
   }
   registers_forward<Input, kComplex>(args, stream);
+}
+
+template <class Input>
+std::size_t ring_forward_workspace_bytes(const ScanArgs& args) {
+  const Plan p = plan<Input>(args);
+  return p.kernel ? split_bytes(args, p.segments) : 0;
 }
 
 template void ring_forward<float, false>(const ScanArgs&, cudaStream_t);
@@ -383,5 +523,8 @@ template void ring_forward<__half, false>(const ScanArgs&, cudaStream_t);
 template void ring_forward<__half, true>(const ScanArgs&, cudaStream_t);
 template void ring_forward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
 template void ring_forward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
+template std::size_t ring_forward_workspace_bytes<float>(const ScanArgs&);
+template std::size_t ring_forward_workspace_bytes<__half>(const ScanArgs&);
+template std::size_t ring_forward_workspace_bytes<__nv_bfloat16>(const ScanArgs&);
 
 }  // namespace selective_scan::detail

@@ -41,13 +41,13 @@ struct ScanArgs {
   MutableSequenceArg out, out_z;
   float* chunk_states;
   float* last_state;
+  void* workspace;  // the forward's (optional), or the backward's (required where it needs one)
 
   // backward only
   SequenceArg dout;
   MutableSequenceArg du, ddelta, dz;
   float *dA, *dB, *dC, *dD, *ddelta_bias, *dinitial_state;
   bool deterministic;
-  void* workspace;
 };
 
 ScanArgs make_args(const ForwardParams& params);
@@ -70,6 +70,8 @@ void registers_forward(const ScanArgs& args, cudaStream_t stream);
 // tiles (sm_90 and newer); the calls it cannot take, and older GPUs, get version 4's.
 template <class Input, bool kComplex>
 void ring_forward(const ScanArgs& args, cudaStream_t stream);
+template <class Input>
+std::size_t ring_forward_workspace_bytes(const ScanArgs& args);  // the carries of a cut sequence
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
 // multiple of four; registers_backward_takes() says whether a call is one of those.
 bool registers_backward_takes(const ScanArgs& args, bool is_complex);

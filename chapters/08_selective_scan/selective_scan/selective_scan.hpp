@@ -129,6 +129,8 @@ struct ForwardParams {
   Output out_z;                                // required when z is given
   float* chunk_states = nullptr;               // required: what backward() recomputes from
   float* last_state = nullptr;                 // optional: h after the last step
+  void* workspace = nullptr;                   // optional: forward_workspace_bytes(*this) bytes; without it
+                                               //   version 5 does not cut long sequences across blocks
 };
 
 struct BackwardParams {
@@ -156,6 +158,9 @@ std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
 // The workspace backward() needs: per-channel partial sums, and for version 4 the tile states of
 // as many blocks as the current device runs at once (so ask with the device that will run it).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
+// The workspace forward() may use: version 5 carries the state between the time segments of a
+// long sequence through it when the channels alone cannot fill the device (0 when it would not).
+std::size_t forward_workspace_bytes(const ForwardParams& params);
 
 std::string validate(const ForwardParams& params);
 std::string validate(const BackwardParams& params);
