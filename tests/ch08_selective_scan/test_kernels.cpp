@@ -170,11 +170,12 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
   }
 }
 
-// Few channels and a long sequence: version 5's forward cuts each group's sequence into time
-// segments, one block each, and carries the state from segment to segment (segment_carry.cuh).
-// 8269 steps make four segments: a first one from the initial state, two middle ones that wait
+// Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
+// block each, and carries the state from segment to segment (segment_carry.cuh): the forward
+// carries h forwards in time, the backward q backwards. 8269 steps make four segments forward
+// (five of one chunk each backward): a first one from the initial state, middle ones that wait
 // for a carry and pass one on, and a last one that ends in a partial tile.
-TEST_CASE("version 5's forward: a long sequence cut into segments", "[gpu]") {
+TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
   REQUIRE_GPU();
   int seed = 171;
   for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})

@@ -11,11 +11,17 @@
 //      Abar_t h_{t-1} itself, and Abar_t, and no exponential.
 // The per-tile staging, the sums over states and over a warp's channels, and the dB/dC adds are
 // version 4's; the values a lane keeps to finish its staged steps live in shared memory, not
-// registers. Real A, up to 16 states, a group's channels in whole warps and the atomic dB and dC
+// registers. When the channel groups are too few to fill the GPU, each sequence is cut into
+// segments of whole chunks, one block each, as the forward cuts it (segment_carry.cuh); here the
+// carry runs backwards in time: it is q, the gradient that flows from a segment's first step into
+// the step before it. A segment but the first first walks its steps backwards for q alone (from
+// q = 0, one exponential a state and step more), and passes q on once the segment after it has
+// passed on its own. Real A, up to 16 states, a group's channels in whole warps and the atomic dB and dC
 // only; the launcher hands anything else to version 2's backward.
 #include "check.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
+#include "segment_carry.cuh"
 #include "sequence_access.cuh"
 #include "staged_rows.cuh"
 #include "warp_backward.cuh"
@@ -53,7 +59,7 @@ struct Shared {
 // B and C, their sums and their branches drop out of that kernel.
 template <class Input, bool kBothVariable>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
-    ScanArgs args, WorkspaceLayout workspace) {
+    ScanArgs args, WorkspaceLayout workspace, carry::Split split) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(Shared): over the 48 KB of static memory
   Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -64,10 +70,26 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
 
+  // Work items: a block's 16 channels and one segment of their sequences, the last segment's
+  // items first (each waits only for the items of the segment after it).
+  __shared__ std::int64_t first_item;
+  if (threadIdx.x == 0) first_item = split.segments > 1 ? std::int64_t(atomicAdd(split.words, 1ull)) : blockIdx.x;
+  __syncthreads();
+  const std::int64_t groups = (channels + kWarps * kSlots - 1) / (kWarps * kSlots);
+  // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
+  const auto put = [&](float* partial, float value) {
+    if (split.segments > 1) atomicAdd(partial, value);
+    else *partial = value;
+  };
+
   // The launcher makes a group's channels come in whole warps: the batch and the group, and so
   // the rows, are the same across a warp.
-  for (std::int64_t first = (std::int64_t(blockIdx.x) * kWarps + warp) * kSlots; first < channels;
-       first += std::int64_t(gridDim.x) * kWarps * kSlots) {
+  for (std::int64_t item = first_item; item < groups * split.segments; item += gridDim.x) {
+    const std::int64_t first = (item % groups * kWarps + warp) * kSlots;
+    if (first >= channels) continue;
+    const int segment = split.segments - 1 - int(item / groups);
+    const std::int64_t chunk_begin = carry::segment_begin(args.chunks, split.segments, segment, 1);
+    const std::int64_t chunk_end = carry::segment_begin(args.chunks, split.segments, segment + 1, 1);
     const std::int64_t bd = first + slot;
     const Channel<Input, false> ch(args, bd);
     const bool B_var = kBothVariable || ch.B_var, C_var = kBothVariable || ch.C_var;
@@ -137,8 +159,71 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
     const auto checkpoint = [&](int stretch, int k) -> float& {
       return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
     };
+    // Where q at the boundary after segment b is carried, for this thread's state k.
+    const auto carried = [&](int b, int k) {
+      return split.words + carry::carry_index(split.segments, args.dstate, bd, b, n0 + k);
+    };
 
-    for (std::int64_t c = args.chunks - 1; c >= 0; --c) {
+    // [snippet:checkpoints_carry]
+    // Pass 1, for a segment that continues another: q at its first step, from q = 0 at its end
+    // (the last segment: the true q), then with the carry from the segment after it brought to
+    // the start by the product of the decays, exp(A sum(delta)).
+    if (segment > 0) {
+      const std::int64_t t_begin = chunk_begin * kChunkLength;
+      const std::int64_t t_end = std::min(args.seqlen, chunk_end * kChunkLength);
+      float back[K] = {}, delta_sum = 0.f;
+      for (std::int64_t t0 = t_begin + (t_end - t_begin - 1) / kTile * kTile; t0 >= t_begin; t0 -= kTile) {
+        // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
+#pragma unroll
+        for (int i = 0; i < kSlots; ++i) {
+          const int s = j + P * i;
+          const std::int64_t t = t0 + s;
+          float2 v{0.f, 0.f};
+          if (t < args.seqlen) {
+            const float x = ch.delta_raw_at(t);
+            v = {args.delta_softplus ? softplus(x) : x, to_float(ch.dout[t])};
+            if (ch.z) v.y *= silu(to_float(ch.z[t]));
+          }
+          sh.steps[warp][slot][s] = v;
+        }
+        if (C_var) {
+          TileRows<Input, K * P> rows;
+          fetch_rows<Input>(nullptr, 0, ch.C_var, args.C.state_stride, args.dstate, t0, args.seqlen, rows);
+          stage_rows(rows, sh.rows[warp]);
+        }
+        __syncwarp();
+#pragma unroll
+        for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
+          float C[K][kGroup];
+          read_C(g, C);
+#pragma unroll
+          for (int s = kGroup - 1; s >= 0; --s) {
+            const float2 step = sh.steps[warp][slot][g + s];
+            delta_sum += step.x;
+#pragma unroll
+            for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
+          }
+        }
+        __syncwarp();
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (k >= states_here) continue;
+        if (segment + 1 < split.segments) {
+          q[k] = carry::wait_for(carried(segment, k));
+          back[k] += exp2f(A2[k] * delta_sum) * q[k];
+        }
+        carry::publish(carried(segment - 1, k), back[k]);
+      }
+    } else if (segment + 1 < split.segments) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (k < states_here) q[k] = carry::wait_for(carried(segment, k));
+    }
+    // [/snippet:checkpoints_carry]
+
+    // Pass 2: the gradients, chunk by chunk, last first.
+    for (std::int64_t c = chunk_end - 1; c >= chunk_begin; --c) {
       const std::int64_t chunk_t0 = c * kChunkLength;
       const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
       // 1. The sweep: h before every stretch of the chunk.
@@ -281,10 +366,10 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
     for (int k = 0; k < K; ++k) {
       if (k >= states_here) continue;
       const std::int64_t at = bd * args.dstate + n0 + k;
-      partials[workspace.dA + at] = dA[k];
-      if (!B_var) partials[workspace.dB_const + at] = dB_sum[k];
-      if (!C_var) partials[workspace.dC_const + at] = dC_sum[k];
-      if (args.dinitial_state) args.dinitial_state[ch.state_index(n0 + k)] = q[k];
+      put(partials + workspace.dA + at, dA[k]);
+      if (!B_var) put(partials + workspace.dB_const + at, dB_sum[k]);
+      if (!C_var) put(partials + workspace.dC_const + at, dC_sum[k]);
+      if (args.dinitial_state && segment == 0) args.dinitial_state[ch.state_index(n0 + k)] = q[k];
     }
 #pragma unroll
     for (int offset = P / 2; offset > 0; offset /= 2) {
@@ -292,21 +377,27 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
       ddelta_bias += __shfl_xor_sync(0xffffffffu, ddelta_bias, offset);
     }
     if (j == 0) {
-      partials[workspace.dD + bd] = dD;
-      partials[workspace.ddelta_bias + bd] = ddelta_bias;
+      put(partials + workspace.dD + bd, dD);
+      put(partials + workspace.ddelta_bias + bd, ddelta_bias);
     }
   }
 }
 
-// As many blocks as fit on the device at once, each taking channel groups in turn: every block
-// needs its own checkpoints (256 KB), and more blocks than run at once would only need more.
+// As many blocks as fit on the device at once, each taking channel groups in turn (or one work
+// item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
+// more blocks than run at once would only need more.
 template <class Input, bool kBothVariable>
 void allow_shared_memory() {
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
 }
 
-unsigned grid_size(const ScanArgs& args) {
+// The grid, and how many segments each sequence is cut into.
+struct Grid {
+  unsigned blocks;
+  int segments;
+};
+Grid grid_for(const ScanArgs& args) {
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
   SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
@@ -315,11 +406,24 @@ unsigned grid_size(const ScanArgs& args) {
       &per_multiprocessor, checkpoints_backward_kernel<float, true>, kThreads, sizeof(Shared)));
   constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
   const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
+  const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors) * per_multiprocessor);
+  // Too few groups for the places: cut the sequences, in whole chunks, into as many segments as
+  // the places allow; every item then has a running block of its own.
+  if (groups < places && args.chunks > 1) {
+    const int segments = int(std::min<std::int64_t>(places / groups, args.chunks));
+    if (segments > 1) return {unsigned(groups * segments), segments};
+  }
   // Every block takes the same number of channel groups: with 768 groups and 396 places, 396
   // blocks would run a second round at under the whole multiprocessor; 384 run two full rounds.
-  const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors) * per_multiprocessor);
   const std::int64_t rounds = (groups + places - 1) / places;
-  return unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds));
+  return {unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds)), 1};
+}
+
+// The workspace past the partial sums: every block's checkpoints, then the carried words (on 8
+// bytes).
+std::size_t checkpoints_bytes(const Grid& grid) { return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float); }
+std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
+  return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
 }
 
 }  // namespace
@@ -329,20 +433,32 @@ bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex) {
 }
 
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
-  return std::size_t(grid_size(args)) * kCheckpointsPerBlock * sizeof(float);
+  const WorkspaceLayout workspace = workspace_layout(args, false);
+  const Grid grid = grid_for(args);
+  return words_offset(workspace, grid) - std::size_t(workspace.total) * sizeof(float) +
+         carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments);
 }
 
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
-  const unsigned blocks = grid_size(args);
+  const Grid grid = grid_for(args);
+  carry::Split split{1, nullptr};
+  if (grid.segments > 1) {
+    // The carries start unpublished, and the per-channel partial sums at 0 (blocks add into them).
+    auto* bytes = static_cast<unsigned char*>(args.workspace);
+    split = {grid.segments, reinterpret_cast<carry::Word*>(bytes + words_offset(workspace, grid))};
+    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(
+        split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
+    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
+  }
   if (args.B.variable && args.C.variable) {
     allow_shared_memory<Input, true>();
-    checkpoints_backward_kernel<Input, true><<<blocks, kThreads, sizeof(Shared), stream>>>(args, workspace);
+    checkpoints_backward_kernel<Input, true><<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
   } else {
     allow_shared_memory<Input, false>();
-    checkpoints_backward_kernel<Input, false><<<blocks, kThreads, sizeof(Shared), stream>>>(args, workspace);
+    checkpoints_backward_kernel<Input, false><<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
   }
   SELECTIVE_SCAN_CHECK_LAUNCH();
   finish_parameter_gradients(args, workspace, false, stream);

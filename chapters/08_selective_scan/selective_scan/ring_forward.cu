@@ -62,7 +62,7 @@ struct RingShared {
   static constexpr int kChannels = kConsumerWarps * kChannelsPerWarp;
   Tile<Input, kChannels> tiles[kStages];
   std::uint64_t full[kStages], empty[kStages];
-  std::int64_t first_item;  // the block's first work item
+  std::int64_t first_item;  // the block's work item, when sequences are cut
   // (delta, delta u) of each channel's steps: staged once by the channel's lanes, read by all.
   alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kSteps + P];
 };
@@ -87,13 +87,6 @@ struct BlockChannels {
   }
 };
 
-// The sequences cut into time segments: `segments` of them (1: not cut), and the carried states,
-// words[1 + (channel * (segments - 1) + segment) * dstate + state]; words[0] counts the blocks.
-struct Split {
-  int segments;
-  carry::Word* words;
-};
-
 // A block's work item: a channel group and one time segment of it, numbered segment by segment
 // so that every item waits only for items with smaller numbers.
 struct WorkItem {
@@ -101,8 +94,8 @@ struct WorkItem {
   int segment;
   std::int64_t begin, end;  // its steps
   __device__ WorkItem(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
-    group = item % groups;
-    segment = int(item / groups);
+    group = segments == 1 ? item : item % groups;
+    segment = segments == 1 ? 0 : int(item / groups);
     begin = carry::segment_begin(a.seqlen, segments, segment, kSteps);
     end = carry::segment_begin(a.seqlen, segments, segment + 1, kSteps);
   }
@@ -115,12 +108,13 @@ constexpr int kGroup = 4;  // steps a thread walks between reads of B and C
 // [snippet:ring_producer]
 // One tile of the block's channels from step t0 into a slot of the ring. A tile of pass 1 (no
 // outputs) needs neither z nor C.
-template <class Input, int P, bool kBVariable, bool kCVariable>
+template <class Input, int P, bool kBVariable, bool kCVariable, bool kOutputs>
 __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at, Tile<Input, RingShared<Input, P>::kChannels>& tile,
-                          std::uint64_t* full, std::int64_t t0, bool bulk, bool outputs) {
+                          std::uint64_t* full, std::int64_t t0, bool bulk) {
   constexpr int kChannels = RingShared<Input, P>::kChannels;
   const int lane = threadIdx.x % 32;
-  const bool load_z = outputs && args.z.data != nullptr, load_C = outputs && kCVariable;
+  const bool load_z = kOutputs && args.z.data != nullptr;
+  constexpr bool load_C = kOutputs && kCVariable;
   const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
   if (bulk && valid == kSteps) {
     // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
@@ -189,20 +183,22 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at, Tile<In
 
 // The producer warp: for every tile of every work item the block takes (twice over a segment
 // that has a pass 1), wait until the slot is free, then fill it.
-template <class Input, int P, bool kBVariable, bool kCVariable>
-__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk, const Split& split) {
+template <class Input, int P, bool kBVariable, bool kCVariable, bool kCut>
+__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk, const carry::Split& split) {
   constexpr int kChannels = RingShared<Input, P>::kChannels;
-  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * split.segments;
+  const int segments = kCut ? split.segments : 1;
+  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
   unsigned use = 0;  // tiles filled so far: slot use % kStages, its round use / kStages
-  for (std::int64_t item = sh.first_item; item < items; item += gridDim.x) {
-    const WorkItem w(args, item, groups, split.segments);
+  for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
+    const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
-    for (int pass = w.segment + 1 < split.segments ? 1 : 2; pass <= 2; ++pass) {
+    for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
         const int slot = int(use % kStages);
         const unsigned round = use / kStages;
         if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
-        fill_tile<Input, P, kBVariable, kCVariable>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk, pass == 2);
+        if (pass == 2) fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk);
+        else fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk);
       }
     }
   }
@@ -211,8 +207,9 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
 
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
-template <class Input, int K, int P, bool kBVariable, bool kCVariable>
-__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Split& split) {
+// kCut: the kernel for cut sequences (pass 1 and the carries); the other never sees a segment.
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
+__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const carry::Split& split) {
   using Shared = RingShared<Input, P>;
   constexpr int kChannels = Shared::kChannels;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -221,11 +218,11 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Sp
   const bool has_z = args.z.data != nullptr;
   static_assert(P == kGroup || P == 2 * kGroup, "a channel's lanes sum four steps with one butterfly");
   const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
-  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * split.segments;
-  float2* const steps = sh.steps[warp][slot];
+  const int segments = kCut ? split.segments : 1;
+  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
   unsigned use = 0;
-  for (std::int64_t item = sh.first_item; item < items; item += gridDim.x) {
-    const WorkItem w(args, item, groups, split.segments);
+  for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
+    const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
     const std::int64_t bd = at.first + c, d = at.d0 + c;
     const float D = args.D ? args.D[d] : 0.f;
@@ -245,17 +242,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Sp
       if (!kCVariable) C_const[k] = static_cast<const float*>(args.C.data)[d * args.C.dim_stride + n];
       if (args.initial_state && w.segment == 0) h[k] = args.initial_state[bd * args.dstate + n];
     }
-    // The ring's next tile: wait until it is full, hand it to `work`, free the slot.
-    const auto next_tile = [&](std::int64_t t0, auto&& work) {
-      const int ring_slot = int(use % kStages);
-      ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
-      work(sh.tiles[ring_slot], int(std::min<std::int64_t>(kSteps, args.seqlen - t0)));
-      __syncwarp();  // before the next tile's staging overwrites steps
-      ring::arrive(&sh.empty[ring_slot]);
-      ++use;
-    };
     // Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
-    const auto stage = [&](const Tile<Input, kChannels>& tile, auto in_range) {
+    const auto stage = [&](const Tile<Input, kChannels>& tile, float2* steps, auto in_range) {
 #pragma unroll
       for (int i = 0; i < kSteps / P; ++i) {
         const int s = j + P * i;
@@ -267,37 +255,41 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Sp
     };
     // Where the state at the end of segment s is carried, for this thread's state k.
     const auto carried = [&](int s, int k) {
-      return split.words + 1 + (bd * (split.segments - 1) + s) * args.dstate + j + P * k;
+      return split.words + carry::carry_index(segments, args.dstate, bd, s, j + P * k);
     };
 
     // [snippet:segment_pass]
     // Pass 1, for a segment that another one continues: the state at the segment's end, first
     // from h = 0 (segment 0: from its initial state), then with the carry from the segment
     // before, which the product of the decays, exp(A sum(delta)), brings to the end.
-    if (w.segment + 1 < split.segments) {
+    if (w.segment + 1 < segments) {
       float end[K], delta_sum = 0.f;
 #pragma unroll
       for (int k = 0; k < K; ++k) end[k] = h[k];
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps) {
-        next_tile(t0, [&](const Tile<Input, kChannels>& tile, int) {
-          stage(tile, [](int) { return true; });  // segments but the last end on a whole tile
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+        const int ring_slot = int(use % kStages);
+        ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
+        const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
+        float2* steps = sh.steps[warp][slot];
+        stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
 #pragma unroll 2
-          for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
-            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
 #pragma unroll
-            for (int k = 0; k < K; ++k) {
-              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-              const float bs[kGroup] = {b.x, b.y, b.z, b.w};
+          for (int k = 0; k < K; ++k) {
+            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+            const float bs[kGroup] = {b.x, b.y, b.z, b.w};
 #pragma unroll
-              for (int s = 0; s < kGroup; ++s)
-                end[k] = exp2_delta_A(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
-            }
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
+            for (int s = 0; s < kGroup; ++s)
+              end[k] = exp2_delta_A(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
           }
-        });
+#pragma unroll
+          for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
+        }
+        __syncwarp();  // before the next tile's staging overwrites steps
+        ring::arrive(&sh.empty[ring_slot]);
       }
 #pragma unroll
       for (int k = 0; k < K; ++k) {
@@ -316,65 +308,70 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Sp
     // [/snippet:segment_pass]
 
     // Pass 2: the outputs, from the segment's true starting state.
-    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps) {
-      next_tile(t0, [&](const Tile<Input, kChannels>& tile, int valid) {
-        Input* const out_tile = out + t0;
-        Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
-        // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
-        const auto walk_tile = [&](auto whole) {
-          const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
-          stage(tile, in_range);
-          // [snippet:ring_walk]
+    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+      const int ring_slot = int(use % kStages);
+      ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
+      const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
+      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
+      Input* const out_tile = out + t0;
+      Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
+      // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
+      const auto walk_tile = [&](auto whole) {
+        const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
+        float2* steps = sh.steps[warp][slot];
+        stage(tile, steps, in_range);
+        // [snippet:ring_walk]
 #pragma unroll 2
-          for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
-            float B4[K][kGroup], C4[K][kGroup];
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-              const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
-              const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
-#pragma unroll
-              for (int s = 0; s < kGroup; ++s) {
-                B4[k][s] = kBVariable ? bs[s] : B_const[k];
-                C4[k][s] = kCVariable ? cs[s] : C_const[k];
-              }
-            }
-            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-            float y[kGroup] = {};
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s) {
-#pragma unroll
-              for (int k = 0; k < K; ++k) {
-                h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
-                y[s] += C4[k][s] * h[k];
-              }
-            }
-            // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
-            float total = reduce_scatter<kGroup, 1>(y);
-            if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
-            // [/snippet:ring_walk]
-            const int s = g0 + j % kGroup;
-            if (finishes && in_range(s)) {
-              const float value = total + D * to_float(tile.u[c][s]);
-              out_tile[s] = from_float<Input>(value);
-              if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
-            }
-          }
-        };
-        if (valid == kSteps) walk_tile(std::true_type{});
-        else walk_tile(std::false_type{});
-        // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
-        const std::int64_t t_end = t0 + valid - 1;
-        if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
+        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+          float B4[K][kGroup], C4[K][kGroup];
 #pragma unroll
           for (int k = 0; k < K; ++k) {
-            const int n = j + P * k;
-            if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
+            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+            const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
+            const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+            for (int s = 0; s < kGroup; ++s) {
+              B4[k][s] = kBVariable ? bs[s] : B_const[k];
+              C4[k][s] = kCVariable ? cs[s] : C_const[k];
+            }
+          }
+          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+          float y[kGroup] = {};
+#pragma unroll
+          for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+              h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+              y[s] += C4[k][s] * h[k];
+            }
+          }
+          // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
+          float total = reduce_scatter<kGroup, 1>(y);
+          if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
+          // [/snippet:ring_walk]
+          const int s = g0 + j % kGroup;
+          if (finishes && in_range(s)) {
+            const float value = total + D * to_float(tile.u[c][s]);
+            out_tile[s] = from_float<Input>(value);
+            if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
           }
         }
-      });
+      };
+      if (valid == kSteps) walk_tile(std::true_type{});
+      else walk_tile(std::false_type{});
+      // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
+      const std::int64_t t_end = t0 + valid - 1;
+      if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int n = j + P * k;
+          if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
+        }
+      }
+      __syncwarp();  // before the next tile's staging overwrites steps
+      ring::arrive(&sh.empty[ring_slot]);
     }
     if (args.last_state && w.end == args.seqlen) {
 #pragma unroll
@@ -389,8 +386,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const Sp
 #endif  // __CUDA_ARCH__ >= 900
 
 // [snippet:ring_roles]
-template <class Input, int K, int P, bool kBVariable, bool kCVariable>
-__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk, Split split) {
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
+__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk, carry::Split split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using Shared = RingShared<Input, P>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -409,32 +406,33 @@ __global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args
     ring::fence_init();
     // Segments wait for the segments before them: a block claims its item in the order blocks
     // start, so whatever it waits for is already held by a running block (chapter 05's reason).
-    sh.first_item = split.segments > 1 ? std::int64_t(atomicAdd(split.words, 1ull)) : blockIdx.x;
+    if (kCut) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
   }
   __syncthreads();
-  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable>(args, sh, bulk, split);
-  else consume<Input, K, P, kBVariable, kCVariable>(args, sh, split);
+  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
+  else consume<Input, K, P, kBVariable, kCVariable, kCut>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]
 
-using KernelPointer = void (*)(ScanArgs, bool, Split);
+using KernelPointer = void (*)(ScanArgs, bool, carry::Split);
 
-template <class Input, int K, int P>
+template <class Input, int K, int P, bool kCut>
 KernelPointer kernel_for_rows(const ScanArgs& args) {
-  if (args.B.variable && args.C.variable) return ring_forward_kernel<Input, K, P, true, true>;
-  if (args.B.variable) return ring_forward_kernel<Input, K, P, true, false>;
-  return ring_forward_kernel<Input, K, P, false, true>;
+  if (args.B.variable && args.C.variable) return ring_forward_kernel<Input, K, P, true, true, kCut>;
+  if (args.B.variable) return ring_forward_kernel<Input, K, P, true, false, kCut>;
+  return ring_forward_kernel<Input, K, P, false, true, kCut>;
 }
 
 // A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
 // otherwise leave multiprocessors idle, and no segment is made shorter than this.
 constexpr std::int64_t kMinSegmentSteps = 2048;
 
-// How a call runs: the kernel (nullptr: version 4's forward takes the call), its shared memory,
-// its blocks' channel count, and how many time segments each group's sequence is cut into.
+// How a call runs: the kernel (nullptr: version 4's forward takes the call), the kernel for cut
+// sequences, their shared memory, a block's channel count, and how many time segments each
+// group's sequence is cut into (1: not cut).
 struct Plan {
-  KernelPointer kernel = nullptr;
+  KernelPointer kernel = nullptr, cut_kernel = nullptr;
   int shared_bytes = 0, block_channels = 0, segments = 1;
 };
 
@@ -448,7 +446,8 @@ Plan plan(const ScanArgs& args) {
   p.block_channels = p4 ? RingShared<Input, 4>::kChannels : RingShared<Input, 8>::kChannels;
   if (args.dstate > kStates || !(args.B.variable || args.C.variable) || args.dims_per_group % p.block_channels != 0)
     return p;
-  const KernelPointer kernel = p4 ? kernel_for_rows<Input, 4, 4>(args) : kernel_for_rows<Input, 2, 8>(args);
+  const KernelPointer kernel =
+      p4 ? kernel_for_rows<Input, 4, 4, false>(args) : kernel_for_rows<Input, 2, 8, false>(args);
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   cudaFuncAttributes attributes{};
   SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
@@ -461,16 +460,18 @@ Plan plan(const ScanArgs& args) {
   SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   SELECTIVE_SCAN_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, kThreads, p.shared_bytes));
+  // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, and
+  // a cut needs at most half as many groups as places (396 on the H200).
   const std::int64_t groups = channels / p.block_channels;
   const std::int64_t places = std::int64_t(multiprocessors) * per_multiprocessor;
-  p.segments = int(std::clamp<std::int64_t>(std::min(places / groups, args.seqlen / kMinSegmentSteps), 1, 1 << 16));
+  const std::int64_t segments = std::min(places / groups, args.seqlen / kMinSegmentSteps);
+  if (!p4 && segments > 1) {
+    p.segments = int(segments);
+    p.cut_kernel = kernel_for_rows<Input, 2, 8, true>(args);
+    SELECTIVE_SCAN_CHECK(
+        cudaFuncSetAttribute(p.cut_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
+  }
   return p;
-}
-
-// The words a split call carries its states through (segment_carry.cuh), and its block counter.
-std::size_t split_bytes(const ScanArgs& args, int segments) {
-  if (segments <= 1) return 0;
-  return (1 + std::size_t(args.batch * args.dim) * (segments - 1) * args.dstate) * sizeof(carry::Word);
 }
 
 // Whether every row the bulk copies read starts on 16 bytes.
@@ -496,13 +497,16 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   if constexpr (!kComplex) {
     if (const Plan p = plan<Input>(args); p.kernel) {
       // Without a workspace (an optional argument) the sequences are not cut.
-      Split split{1, nullptr};
-      if (args.workspace && p.segments > 1) {
+      carry::Split split{1, nullptr};
+      KernelPointer kernel = p.kernel;
+      if (args.workspace && p.cut_kernel) {
         split = {p.segments, static_cast<carry::Word*>(args.workspace)};
-        SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, split_bytes(args, p.segments), stream));
+        kernel = p.cut_kernel;
+        const std::size_t bytes = carry::split_bytes(args.batch * args.dim, args.dstate, p.segments);
+        SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
       }
       const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
-      p.kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
+      kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
           args, rows_aligned<Input>(args), split);
       SELECTIVE_SCAN_CHECK_LAUNCH();
       return;
@@ -514,7 +518,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
 template <class Input>
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args) {
   const Plan p = plan<Input>(args);
-  return p.kernel ? split_bytes(args, p.segments) : 0;
+  return p.cut_kernel ? carry::split_bytes(args.batch * args.dim, args.dstate, p.segments) : 0;
 }
 
 template void ring_forward<float, false>(const ScanArgs&, cudaStream_t);

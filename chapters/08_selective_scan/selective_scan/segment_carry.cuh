@@ -7,6 +7,7 @@
 
 #include <cuda/atomic>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace selective_scan::detail::carry {
@@ -18,6 +19,24 @@ using Word = unsigned long long;
 __host__ __device__ inline std::int64_t segment_begin(std::int64_t length, int segments, int s, int tile) {
   if (s >= segments) return length;
   return length * s / segments / tile * tile;
+}
+
+// How a kernel's sequences are cut: `segments` (1: not cut), and the carried states,
+// words[1 + (channel * (segments - 1) + boundary) * dstate + state] for the boundary between
+// segments `boundary` and `boundary + 1`; words[0] counts the blocks as they start, which hands
+// out the work items in that order (chapter 05's reason: a block waits only for items that a
+// running block already holds).
+struct Split {
+  int segments;
+  Word* words;
+};
+__host__ __device__ inline std::int64_t carry_index(int segments, int dstate, std::int64_t channel, int boundary,
+                                                    int state) {
+  return 1 + (channel * (segments - 1) + boundary) * dstate + state;
+}
+// The bytes of a Split's words.
+inline std::size_t split_bytes(std::int64_t channels, int dstate, int segments) {
+  return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * dstate) * sizeof(Word);
 }
 
 #ifdef __CUDACC__
