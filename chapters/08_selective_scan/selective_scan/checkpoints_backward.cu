@@ -421,7 +421,9 @@ Grid grid_for(const ScanArgs& args) {
 
 // The workspace past the partial sums: every block's checkpoints, then the carried words (on 8
 // bytes).
-std::size_t checkpoints_bytes(const Grid& grid) { return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float); }
+std::size_t checkpoints_bytes(const Grid& grid) {
+  return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float);
+}
 std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
   return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
 }
@@ -453,12 +455,15 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
         split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
   }
+  const auto launch = [&](auto kernel) {
+    kernel<<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
+  };
   if (args.B.variable && args.C.variable) {
     allow_shared_memory<Input, true>();
-    checkpoints_backward_kernel<Input, true><<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
+    launch(checkpoints_backward_kernel<Input, true>);
   } else {
     allow_shared_memory<Input, false>();
-    checkpoints_backward_kernel<Input, false><<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
+    launch(checkpoints_backward_kernel<Input, false>);
   }
   SELECTIVE_SCAN_CHECK_LAUNCH();
   finish_parameter_gradients(args, workspace, false, stream);

@@ -106,11 +106,12 @@ struct WorkItem {
 constexpr int kGroup = 4;  // steps a thread walks between reads of B and C
 
 // [snippet:ring_producer]
-// One tile of the block's channels from step t0 into a slot of the ring. A tile of pass 1 (no
-// outputs) needs neither z nor C.
+// One tile of the block's channels from step t0 into a slot of the ring. A tile of a cut sequence's
+// first pass (no outputs; the section on cut sequences) needs neither z nor C.
 template <class Input, int P, bool kBVariable, bool kCVariable, bool kOutputs>
-__device__ void fill_tile(const ScanArgs& args, const BlockChannels& at, Tile<Input, RingShared<Input, P>::kChannels>& tile,
-                          std::uint64_t* full, std::int64_t t0, bool bulk) {
+__device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
+                          Tile<Input, RingShared<Input, P>::kChannels>& tile, std::uint64_t* full, std::int64_t t0,
+                          bool bulk) {
   constexpr int kChannels = RingShared<Input, P>::kChannels;
   const int lane = threadIdx.x % 32;
   const bool load_z = kOutputs && args.z.data != nullptr;
@@ -197,8 +198,9 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
         const int slot = int(use % kStages);
         const unsigned round = use / kStages;
         if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
-        if (pass == 2) fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk);
-        else fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], &sh.full[slot], t0, bulk);
+        std::uint64_t* const full = &sh.full[slot];
+        if (pass == 2) fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
+        else fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
       }
     }
   }

@@ -40,6 +40,7 @@ inline std::size_t split_bytes(std::int64_t channels, int dstate, int segments) 
 }
 
 #ifdef __CUDACC__
+// [snippet:carry_words]
 using WordRef = cuda::atomic_ref<Word, cuda::thread_scope_device>;
 constexpr Word kReady = Word{1} << 32;
 
@@ -55,6 +56,7 @@ __device__ __forceinline__ float wait_for(Word* word) {
     __nanosleep(256);
   }
 }
+// [/snippet:carry_words]
 #endif
 
 }  // namespace selective_scan::detail::carry
