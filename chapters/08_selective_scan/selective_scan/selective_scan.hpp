@@ -70,7 +70,8 @@ enum class Kernel {
   checkpoints = 5,  // a producer warp feeds the forward's walk through a shared-memory ring of bulk
                     //   copies (sm_90; else version 4's forward); a backward from h checkpointed every
                     //   8 steps: two exps a state step, none on the way back (where version 4's
-                    //   backward takes the call)
+                    //   backward takes the call); with few, long channels both cut the sequences
+                    //   into segments across blocks and carry the state between them
 };
 
 // Largest supported dstate, and the number of time steps between two stored chunk states.
