@@ -14,10 +14,10 @@
 // registers. When the channel groups are too few to fill the GPU, each sequence is cut into
 // segments of whole chunks, one block each, as the forward cuts it (segment_carry.cuh); here the
 // carry runs backwards in time: it is q, the gradient that flows from a segment's first step into
-// the step before it. A segment but the first first walks its steps backwards for q alone (from
-// q = 0, one exponential a state and step more), and passes q on once the segment after it has
-// passed on its own. Real A, up to 16 states, a group's channels in whole warps and the atomic dB and dC
-// only; the launcher hands anything else to version 2's backward.
+// the step before it. Every segment except the first walks its steps backwards once more, for q
+// alone (from q = 0: one exponential a state and step more), and passes q on once the segment
+// after it has passed on its own. Real A, up to 16 states, a group's channels in whole warps and
+// the atomic dB and dC only; the launcher hands anything else to version 2's backward.
 #include "check.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"

@@ -17,10 +17,10 @@
 // cannot take -- complex A, more than 16 states, constant B and C, a group of channels that is
 // not a whole block, a GPU older than sm_90 -- goes to version 4's forward.
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
-// group's sequence is cut into time segments, one block each. A segment but the last first walks
-// its steps for the state alone (pass 1: no C, no outputs), from h = 0, and publishes the state
-// at its end as soon as the segment before it has published its own; then it walks again with
-// the true starting state and writes the outputs (pass 2). The waits chain through the segments,
+// group's sequence is cut into time segments, one block each. Every segment except the last
+// walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
+// which it publishes the state at its end as soon as the segment before it has published its
+// own; then with the true starting state, writing the outputs (pass 2). The waits chain through the segments,
 // but each link is only a pass 1 long, and all pass 1s run side by side.
 #include "check.hpp"
 #include "device_math.cuh"
