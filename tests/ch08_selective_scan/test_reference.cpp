@@ -1,5 +1,6 @@
 // The forward of the fp64 reference: by hand on tiny cases, then the properties the kernels
-// rely on (groups, the last state as the next call's initial state, real stays real).
+// rely on (groups, the last state as the next call's initial state, the carries of a cut
+// sequence, real stays real).
 #include "ch08_test_support.hpp"
 
 #include <cmath>
@@ -172,6 +173,82 @@ TEST_CASE("the last state, fed back as the initial state, continues the sequence
     // ...while the second half from the problem's own initial state does not: the state matters.
     const ch08::ForwardResult restarted = ch08::reference_forward(prefix(whole, 4, 5));
     CHECK_FALSE(common::compare(restarted.out_z, r2.out_z, {1e-6, 1e-6}).ok);
+  }
+}
+
+// Version 5 cuts a long sequence into segments (segment_carry.cuh) on two facts, checked here in
+// fp64. Forwards, a segment maps the state at its start to the state at its end by
+// h -> a h + b, with a = prod_t exp(delta_t A) = exp(A sum_t delta_t) and b its end state from
+// h = 0. Backwards, the gradient q handed to the step before a segment is the segment's own part
+// (from q = 0 at its end) plus conj(a) times the q handed back across its end.
+TEST_CASE("a cut sequence: the product of the decays carries h forwards and q backwards") {
+  for (bool complex : {false, true}) {
+    Problem shape;
+    shape.batch = 2;
+    shape.dim = 4;
+    shape.seqlen = 9;
+    shape.dstate = 3;
+    shape.groups = 2;
+    shape.complex = complex;
+    shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
+    const Problem whole = ch08::make_peer_problem(shape, 7);
+    constexpr std::int64_t kCut = 4;
+    const Problem first = prefix(whole, 0, kCut);
+    Problem second = prefix(whole, kCut, whole.seqlen - kCut);
+    INFO(ch08_test::describe(whole));
+
+    // a of each (b, d, n) for steps [begin, end): exp(A times the sum of delta after bias and softplus).
+    const auto decay_product = [&](std::int64_t begin, std::int64_t end) {
+      std::vector<Complex> a;
+      for (std::int64_t b = 0; b < whole.batch; ++b)
+        for (std::int64_t d = 0; d < whole.dim; ++d) {
+          double sum = 0;
+          for (std::int64_t t = begin; t < end; ++t) {
+            const double x = whole.delta[std::size_t((b * whole.dim + d) * whole.seqlen + t)] +
+                             whole.delta_bias[std::size_t(d)];
+            sum += x > 20 ? x : std::log1p(std::exp(x));
+          }
+          for (int n = 0; n < whole.dstate; ++n)
+            a.push_back(std::exp(whole.A[std::size_t(d * whole.dstate + n)] * sum));
+        }
+      return a;
+    };
+
+    // Forwards: the end state of the second segment from h = 0, carried by a.
+    const ch08::ForwardResult all = ch08::reference_forward(whole);
+    const ch08::ForwardResult r1 = ch08::reference_forward(first);
+    second.initial_state.assign(whole.initial_state.size(), Complex(0, 0));
+    const ch08::ForwardResult from_zero = ch08::reference_forward(second);
+    const std::vector<Complex> a2 = decay_product(kCut, whole.seqlen);
+    std::vector<Complex> carried;
+    for (std::size_t i = 0; i < a2.size(); ++i)
+      carried.push_back(a2[i] * r1.last_state[i] + from_zero.last_state[i]);
+    CHECK_CLOSE("h at the end, carried across the cut",
+                common::compare(ch08_test::interleaved(carried), ch08_test::interleaved(all.last_state),
+                                {1e-12, 1e-12}));
+
+    // Backwards: q at step 0 of the whole from the two segments' own.
+    std::vector<double> dout(std::size_t(whole.sequence_elements()));
+    for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(0.7 * double(i) + 0.3);
+    std::vector<double> dout1, dout2;
+    for (std::int64_t row = 0; row < whole.batch * whole.dim; ++row)
+      for (std::int64_t t = 0; t < whole.seqlen; ++t)
+        (t < kCut ? dout1 : dout2).push_back(dout[std::size_t(row * whole.seqlen + t)]);
+    second.initial_state = r1.last_state;  // the segment as it runs in the whole
+    const ch08::Gradients g_all = ch08::reference_backward(whole, dout);
+    const ch08::Gradients g1 = ch08::reference_backward(first, dout1);
+    const ch08::Gradients g2 = ch08::reference_backward(second, dout2);
+    const std::vector<Complex> a1 = decay_product(0, kCut);
+    std::vector<Complex> q0;
+    for (std::size_t i = 0; i < a1.size(); ++i)
+      q0.push_back(g1.dinitial_state[i] + std::conj(a1[i]) * g2.dinitial_state[i]);
+    CHECK_CLOSE("q at the start, carried back across the cut",
+                common::compare(ch08_test::interleaved(q0), ch08_test::interleaved(g_all.dinitial_state),
+                                {1e-12, 1e-12}));
+    // ...and without the carried part it is wrong: the cut matters.
+    CHECK_FALSE(common::compare(ch08_test::interleaved(g1.dinitial_state),
+                                ch08_test::interleaved(g_all.dinitial_state), {1e-6, 1e-6})
+                    .ok);
   }
 }
 
