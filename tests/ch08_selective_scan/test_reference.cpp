@@ -47,6 +47,20 @@ Problem prefix(const Problem& p, std::int64_t begin, std::int64_t length) {
   return q;
 }
 
+// Nine steps of two batches and two groups, every flag and an initial state: the problem the
+// tests below cut in time.
+Problem split_in_time_problem(bool complex, unsigned seed) {
+  Problem shape;
+  shape.batch = 2;
+  shape.dim = 4;
+  shape.seqlen = 9;
+  shape.dstate = 3;
+  shape.groups = 2;
+  shape.complex = complex;
+  shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
+  return ch08::make_peer_problem(shape, seed);
+}
+
 }  // namespace
 
 TEST_CASE("forward of one real state over three steps, by hand") {
@@ -144,15 +158,7 @@ TEST_CASE("channel d reads group d / (dim / groups) of a variable B and C") {
 
 TEST_CASE("the last state, fed back as the initial state, continues the sequence") {
   for (bool complex : {false, true}) {
-    Problem shape;
-    shape.batch = 2;
-    shape.dim = 4;
-    shape.seqlen = 9;
-    shape.dstate = 3;
-    shape.groups = 2;
-    shape.complex = complex;
-    shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
-    const Problem whole = ch08::make_peer_problem(shape, 5);
+    const Problem whole = split_in_time_problem(complex, 5);
     const ch08::ForwardResult all = ch08::reference_forward(whole);
 
     const Problem first = prefix(whole, 0, 4);
@@ -183,15 +189,7 @@ TEST_CASE("the last state, fed back as the initial state, continues the sequence
 // (from q = 0 at its end) plus conj(a) times the q handed back across its end.
 TEST_CASE("a cut sequence: the product of the decays carries h forwards and q backwards") {
   for (bool complex : {false, true}) {
-    Problem shape;
-    shape.batch = 2;
-    shape.dim = 4;
-    shape.seqlen = 9;
-    shape.dstate = 3;
-    shape.groups = 2;
-    shape.complex = complex;
-    shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
-    const Problem whole = ch08::make_peer_problem(shape, 7);
+    const Problem whole = split_in_time_problem(complex, 7);
     constexpr std::int64_t kCut = 4;
     const Problem first = prefix(whole, 0, kCut);
     Problem second = prefix(whole, kCut, whole.seqlen - kCut);
