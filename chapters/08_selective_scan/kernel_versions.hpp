@@ -23,7 +23,7 @@ inline constexpr KernelInfo kKernels[] = {
      "K states a thread in registers, a decay without branches, a warp's B and C staged once"},
     {selective_scan::Kernel::checkpoints, "checkpoints",
      "a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h "
-     "checkpointed every 8 steps: two exps a state step, none on the way back"},
+     "checkpointed every 8 steps, fed by tensor copies: two exps a state step, none on the way back"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 

@@ -117,8 +117,9 @@ TEST_CASE("awkward sequence lengths", "[gpu]") {
 // Version 4 stages a warp's B and C rows once, and runs its own backward, only when a group's
 // channels come in whole warps (4 or 8 of them) and, backwards, for real A with up to 16
 // states; the shapes above mostly send it elsewhere. These take those paths, and version 5's
-// backward, which takes the same calls: every input type, awkward lengths, each of B and C
-// constant or variable, two groups, an initial state.
+// (its backward where the rows start on 16 bytes and a group's channels fill whole blocks of
+// 16, version 4's otherwise): every input type, awkward lengths, each of B and C constant or
+// variable, two groups, an initial state.
 TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
   REQUIRE_GPU();
   int seed = 61;
@@ -175,7 +176,9 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
 // carries h forwards in time, the backward q backwards. Four segments forward (five of one chunk
 // each backward): a first one from the initial state, middle ones that wait for a carry and pass
 // one on, and a last one that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so
-// the producer copies them in bulk; rows of 8269 do not, and it loads them value by value.
+// the forward's producer copies them in bulk and the backward's tiles come by tensor copies;
+// rows of 8269 do not: the producer loads them value by value, and version 4's backward takes
+// the call.
 TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
   REQUIRE_GPU();
   int seed = 171;

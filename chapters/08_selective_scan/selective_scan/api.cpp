@@ -71,10 +71,12 @@ template <class Input, bool kComplex>
 void run_backward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
   if (kernel == Kernel::naive) return detail::naive_backward<Input, kComplex>(args, stream);
   if constexpr (!kComplex) {
-    if (kernel == Kernel::registers && detail::registers_backward_takes(args, kComplex))
-      return detail::registers_backward<Input>(args, stream);
     if (kernel == Kernel::checkpoints && detail::checkpoints_backward_takes(args, kComplex))
       return detail::checkpoints_backward<Input>(args, stream);
+    // Version 5 hands what it cannot take to version 4, where that can take it.
+    if ((kernel == Kernel::registers || kernel == Kernel::checkpoints) &&
+        detail::registers_backward_takes(args, kComplex))
+      return detail::registers_backward<Input>(args, stream);
   }
   detail::blocked_backward<Input, kComplex>(args, stream);
 }

@@ -9,25 +9,40 @@
 //      8 steps in registers (32 floats a thread: half of version 4's 64 for h alone), and the
 //      walk backwards takes them from there: it needs h_t = Abar_t h_{t-1} + delta_t u_t B_t,
 //      Abar_t h_{t-1} itself, and Abar_t, and no exponential.
-// The per-tile staging, the sums over states and over a warp's channels, and the dB/dC adds are
-// version 4's; the values a lane keeps to finish its staged steps live in shared memory, not
-// registers. When the channel groups are too few to fill the GPU, each sequence is cut into
-// segments of whole chunks, one block each, as the forward cuts it (segment_carry.cuh); here the
-// carry runs backwards in time: it is q, the gradient that flows from a segment's first step into
-// the step before it. Every segment except the first walks its steps backwards once more, for q
-// alone (from q = 0: one exponential a state and step more), and passes q on once the segment
-// after it has passed on its own. Real A, up to 16 states, a group's channels in whole warps and
-// the atomic dB and dC only; the launcher hands anything else to version 2's backward.
+// The walking threads load nothing from global memory themselves (Hopper). A block's 16 channels
+// (one batch, one group: the same B and C rows) take their tiles from a ring of kStages slots in
+// shared memory, filled a tile ahead by the tensor copy engine: as the block starts a tile, one
+// thread asks for the next, a box of 32 steps x 16 rows of each input the walk reads (delta, u,
+// dout, z, y; B, C), each box one instruction, completing on the slot's "full" mbarrier while
+// the warps walk the tile before. Copies issued row by row, by the walking lanes, hid the loads
+// as well but cost more instructions than they saved in fp16 and bf16 (PERFORMANCE.md).
+// The per-tile staging (softplus, the gate, from the slot into shared memory), the sums over
+// states and over a warp's channels, and the dB/dC adds are version 4's; the values a lane keeps
+// to finish its staged steps live in shared memory, not registers. When the channel groups are
+// too few to fill the GPU, each sequence is cut into segments of whole chunks, one block each, as
+// the forward cuts it (segment_carry.cuh); here the carry runs backwards in time: it is q, the
+// gradient that flows from a segment's first step into the step before it. Every segment except
+// the first walks its steps backwards once more, for q alone (from q = 0: one exponential a state
+// and step more), and passes q on once the segment after it has passed on its own. Real A, up to
+// 16 states, a group's channels in whole blocks, inputs whose rows start on 16 bytes, the atomic
+// dB and dC, and sm_90 only; the launcher hands anything else to version 4's backward (or
+// version 2's).
 #include "check.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
 #include "segment_carry.cuh"
 #include "sequence_access.cuh"
+#include "shared_ring.cuh"
 #include "staged_rows.cuh"
 #include "warp_backward.cuh"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cstdint>
+#include <type_traits>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
 
 namespace selective_scan::detail {
 namespace {
@@ -35,68 +50,228 @@ namespace {
 constexpr int kWarps = 4;              // per block
 constexpr int kThreads = kWarps * 32;
 constexpr int K = 2, P = 8;            // states a thread, lanes a channel: 16 states
+constexpr int kStates = K * P;
 constexpr int kSlots = 32 / P;         // channels a warp
+constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and group
 constexpr int kStretch = 8;            // steps between two checkpoints of h
-constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
+constexpr int kStages = 2;             // slots in the ring
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
 static_assert(kStretch % kGroup == 0 && kTile % kStretch == 0, "a stretch is whole groups, a tile whole stretches");
 
-// Rows padded so that the stores of a warp fall on different banks (as in version 4). 51 KB a
-// block: three blocks a multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`:
-// at (128, 4) the compiler kept 128 registers and spilled, and ran 4% slower).
+// [snippet:backward_slot]
+// The rows of one tile, as the tensor copies land them, a dense box each: per channel, delta, u,
+// dout, z and the forward's pre-gate output y; per state, B and C (states past dstate arrive as
+// 0, as do steps past the end).
+enum Row { kDelta, kU, kDout, kZ, kOut, kRows };
+template <class Input>
+struct alignas(128) Slot {
+  alignas(128) Input rows[kRows][kChannels][kTile];  // a box of 16 channels x 32 steps each
+  alignas(128) Input B[kStates][kTile];
+  alignas(128) Input C[kStates][kTile];
+};
+// The tensor maps of a call: one per input, each cutting out boxes of 32 steps x 16 rows.
+struct TensorMaps {
+  CUtensorMap rows[kRows];
+  CUtensorMap B, C;
+};
+// What a walk needs of a tile: the sweep (delta, u, B), the gradients (all of them), the carry
+// of a cut sequence's pass 1 (delta, dout, z, C).
+enum class Walk { sweep, gradients, carry };
+// [/snippet:backward_slot]
+
+// The B and C rows of the tile being walked, as fp32 (fp16 and bf16 converted) for the block's
+// four warps, each row padded by 16 bytes: the P lanes of a channel read states j, j + P of the
+// same steps, which in the dense box would all fall on the same banks.
+struct ConvertedRows {
+  alignas(16) float B[kStates][kTile + 4];
+  alignas(16) float C[kStates][kTile + 4];
+};
+
+// Rows padded as in version 4. 68 KB a block in fp32, 54 KB in fp16 and bf16: three blocks a
+// multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`: at (128, 4) the compiler kept 128 registers and
+// spilled, and ran 4% slower).
 constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * K * kThreads;
-struct Shared {
+template <class Input>
+struct alignas(128) Shared {
+  Slot<Input> slots[kStages];
+  std::uint64_t full[kStages], empty[kStages];
   float2 steps[kWarps][kSlots][kTile + P];            // (delta, delta u) of each step
   float2 finish[kWarps][kSlots][kTile + P];           // (u, d delta / d delta_raw) of each step
   float dy[kWarps][kSlots][kTile + 8];                // dout, times silu(z) with a gate
   float sums[kWarps][kSlots][2][kTile + 4];           // per step: sum over states of A Abar h_{t-1} g, of g B
-  float time_gradients[kWarps][2][K * P][kTile + 2];  // dB_t, dC_t of the warp's rows
-  StagedRows<K, P> rows[kWarps];
+  float time_gradients[kWarps][2][kStates][kTile + 2];  // dB_t, dC_t of the warp's rows
+  ConvertedRows converted;
+  std::int64_t first_item;
 };
+static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74 * 1024,
+              "three blocks a multiprocessor need at most 74 KB each (227 KB)");
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+
+constexpr int kStretchesPerTile = kTile / kStretch;
+constexpr int kStepsPerLane = kTile / P;  // steps of a tile lane j stages: 4 j ... 4 j + 3
+
+// A block's work item: a group of 16 channels and one segment of their sequences (whole
+// chunks), the last segment's items first: each waits only for the items of the segment after it.
+struct Item {
+  std::int64_t first;  // its first channel
+  int segment;
+  std::int64_t chunk_begin, chunk_end, t_begin, t_end;
+  __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
+    first = item % groups * kChannels;
+    segment = segments - 1 - int(item / groups);
+    chunk_begin = carry::segment_begin(a.chunks, segments, segment, 1);
+    chunk_end = carry::segment_begin(a.chunks, segments, segment + 1, 1);
+    t_begin = chunk_begin * kChunkLength;
+    t_end = std::min(a.seqlen, chunk_end * kChunkLength);
+  }
+  // The tile a walk of this item starts with: pass 1's last tile, or the sweep's first of the
+  // last chunk.
+  __device__ std::int64_t last_tile() const { return t_begin + (t_end - t_begin - 1) / kTile * kTile; }
+};
+
+// A tile of the block's work: which item (and where its rows are: the batch, the first channel,
+// the group), where it starts and which walk takes it.
+struct TileRef {
+  std::int64_t item;  // < 0: none
+  std::int64_t b, d0, group, t0;
+  Walk walk;
+};
+
+// [snippet:backward_schedule]
+// The order the walks take a block's tiles in: for each item, pass 1's tiles last first (a cut
+// sequence's segments but the first), then chunk by chunk, last first, the sweep's tiles forwards
+// and the gradients' backwards; then the block's next item. The ring is filled in this order, a
+// tile ahead of the walks.
+__device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
+  if (item >= groups * segments) return {-1, 0, 0, 0, 0, Walk::sweep};
+  const Item w(a, item, groups, segments);
+  const std::int64_t b = w.first / a.dim, d0 = w.first % a.dim, group = d0 / a.dims_per_group;
+  if (w.segment > 0) return {item, b, d0, group, w.last_tile(), Walk::carry};
+  return {item, b, d0, group, (w.chunk_end - 1) * kChunkLength, Walk::sweep};
+}
+// The tile after t, of item w. Not inlined (nor is fill_slot): called once a tile, it then takes
+// none of the walk's registers.
+__device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, TileRef t, std::int64_t groups,
+                                           int segments) {
+  const std::int64_t chunk_t0 = t.t0 / kChunkLength * kChunkLength;
+  const auto at = [&](std::int64_t t0, Walk walk) { return TileRef{t.item, t.b, t.d0, t.group, t0, walk}; };
+  switch (t.walk) {
+    case Walk::carry:
+      if (t.t0 > w.t_begin) return at(t.t0 - kTile, Walk::carry);
+      return at((w.chunk_end - 1) * kChunkLength, Walk::sweep);
+    case Walk::sweep:
+      if (t.t0 + kTile < std::min(a.seqlen, chunk_t0 + kChunkLength)) return at(t.t0 + kTile, Walk::sweep);
+      return at(t.t0, Walk::gradients);  // the chunk's last tile, now backwards
+    case Walk::gradients:
+      if (t.t0 > chunk_t0) return at(t.t0 - kTile, Walk::gradients);
+      if (chunk_t0 > w.t_begin) return at(chunk_t0 - kChunkLength, Walk::sweep);
+      return first_tile(a, t.item + gridDim.x, groups, segments);
+  }
+  return {-1, 0, 0, 0, 0, Walk::sweep};
+}
+// [/snippet:backward_schedule]
+
+// [snippet:backward_fill]
+// A tile into a slot: one thread asks the tensor copy engine for a box of 32 steps x 16 rows of
+// each input the walk reads (rows past the ends arrive as 0), all counted off the slot's "full"
+// barrier.
+__device__ __forceinline__ void tensor_copy(void* destination, const CUtensorMap& map, std::uint64_t* barrier,
+                                            int c0, int c1, int c2, int c3) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];" ::
+          "r"(ring::shared_address(destination)),
+      "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(ring::shared_address(barrier))
+      : "memory");
+}
+template <class Input>
+__device__ __noinline__ void fill_slot(const ScanArgs& args, const TensorMaps& maps, Slot<Input>& slot,
+                                       std::uint64_t* full, TileRef t) {
+  const bool has_z = args.z.data != nullptr;
+  // The channel rows this walk reads: the sweep delta and u, the gradients all (z and y with a
+  // gate), the carry delta, dout (and z).
+  const bool read[kRows] = {true, t.walk != Walk::carry, t.walk != Walk::sweep, has_z && t.walk != Walk::sweep,
+                            has_z && t.walk == Walk::gradients};
+  const bool with_B = args.B.variable && t.walk != Walk::carry;
+  const bool with_C = args.C.variable && t.walk != Walk::sweep;
+  constexpr unsigned kBox = kChannels * kTile * sizeof(Input);
+  unsigned bytes = (with_B ? kBox : 0) + (with_C ? kBox : 0);
+  for (int r = 0; r < kRows; ++r) bytes += read[r] ? kBox : 0;
+  ring::arrive_expecting(full, bytes);
+  const int t0 = int(t.t0), d0 = int(t.d0), b = int(t.b), group = int(t.group);
+  for (int r = 0; r < kRows; ++r)
+    if (read[r]) tensor_copy(slot.rows[r], maps.rows[r], full, t0, d0, b, 0);
+  if (with_B) tensor_copy(slot.B, maps.B, full, t0, 0, group, b);
+  if (with_C) tensor_copy(slot.C, maps.C, full, t0, 0, group, b);
+}
+// [/snippet:backward_fill]
 
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
 // B and C, their sums and their branches drop out of that kernel.
 template <class Input, bool kBothVariable>
-__global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
-    ScanArgs args, WorkspaceLayout workspace, carry::Split split) {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(Shared): over the 48 KB of static memory
-  Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
+__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const carry::Split& split,
+                              const TensorMaps& maps, Shared<Input>& sh) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
-  const int n0 = j * K;
-  const std::int64_t channels = args.batch * args.dim;
+  const int c = warp * kSlots + slot;       // the channel's place in the block
+  // This thread's states: j, j + P, ..., so that the P lanes of a channel read P neighbouring rows.
+  const auto state = [&](int k) { return j + P * k; };
   float* partials = static_cast<float*>(args.workspace);
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
-
-  // Work items: a block's 16 channels and one segment of their sequences, the last segment's
-  // items first (each waits only for the items of the segment after it).
-  __shared__ std::int64_t first_item;
-  if (threadIdx.x == 0) first_item = split.segments > 1 ? std::int64_t(atomicAdd(split.words, 1ull)) : blockIdx.x;
-  __syncthreads();
-  const std::int64_t groups = (channels + kWarps * kSlots - 1) / (kWarps * kSlots);
+  const std::int64_t groups = args.batch * args.dim / kChannels;
+  const int segments = split.segments;
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   const auto put = [&](float* partial, float value) {
-    if (split.segments > 1) atomicAdd(partial, value);
+    if (segments > 1) atomicAdd(partial, value);
     else *partial = value;
   };
 
-  // The launcher makes a group's channels come in whole warps: the batch and the group, and so
-  // the rows, are the same across a warp.
-  for (std::int64_t item = first_item; item < groups * split.segments; item += gridDim.x) {
-    const std::int64_t first = (item % groups * kWarps + warp) * kSlots;
-    if (first >= channels) continue;
-    const int segment = split.segments - 1 - int(item / groups);
-    const std::int64_t chunk_begin = carry::segment_begin(args.chunks, split.segments, segment, 1);
-    const std::int64_t chunk_end = carry::segment_begin(args.chunks, split.segments, segment + 1, 1);
-    const std::int64_t bd = first + slot;
+  // [snippet:backward_ring]
+  // The ring: `issued` tiles asked for so far, `taken` tiles walked. Taking a tile first has
+  // thread 0 ask for the one after it (once every thread has let go of the slot it goes to), then
+  // waits for its own.
+  unsigned issued = 0, taken = 0;
+  const auto issue = [&](const TileRef& t) {
+    if (t.item < 0) return;
+    const int s = int(issued % kStages);
+    const unsigned round = issued / kStages;
+    if (threadIdx.x == 0) {
+      if (round > 0) ring::wait(&sh.empty[s], (round - 1) & 1);
+      fill_slot(args, maps, sh.slots[s], &sh.full[s], t);
+    }
+    ++issued;
+  };
+  const auto take = [&](const Item& w, const TileRef& t) -> int {
+    issue(tile_after(args, w, t, groups, segments));
+    const int s = int(taken % kStages);
+    ring::wait(&sh.full[s], (taken / kStages) & 1);
+    ++taken;
+    return s;
+  };
+  const auto release = [&](int s) {
+    __syncwarp();
+    ring::arrive(&sh.empty[s]);
+  };
+  const std::int64_t first_item = segments > 1 ? sh.first_item : blockIdx.x;
+  issue(first_tile(args, first_item, groups, segments));
+  // [/snippet:backward_ring]
+
+  for (std::int64_t item = first_item; item < groups * segments; item += gridDim.x) {
+    const Item w(args, item, groups, segments);
+    const int segment = w.segment;
+    const TileRef item_first = first_tile(args, item, groups, segments);  // where its rows are
+    const auto tile_ref = [&](std::int64_t t0, Walk walk) {
+      return TileRef{item, item_first.b, item_first.d0, item_first.group, t0, walk};
+    };
+    const std::int64_t bd = w.first + c;
     const Channel<Input, false> ch(args, bd);
-    const bool B_var = kBothVariable || ch.B_var, C_var = kBothVariable || ch.C_var;
+    const bool B_var = kBothVariable || args.B.variable, C_var = kBothVariable || args.C.variable;
     float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const int n = n0 + k;
+      const int n = state(k);
       A[k] = A2[k] = B_const[k] = C_const[k] = dA[k] = dB_sum[k] = dC_sum[k] = q[k] = 0.f;
       if (n >= args.dstate) continue;  // A = B = C = 0: g and h stay 0
       A[k] = args.A[ch.d * args.A_dim_stride + n];
@@ -104,29 +279,54 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
       if (!B_var) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!C_var) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
-    const int states_here = std::max(0, std::min(int{K}, args.dstate - n0));
     float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
 
-    // One tile's (delta, delta u), and B (and with backwards, C) when variable, into shared
-    // memory; backwards also dy and what finishing the steps needs.
-    const auto stage = [&](std::int64_t t0, bool backwards) {
+    // The B (and C) rows of a slot, as fp32 into padded rows, once for the block (the copies land
+    // them densely: read straight from there, the lanes of a channel would all hit the same
+    // banks). The first barrier keeps the rows until every warp has walked the tile before; the
+    // second makes them visible to every warp. The walks are the same for the whole block, so
+    // every thread comes here with the same flags.
+    const auto convert_rows = [&](const Slot<Input>& tile, bool with_B, bool with_C) {
+      constexpr int kPerVector = 16 / int(sizeof(Input));
+      constexpr int kVectorsPerRow = kTile / kPerVector;
+      __syncthreads();
 #pragma unroll
-      for (int i = 0; i < kSlots; ++i) {
-        const int s = j + P * i;
+      for (int v = threadIdx.x; v < 2 * kStates * kVectorsPerRow; v += kThreads) {
+        const int n = v % kStates, piece = v / kStates % kVectorsPerRow;
+        const bool is_B = v < kStates * kVectorsPerRow;
+        if (!(is_B ? with_B : with_C)) continue;
+        const uint4 raw = *reinterpret_cast<const uint4*>(&(is_B ? tile.B : tile.C)[n][piece * kPerVector]);
+        float* to = (is_B ? sh.converted.B : sh.converted.C)[n] + piece * kPerVector;
+        if constexpr (std::is_same_v<Input, float>) {
+          *reinterpret_cast<uint4*>(to) = raw;
+        } else {
+          const Input* x = reinterpret_cast<const Input*>(&raw);
+          *reinterpret_cast<float4*>(to) = {to_float(x[0]), to_float(x[1]), to_float(x[2]), to_float(x[3])};
+          *reinterpret_cast<float4*>(to + 4) = {to_float(x[4]), to_float(x[5]), to_float(x[6]), to_float(x[7])};
+        }
+      }
+      __syncthreads();
+    };
+    // One tile's (delta, delta u) into shared memory, and with `backwards` also dy and what
+    // finishing the steps needs; 0 past the end.
+    const auto stage = [&](const Slot<Input>& tile, std::int64_t t0, bool backwards) {
+#pragma unroll
+      for (int i = 0; i < kStepsPerLane; ++i) {
+        const int s = kStepsPerLane * j + i;
         const std::int64_t t = t0 + s;
         float2 v{0.f, 0.f}, kept{0.f, 0.f};
         float dy = 0.f;
         if (t < args.seqlen) {
-          const float x = ch.delta_raw_at(t);
+          const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
           const bool soft = args.delta_softplus && x <= 20.f;
           const float delta = args.delta_softplus ? softplus(x) : x;
-          const float u = to_float(ch.u[t]);
+          const float u = to_float(tile.rows[kU][c][s]);
           v = {delta, delta * u};
           if (backwards) {
-            dy = to_float(ch.dout[t]);
+            dy = to_float(tile.rows[kDout][c][s]);
             if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
-              const float z = to_float(ch.z[t]);
-              const float y = to_float(ch.template sequence<Input>(args.out)[t]);
+              const float z = to_float(tile.rows[kZ][c][s]);
+              const float y = to_float(tile.rows[kOut][c][s]);
               ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
               dy *= silu(z);
             }
@@ -137,31 +337,34 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
         sh.steps[warp][slot][s] = v;
         if (backwards) sh.finish[warp][slot][s] = kept, sh.dy[warp][slot][s] = dy;
       }
-      if (B_var || (backwards && C_var)) {
-        TileRows<Input, K * P> rows;
-        fetch_rows(ch.B_var, args.B.state_stride, backwards ? ch.C_var : nullptr, args.C.state_stride, args.dstate, t0,
-                   args.seqlen, rows);
-        stage_rows(rows, sh.rows[warp]);
-      }
+      convert_rows(tile, B_var, backwards && C_var);
       __syncwarp();
     };
-    // B or C of steps g ... g + 3 for this thread's states: staged rows, or the constant.
-    const auto read_matrix = [&](const float4 (&staged)[kTile / kGroup][K][P], bool variable,
-                                 const float (&constant)[K], int g, float (&out)[K][kGroup]) {
-      if (variable) return read_rows(staged, g, j, out);
+    // [snippet:backward_rows]
+    // B or C of steps g ... g + 3 for this thread's states: fp32 rows (straight from the slot, or
+    // the block's converted fp16 and bf16 rows), or the constant.
+    const auto read_matrix = [&](const float (&rows)[kStates][kTile + 4], bool variable, const float (&constant)[K],
+                                 int g, float (&out)[K][kGroup]) {
 #pragma unroll
-      for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
+      for (int k = 0; k < K; ++k) {
+        float4 v{constant[k], constant[k], constant[k], constant[k]};
+        if (variable) v = *reinterpret_cast<const float4*>(&rows[state(k)][g]);
+        out[k][0] = v.x, out[k][1] = v.y, out[k][2] = v.z, out[k][3] = v.w;
+      }
     };
-    const auto read_B = [&](int g, float (&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, B_var, B_const, g, B); };
-    const auto read_C = [&](int g, float (&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, C_var, C_const, g, C); };
+    // [/snippet:backward_rows]
+    const auto read_B = [&](const Slot<Input>& tile, int g, float (&B)[K][kGroup]) {
+      read_matrix(sh.converted.B, B_var, B_const, g, B);
+    };
+    const auto read_C = [&](const Slot<Input>& tile, int g, float (&C)[K][kGroup]) {
+      read_matrix(sh.converted.C, C_var, C_const, g, C);
+    };
     const auto checkpoint = [&](int stretch, int k) -> float& {
       return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
     };
     // Where q at the boundary after segment b is carried, for this thread's state k.
     const auto carried = [&](int b, int k) {
-      return split.words + carry::carry_index(split.segments, args.dstate, bd, b, n0 + k);
+      return split.words + carry::carry_index(segments, args.dstate, bd, b, state(k));
     };
 
     // [snippet:checkpoints_carry]
@@ -169,33 +372,28 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
     // (the last segment: the true q), then with the carry from the segment after it brought to
     // the start by the product of the decays, exp(A sum(delta)).
     if (segment > 0) {
-      const std::int64_t t_begin = chunk_begin * kChunkLength;
-      const std::int64_t t_end = std::min(args.seqlen, chunk_end * kChunkLength);
       float back[K] = {}, delta_sum = 0.f;
-      for (std::int64_t t0 = t_begin + (t_end - t_begin - 1) / kTile * kTile; t0 >= t_begin; t0 -= kTile) {
+      for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
+        const int s_ring = take(w, tile_ref(t0, Walk::carry));
+        const Slot<Input>& tile = sh.slots[s_ring];
         // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
-        for (int i = 0; i < kSlots; ++i) {
-          const int s = j + P * i;
-          const std::int64_t t = t0 + s;
+        for (int i = 0; i < kStepsPerLane; ++i) {
+          const int s = kStepsPerLane * j + i;
           float2 v{0.f, 0.f};
-          if (t < args.seqlen) {
-            const float x = ch.delta_raw_at(t);
-            v = {args.delta_softplus ? softplus(x) : x, to_float(ch.dout[t])};
-            if (ch.z) v.y *= silu(to_float(ch.z[t]));
+          if (t0 + s < args.seqlen) {
+            const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
+            v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][c][s])};
+            if (ch.z) v.y *= silu(to_float(tile.rows[kZ][c][s]));
           }
           sh.steps[warp][slot][s] = v;
         }
-        if (C_var) {
-          TileRows<Input, K * P> rows;
-          fetch_rows<Input>(nullptr, 0, ch.C_var, args.C.state_stride, args.dstate, t0, args.seqlen, rows);
-          stage_rows(rows, sh.rows[warp]);
-        }
+        convert_rows(tile, false, C_var);
         __syncwarp();
 #pragma unroll
         for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
           float C[K][kGroup];
-          read_C(g, C);
+          read_C(tile, g, C);
 #pragma unroll
           for (int s = kGroup - 1; s >= 0; --s) {
             const float2 step = sh.steps[warp][slot][g + s];
@@ -204,48 +402,51 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
             for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
           }
         }
-        __syncwarp();
+        release(s_ring);
       }
 #pragma unroll
       for (int k = 0; k < K; ++k) {
-        if (k >= states_here) continue;
-        if (segment + 1 < split.segments) {
+        if (state(k) >= args.dstate) continue;
+        if (segment + 1 < segments) {
           q[k] = carry::wait_for(carried(segment, k));
           back[k] += exp2f(A2[k] * delta_sum) * q[k];
         }
         carry::publish(carried(segment - 1, k), back[k]);
       }
-    } else if (segment + 1 < split.segments) {
+    } else if (segment + 1 < segments) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (k < states_here) q[k] = carry::wait_for(carried(segment, k));
+        if (state(k) < args.dstate) q[k] = carry::wait_for(carried(segment, k));
     }
     // [/snippet:checkpoints_carry]
 
     // Pass 2: the gradients, chunk by chunk, last first.
-    for (std::int64_t c = chunk_end - 1; c >= chunk_begin; --c) {
-      const std::int64_t chunk_t0 = c * kChunkLength;
+    for (std::int64_t chunk = w.chunk_end - 1; chunk >= w.chunk_begin; --chunk) {
+      const std::int64_t chunk_t0 = chunk * kChunkLength;
       const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
       // 1. The sweep: h before every stretch of the chunk.
       float h[K];
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         h[k] = 0.f;
-        if (k >= states_here) continue;
-        if (c > 0) h[k] = args.chunk_states[ch.chunk_state_index(c - 1, n0 + k)];
-        else if (args.initial_state) h[k] = args.initial_state[ch.state_index(n0 + k)];
+        if (state(k) >= args.dstate) continue;
+        if (chunk > 0) h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
+        else if (args.initial_state) h[k] = args.initial_state[ch.state_index(state(k))];
       }
-      for (int tile = 0; tile < tiles; ++tile) {
-        stage(chunk_t0 + tile * kTile, false);
+      for (int tile_index = 0; tile_index < tiles; ++tile_index) {
+        const std::int64_t t0 = chunk_t0 + tile_index * kTile;
+        const int s_ring = take(w, tile_ref(t0, Walk::sweep));
+        const Slot<Input>& tile = sh.slots[s_ring];
+        stage(tile, t0, false);
         // [snippet:checkpoints_sweep]
 #pragma unroll
         for (int g = 0; g < kTile; g += kGroup) {
           if (g % kStretch == 0) {
 #pragma unroll
-            for (int k = 0; k < K; ++k) checkpoint(tile * kStretchesPerTile + g / kStretch, k) = h[k];
+            for (int k = 0; k < K; ++k) checkpoint(tile_index * kStretchesPerTile + g / kStretch, k) = h[k];
           }
           float B[K][kGroup];
-          read_B(g, B);
+          read_B(tile, g, B);
 #pragma unroll
           for (int s = 0; s < kGroup; s += 2) {
             const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
@@ -257,18 +458,20 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
           }
         }
         // [/snippet:checkpoints_sweep]
-        __syncwarp();
+        release(s_ring);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
-      for (int tile = tiles - 1; tile >= 0; --tile) {
-        const std::int64_t t0 = chunk_t0 + tile * kTile;
+      for (int tile_index = tiles - 1; tile_index >= 0; --tile_index) {
+        const std::int64_t t0 = chunk_t0 + tile_index * kTile;
+        const int s_ring = take(w, tile_ref(t0, Walk::gradients));
+        const Slot<Input>& tile = sh.slots[s_ring];
         // The tile's checkpoints are read before the staging, so that their trip overlaps it.
         float start[kStretchesPerTile][K];
 #pragma unroll
         for (int st = 0; st < kStretchesPerTile; ++st)
 #pragma unroll
-          for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile * kStretchesPerTile + st, k);
-        stage(t0, true);
+          for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile_index * kStretchesPerTile + st, k);
+        stage(tile, t0, true);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
           const int s0 = st * kStretch;
@@ -280,7 +483,7 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
 #pragma unroll
           for (int g = 0; g < kStretch; g += kGroup) {
             float B[K][kGroup];
-            read_B(s0 + g, B);
+            read_B(tile, s0 + g, B);
 #pragma unroll
             for (int s = 0; s < kGroup; s += 2) {
               const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][s0 + g + s]);
@@ -302,8 +505,8 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
           for (int g = kStretch - kGroup; g >= 0; g -= kGroup) {
             const int tg = s0 + g;  // the group's first step in the tile
             float B[K][kGroup], C[K][kGroup];
-            read_B(tg, B);
-            read_C(tg, C);
+            read_B(tile, tg, B);
+            read_C(tile, tg, C);
             const float4 two0 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg]);
             const float4 two1 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg + 2]);
             const float4 dy4 = *reinterpret_cast<const float4*>(&sh.dy[warp][slot][tg]);
@@ -334,21 +537,21 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
             // Channel slot s of the warp ends with step tg + s of the four channels' dB, dC.
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              if (B_var) sh.time_gradients[warp][0][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
+              if (B_var) sh.time_gradients[warp][0][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
               else for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-              if (C_var) sh.time_gradients[warp][1][n0 + k][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
+              if (C_var) sh.time_gradients[warp][1][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
               else for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
             }
           }
           // [/snippet:checkpoints_step]
         }
-        __syncwarp();
+        release(s_ring);
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
         add_tile_time_gradients(args, ch, t0, valid, B_var, C_var, sh.time_gradients[warp]);
         // Finish the steps this lane staged.
 #pragma unroll
-        for (int i = 0; i < kSlots; ++i) {
-          const int s = j + P * i;
+        for (int i = 0; i < kStepsPerLane; ++i) {
+          const int s = kStepsPerLane * j + i;
           if (s >= valid) continue;
           const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
           const float2 kept = sh.finish[warp][slot][s];
@@ -364,12 +567,12 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
     // The channel's sums: per state from its thread, per channel over its 8 lanes.
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      if (k >= states_here) continue;
-      const std::int64_t at = bd * args.dstate + n0 + k;
+      if (state(k) >= args.dstate) continue;
+      const std::int64_t at = bd * args.dstate + state(k);
       put(partials + workspace.dA + at, dA[k]);
       if (!B_var) put(partials + workspace.dB_const + at, dB_sum[k]);
       if (!C_var) put(partials + workspace.dC_const + at, dC_sum[k]);
-      if (args.dinitial_state && segment == 0) args.dinitial_state[ch.state_index(n0 + k)] = q[k];
+      if (args.dinitial_state && segment == 0) args.dinitial_state[ch.state_index(state(k))] = q[k];
     }
 #pragma unroll
     for (int offset = P / 2; offset > 0; offset /= 2) {
@@ -383,16 +586,44 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
   }
 }
 
+#endif  // __CUDA_ARCH__ >= 900
+
+template <class Input, bool kBothVariable>
+__global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
+    const __grid_constant__ ScanArgs args, WorkspaceLayout workspace, carry::Split split,
+    const __grid_constant__ TensorMaps maps) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The tensor copies land on 128-byte boundaries. sizeof(Shared): over the 48 KB of static memory.
+  extern __shared__ __align__(128) unsigned char shared_bytes[];
+  Shared<Input>& sh = *reinterpret_cast<Shared<Input>*>(shared_bytes);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ring::init(&sh.full[s], 1);          // the thread that asks for the copies (and their bytes)
+      ring::init(&sh.empty[s], kThreads);  // every thread, done reading
+    }
+    ring::fence_init();
+    // Segments wait for the segments after them: a block claims its item in the order blocks
+    // start, so whatever it waits for is already held by a running block (chapter 05's reason).
+    if (split.segments > 1) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
+  }
+  __syncthreads();
+  walk_backward<Input, kBothVariable>(args, workspace, split, maps, sh);
+#endif
+}
+
 // As many blocks as fit on the device at once, each taking channel groups in turn (or one work
 // item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
 // more blocks than run at once would only need more.
 template <class Input, bool kBothVariable>
 void allow_shared_memory() {
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared))));
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            int(sizeof(Shared<Input>))));
 }
 
-// The grid, and how many segments each sequence is cut into.
+// The grid, and how many segments each sequence is cut into. The same for every input type (the
+// workspace is sized before the type is known): fp32's occupancy, three blocks a multiprocessor,
+// which the 16-bit types' slightly larger blocks reach too.
 struct Grid {
   unsigned blocks;
   int segments;
@@ -403,9 +634,8 @@ Grid grid_for(const ScanArgs& args) {
   SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   allow_shared_memory<float, true>();
   SELECTIVE_SCAN_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_multiprocessor, checkpoints_backward_kernel<float, true>, kThreads, sizeof(Shared)));
-  constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
-  const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
+      &per_multiprocessor, checkpoints_backward_kernel<float, true>, kThreads, sizeof(Shared<float>)));
+  const std::int64_t groups = args.batch * args.dim / kChannels;
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors) * per_multiprocessor);
   // Too few groups for the places: cut the sequences, in whole chunks, into as many segments as
   // the places allow; every item then has a running block of its own.
@@ -428,10 +658,94 @@ std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
   return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
 }
 
+// Whether the tensor copies can read every input: 16-byte aligned addresses and strides, at the
+// narrowest input type (the call's type is not known where the workspace is sized).
+bool rows_aligned(const ScanArgs& a) {
+  const auto aligned = [](const void* p, std::initializer_list<std::int64_t> strides) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
+    for (std::int64_t s : strides)
+      if (s * 2 % 16 != 0) return false;
+    return true;
+  };
+  const auto sequence = [&](const void* data, std::int64_t batch_stride, std::int64_t dim_stride) {
+    return !data || aligned(data, {batch_stride, dim_stride});
+  };
+  const auto rows = [&](const ProjectionArg& p) {
+    return !p.variable || aligned(p.data, {p.batch_stride, p.group_stride, p.state_stride});
+  };
+  return sequence(a.delta.data, a.delta.batch_stride, a.delta.dim_stride) &&
+         sequence(a.u.data, a.u.batch_stride, a.u.dim_stride) &&
+         sequence(a.dout.data, a.dout.batch_stride, a.dout.dim_stride) &&
+         sequence(a.z.data, a.z.batch_stride, a.z.dim_stride) &&
+         (!a.z.data || sequence(a.out.data, a.out.batch_stride, a.out.dim_stride)) && rows(a.B) && rows(a.C);
+}
+
+// The driver's tensor-map encoder, found through the runtime (no link against the driver library).
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    SELECTIVE_SCAN_CHECK(
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess) throw std::runtime_error("selective_scan: no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  return encode;
+}
+
+// A 4-d map of `data` (dimension 0 contiguous, strides in elements), cutting boxes of 32 x 16.
+template <class Input>
+CUtensorMap tensor_map(const void* data, const std::int64_t (&dims)[4], const std::int64_t (&strides)[3]) {
+  CUtensorMap map{};
+  if (!data) return map;
+  const CUtensorMapDataType type = std::is_same_v<Input, float>    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : std::is_same_v<Input, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                                   : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  cuuint64_t size[4], stride[3];
+  for (int i = 0; i < 4; ++i) size[i] = cuuint64_t(std::max<std::int64_t>(1, dims[i]));
+  for (int i = 0; i < 3; ++i) stride[i] = cuuint64_t(std::max<std::int64_t>(16, strides[i] * sizeof(Input)));
+  const cuuint32_t box[4] = {kTile, kChannels, 1, 1}, unit[4] = {1, 1, 1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, type, 4, const_cast<void*>(data), size, stride, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) throw std::runtime_error("selective_scan: cuTensorMapEncodeTiled failed");
+  return map;
+}
+
+template <class Input>
+TensorMaps tensor_maps(const ScanArgs& a) {
+  TensorMaps m{};
+  const auto sequence = [&](const void* data, std::int64_t batch_stride, std::int64_t dim_stride) {
+    // (t, d, b): strides of d and b; the fourth dimension is 1.
+    return tensor_map<Input>(data, {a.seqlen, a.dim, a.batch, 1}, {dim_stride, batch_stride, batch_stride});
+  };
+  m.rows[kDelta] = sequence(a.delta.data, a.delta.batch_stride, a.delta.dim_stride);
+  m.rows[kU] = sequence(a.u.data, a.u.batch_stride, a.u.dim_stride);
+  m.rows[kDout] = sequence(a.dout.data, a.dout.batch_stride, a.dout.dim_stride);
+  m.rows[kZ] = sequence(a.z.data, a.z.batch_stride, a.z.dim_stride);
+  m.rows[kOut] = a.z.data ? sequence(a.out.data, a.out.batch_stride, a.out.dim_stride) : CUtensorMap{};
+  // (t, n, group, b).
+  const auto projection = [&](const ProjectionArg& p) {
+    if (!p.variable) return CUtensorMap{};
+    return tensor_map<Input>(p.data, {a.seqlen, a.dstate, a.groups, a.batch},
+                             {p.state_stride, p.group_stride, p.batch_stride});
+  };
+  m.B = projection(a.B);
+  m.C = projection(a.C);
+  return m;
+}
+
 }  // namespace
 
 bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex) {
-  return !is_complex && args.dstate <= K * P && !args.deterministic && args.dims_per_group % kSlots == 0;
+  if (is_complex || args.dstate > kStates || args.deterministic || args.dims_per_group % kChannels != 0 ||
+      !rows_aligned(args))
+    return false;
+  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
+  cudaFuncAttributes attributes{};
+  SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, checkpoints_backward_kernel<float, true>));
+  return attributes.binaryVersion >= 90;
 }
 
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
@@ -455,8 +769,9 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
         split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
   }
+  const TensorMaps maps = tensor_maps<Input>(args);
   const auto launch = [&](auto kernel) {
-    kernel<<<grid.blocks, kThreads, sizeof(Shared), stream>>>(args, workspace, split);
+    kernel<<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, split, maps);
   };
   if (args.B.variable && args.C.variable) {
     allow_shared_memory<Input, true>();

@@ -14,7 +14,7 @@
 //   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
 //   3  lanes  one lane per state, no block barrier; forward only (its backward is version 2's)
 //   4  registers  K states a thread in registers, a decay without branches, a warp's B and C staged once
-//   5  checkpoints  a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h checkpointed every 8 steps: two exps a state step, none on the way back
+//   5  checkpoints  a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h checkpointed every 8 steps, fed by tensor copies: two exps a state step, none on the way back
 //
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
 // elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
@@ -69,9 +69,11 @@ enum class Kernel {
   registers = 4,  // K states a thread in registers, a decay without branches, a warp's B and C staged once
   checkpoints = 5,  // a producer warp feeds the forward's walk through a shared-memory ring of bulk
                     //   copies (sm_90; else version 4's forward); a backward from h checkpointed every
-                    //   8 steps: two exps a state step, none on the way back (where version 4's
-                    //   backward takes the call); with few, long channels both cut the sequences
-                    //   into segments across blocks and carry the state between them
+                    //   8 steps, fed through a ring of tensor copies: two exps a state step, none on
+                    //   the way back (sm_90, rows on 16 bytes, a group's channels in blocks of 16;
+                    //   else version 4's backward where it takes the call); with few, long channels
+                    //   both cut the sequences into segments across blocks and carry the state
+                    //   between them
 };
 
 // Largest supported dstate, and the number of time steps between two stored chunk states.
