@@ -37,8 +37,8 @@
 #include "warp_backward.cuh"
 
 #include <algorithm>
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 #include <cuda.h>
@@ -89,8 +89,8 @@ struct ConvertedRows {
 };
 
 // Rows padded as in version 4. 68 KB a block in fp32, 54 KB in fp16 and bf16: three blocks a
-// multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`: at (128, 4) the compiler kept 128 registers and
-// spilled, and ran 4% slower).
+// multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`: at (128, 4) the
+// compiler kept 128 registers and spilled, and ran 4% slower).
 constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * K * kThreads;
 template <class Input>
 struct alignas(128) Shared {
@@ -623,7 +623,7 @@ void allow_shared_memory() {
 
 // The grid, and how many segments each sequence is cut into. The same for every input type (the
 // workspace is sized before the type is known): fp32's occupancy, three blocks a multiprocessor,
-// which the 16-bit types' slightly larger blocks reach too.
+// which the 16-bit types' smaller blocks reach too.
 struct Grid {
   unsigned blocks;
   int segments;
@@ -658,28 +658,6 @@ std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
   return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
 }
 
-// Whether the tensor copies can read every input: 16-byte aligned addresses and strides, at the
-// narrowest input type (the call's type is not known where the workspace is sized).
-bool rows_aligned(const ScanArgs& a) {
-  const auto aligned = [](const void* p, std::initializer_list<std::int64_t> strides) {
-    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
-    for (std::int64_t s : strides)
-      if (s * 2 % 16 != 0) return false;
-    return true;
-  };
-  const auto sequence = [&](const void* data, std::int64_t batch_stride, std::int64_t dim_stride) {
-    return !data || aligned(data, {batch_stride, dim_stride});
-  };
-  const auto rows = [&](const ProjectionArg& p) {
-    return !p.variable || aligned(p.data, {p.batch_stride, p.group_stride, p.state_stride});
-  };
-  return sequence(a.delta.data, a.delta.batch_stride, a.delta.dim_stride) &&
-         sequence(a.u.data, a.u.batch_stride, a.u.dim_stride) &&
-         sequence(a.dout.data, a.dout.batch_stride, a.dout.dim_stride) &&
-         sequence(a.z.data, a.z.batch_stride, a.z.dim_stride) &&
-         (!a.z.data || sequence(a.out.data, a.out.batch_stride, a.out.dim_stride)) && rows(a.B) && rows(a.C);
-}
-
 // The driver's tensor-map encoder, found through the runtime (no link against the driver library).
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
@@ -703,6 +681,7 @@ CUtensorMap tensor_map(const void* data, const std::int64_t (&dims)[4], const st
                                                                    : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   cuuint64_t size[4], stride[3];
   for (int i = 0; i < 4; ++i) size[i] = cuuint64_t(std::max<std::int64_t>(1, dims[i]));
+  // A dimension of size 1 may come with any stride (0 too); the encoder wants multiples of 16.
   for (int i = 0; i < 3; ++i) stride[i] = cuuint64_t(std::max<std::int64_t>(16, strides[i] * sizeof(Input)));
   const cuuint32_t box[4] = {kTile, kChannels, 1, 1}, unit[4] = {1, 1, 1, 1};
   const CUresult result = tensor_map_encoder()(
@@ -739,8 +718,10 @@ TensorMaps tensor_maps(const ScanArgs& a) {
 }  // namespace
 
 bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex) {
+  // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
+  // type, since the workspace is sized before the call's type is known.
   if (is_complex || args.dstate > kStates || args.deterministic || args.dims_per_group % kChannels != 0 ||
-      !rows_aligned(args))
+      !rows_on_16_bytes(args, 2, true))
     return false;
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   cudaFuncAttributes attributes{};

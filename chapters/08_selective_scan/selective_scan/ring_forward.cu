@@ -476,23 +476,28 @@ Plan plan(const ScanArgs& args) {
   return p;
 }
 
-// Whether every row the bulk copies read starts on 16 bytes.
-template <class Input>
-bool rows_aligned(const ScanArgs& a) {
-  const auto aligned = [](const void* p, std::initializer_list<std::int64_t> strides) {
+}  // namespace
+
+bool rows_on_16_bytes(const ScanArgs& a, std::int64_t element_bytes, bool gradients) {
+  const auto aligned = [&](const void* p, std::initializer_list<std::int64_t> strides) {
     if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
     for (std::int64_t s : strides)
-      if (s * std::int64_t(sizeof(Input)) % 16 != 0) return false;
+      if (s * element_bytes % 16 != 0) return false;
     return true;
   };
-  const auto sequence = [&](const SequenceArg& s) { return !s.data || aligned(s.data, {s.batch_stride, s.dim_stride}); };
+  const auto sequence = [&](const void* data, std::int64_t batch_stride, std::int64_t dim_stride) {
+    return !data || aligned(data, {batch_stride, dim_stride});
+  };
   const auto rows = [&](const ProjectionArg& p) {
     return !p.variable || aligned(p.data, {p.batch_stride, p.group_stride, p.state_stride});
   };
-  return sequence(a.delta) && sequence(a.u) && sequence(a.z) && rows(a.B) && rows(a.C);
+  const bool inputs = sequence(a.delta.data, a.delta.batch_stride, a.delta.dim_stride) &&
+                      sequence(a.u.data, a.u.batch_stride, a.u.dim_stride) &&
+                      sequence(a.z.data, a.z.batch_stride, a.z.dim_stride) && rows(a.B) && rows(a.C);
+  if (!inputs || !gradients) return inputs;
+  return sequence(a.dout.data, a.dout.batch_stride, a.dout.dim_stride) &&
+         (!a.z.data || sequence(a.out.data, a.out.batch_stride, a.out.dim_stride));
 }
-
-}  // namespace
 
 template <class Input, bool kComplex>
 void ring_forward(const ScanArgs& args, cudaStream_t stream) {
@@ -509,7 +514,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
       }
       const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
       kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
-          args, rows_aligned<Input>(args), split);
+          args, rows_on_16_bytes(args, sizeof(Input), false), split);
       SELECTIVE_SCAN_CHECK_LAUNCH();
       return;
     }

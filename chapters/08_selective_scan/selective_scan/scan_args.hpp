@@ -78,11 +78,16 @@ bool registers_backward_takes(const ScanArgs& args, bool is_complex);
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
-// Version 5's backward: the calls version 4's takes; h checkpointed every 8 steps in the workspace.
+// Version 5's backward: real A, up to 16 states, no deterministic flag, a group's channels in
+// blocks of 16, rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace.
 bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex);
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
+
+// Whether every input row the bulk and tensor copies read starts on 16 bytes (data and strides,
+// at `element_bytes` a value); with `gradients`, dout and (with a gate) the forward's output too.
+bool rows_on_16_bytes(const ScanArgs& args, std::int64_t element_bytes, bool gradients);
 
 // The workspace each backward needs (bytes), and the fixed-order reductions that finish the
 // parameter gradients from per-(b, d) partial sums in it (reductions.cu).
