@@ -16,17 +16,17 @@
 // dout, z, y; B, C), each box one instruction, completing on the slot's "full" mbarrier while
 // the warps walk the tile before. Copies issued row by row, by the walking lanes, hid the loads
 // as well but cost more instructions than they saved in fp16 and bf16 (PERFORMANCE.md).
-// The per-tile staging (softplus, the gate, from the slot into shared memory), the sums over
-// states and over a warp's channels, and the dB/dC adds are version 4's; the values a lane keeps
-// to finish its staged steps live in shared memory, not registers. When the channel groups are
-// too few to fill the GPU, each sequence is cut into segments of whole chunks, one block each, as
-// the forward cuts it (segment_carry.cuh); here the carry runs backwards in time: it is q, the
-// gradient that flows from a segment's first step into the step before it. Every segment except
-// the first walks its steps backwards once more, for q alone (from q = 0: one exponential a state
-// and step more), and passes q on once the segment after it has passed on its own. Real A, up to
-// 16 states, a group's channels in whole blocks, inputs whose rows start on 16 bytes, the atomic
-// dB and dC, and sm_90 only; the launcher hands anything else to version 4's backward (or
-// version 2's).
+// The per-tile staging (softplus, the gate, from the slot into shared memory) and the sums over
+// states and over a warp's channels are version 4's; dB and dC are then summed over the block's
+// four warps and added four steps to an atomic instruction. The values a lane keeps to finish its
+// staged steps live in shared memory, not registers. When the channel groups are too few to fill
+// the GPU, each sequence is cut into segments of whole chunks, one block each, as the forward cuts
+// it (segment_carry.cuh); here the carry runs backwards in time: it is q, the gradient that flows
+// from a segment's first step into the step before it. Every segment except the first walks its
+// steps backwards once more, for q alone (from q = 0: one exponential a state and step more), and
+// passes q on once the segment after it has passed on its own. Real A, up to 16 states, a group's
+// channels in whole blocks, inputs whose rows start on 16 bytes, the atomic dB and dC, and sm_90
+// only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "check.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
@@ -96,11 +96,14 @@ template <class Input>
 struct alignas(128) Shared {
   Slot<Input> slots[kStages];
   std::uint64_t full[kStages], empty[kStages];
-  float2 steps[kWarps][kSlots][kTile + P];            // (delta, delta u) of each step
-  float2 finish[kWarps][kSlots][kTile + P];           // (u, d delta / d delta_raw) of each step
+  // Rows 4 values longer than a tile: the four channels of a warp then read a step group's
+  // (delta, delta u) and dy on different banks, and the lanes writing dB and dC of states j,
+  // j + 8 at step tg + slot do too.
+  float2 steps[kWarps][kSlots][kTile + 4];            // (delta, delta u) of each step
+  float2 finish[kWarps][kSlots][kTile + 4];           // (u, d delta / d delta_raw) of each step
   float dy[kWarps][kSlots][kTile + 8];                // dout, times silu(z) with a gate
   float sums[kWarps][kSlots][2][kTile + 4];           // per step: sum over states of A Abar h_{t-1} g, of g B
-  float time_gradients[kWarps][2][kStates][kTile + 2];  // dB_t, dC_t of the warp's rows
+  alignas(16) float time_gradients[kWarps][2][kStates][kTile + 4];  // dB_t, dC_t of each warp's rows
   ConvertedRows converted;
   std::int64_t first_item;
 };
@@ -110,7 +113,7 @@ static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 
 constexpr int kStretchesPerTile = kTile / kStretch;
-constexpr int kStepsPerLane = kTile / P;  // steps of a tile lane j stages: 4 j ... 4 j + 3
+constexpr int kStepsPerLane = kTile / P;  // steps of a tile a lane stages
 
 // A block's work item: a group of 16 channels and one segment of their sequences (whole
 // chunks), the last segment's items first: each waits only for the items of the segment after it.
@@ -207,6 +210,39 @@ __device__ __noinline__ void fill_slot(const ScanArgs& args, const TensorMaps& m
 }
 // [/snippet:backward_fill]
 
+// [snippet:backward_block_adds]
+// A tile's dB and dC, summed over the block's four warps (its 16 channels share the B and C
+// rows) and added four steps at a time: one 16-byte atomic add per (state, 4 steps) and block,
+// a sixteenth of the atomic instructions that one add per step and warp took. The barrier waits
+// for every warp's sums; the next tile's staging begins with one, before they are written again.
+// Not inlined: called once a tile, it takes none of the walk's registers.
+using TimeGradients = float[kWarps][2][kStates][kTile + 4];
+__device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, const TimeGradients& sums,
+                                                      const TileRef& at, int valid, bool with_B, bool with_C) {
+  constexpr int kQuads = kTile / 4;
+  __syncthreads();
+#pragma unroll
+  for (int v = threadIdx.x; v < 2 * kStates * kQuads; v += kThreads) {
+    const int quad = v % kQuads, n = v / kQuads % kStates, m = v / (kQuads * kStates);
+    if (n >= args.dstate || 4 * quad >= valid || !(m == 0 ? with_B : with_C)) continue;
+    float4 sum{0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const float4 a = *reinterpret_cast<const float4*>(&sums[w][m][n][4 * quad]);
+      sum.x += a.x, sum.y += a.y, sum.z += a.z, sum.w += a.w;
+    }
+    float* to = (m == 0 ? args.dB : args.dC) + ((at.b * args.groups + at.group) * args.dstate + n) * args.seqlen +
+                at.t0 + 4 * quad;
+    if (reinterpret_cast<std::uintptr_t>(to) % 16 == 0 && 4 * quad + 4 <= valid) {
+      atomicAdd(reinterpret_cast<float4*>(to), sum);
+    } else {  // rows not on 16 bytes (seqlen not a multiple of 4), or the last steps
+      const float parts[4] = {sum.x, sum.y, sum.z, sum.w};
+      for (int e = 0; e < 4 && 4 * quad + e < valid; ++e) atomicAdd(to + e, parts[e]);
+    }
+  }
+}
+// [/snippet:backward_block_adds]
+
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
 // B and C, their sums and their branches drop out of that kernel.
 template <class Input, bool kBothVariable>
@@ -217,6 +253,11 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   const int c = warp * kSlots + slot;       // the channel's place in the block
   // This thread's states: j, j + P, ..., so that the P lanes of a channel read P neighbouring rows.
   const auto state = [&](int k) { return j + P * k; };
+  // The steps of a tile this thread stages (and finishes): j + 8 i', i' = (i + slot) % 4. The
+  // eight lanes of a channel take eight neighbouring steps (one 32-byte sector of an fp32
+  // output), and the warp's four channels, whose rows in the slot start on the same bank, take
+  // different eighths of them.
+  const auto staged_step = [&](int i) { return j + P * ((i + slot) % kStepsPerLane); };
   float* partials = static_cast<float*>(args.workspace);
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
@@ -292,7 +333,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       __syncthreads();
 #pragma unroll
       for (int v = threadIdx.x; v < 2 * kStates * kVectorsPerRow; v += kThreads) {
-        const int n = v % kStates, piece = v / kStates % kVectorsPerRow;
+        const int piece = v % kVectorsPerRow, n = v / kVectorsPerRow % kStates;
         const bool is_B = v < kStates * kVectorsPerRow;
         if (!(is_B ? with_B : with_C)) continue;
         const uint4 raw = *reinterpret_cast<const uint4*>(&(is_B ? tile.B : tile.C)[n][piece * kPerVector]);
@@ -312,7 +353,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     const auto stage = [&](const Slot<Input>& tile, std::int64_t t0, bool backwards) {
 #pragma unroll
       for (int i = 0; i < kStepsPerLane; ++i) {
-        const int s = kStepsPerLane * j + i;
+        const int s = staged_step(i);
         const std::int64_t t = t0 + s;
         float2 v{0.f, 0.f}, kept{0.f, 0.f};
         float dy = 0.f;
@@ -379,7 +420,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
         for (int i = 0; i < kStepsPerLane; ++i) {
-          const int s = kStepsPerLane * j + i;
+          const int s = staged_step(i);
           float2 v{0.f, 0.f};
           if (t0 + s < args.seqlen) {
             const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
@@ -547,11 +588,11 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         }
         release(s_ring);
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-        add_tile_time_gradients(args, ch, t0, valid, B_var, C_var, sh.time_gradients[warp]);
+        add_block_time_gradients(args, sh.time_gradients, tile_ref(t0, Walk::gradients), valid, B_var, C_var);
         // Finish the steps this lane staged.
 #pragma unroll
         for (int i = 0; i < kStepsPerLane; ++i) {
-          const int s = kStepsPerLane * j + i;
+          const int s = staged_step(i);
           if (s >= valid) continue;
           const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
           const float2 kept = sh.finish[warp][slot][s];
