@@ -96,9 +96,9 @@ template <class Input>
 struct alignas(128) Shared {
   Slot<Input> slots[kStages];
   std::uint64_t full[kStages], empty[kStages];
-  // Rows 4 values longer than a tile: the four channels of a warp then read a step group's
-  // (delta, delta u) and dy on different banks, and the lanes writing dB and dC of states j,
-  // j + 8 at step tg + slot do too.
+  // Row lengths chosen for the banks: with rows of 36 (delta, delta u) pairs and of 40 dy, the
+  // four channels of a warp read a step group on different banks; with dB and dC rows of 36,
+  // the lanes writing states j, j + 8 at step tg + slot land on different banks too.
   float2 steps[kWarps][kSlots][kTile + 4];            // (delta, delta u) of each step
   float2 finish[kWarps][kSlots][kTile + 4];           // (u, d delta / d delta_raw) of each step
   float dy[kWarps][kSlots][kTile + 8];                // dout, times silu(z) with a gate
