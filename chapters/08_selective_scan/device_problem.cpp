@@ -3,7 +3,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace ch08 {
@@ -68,6 +71,12 @@ std::vector<T> rounded_all(const std::vector<T>& values, DataType type) {
   return out;
 }
 
+std::vector<double> real_parts(const std::vector<Complex>& values) {
+  std::vector<double> real(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) real[i] = values[i].real();
+  return real;
+}
+
 }  // namespace
 
 std::vector<double> round_to(const std::vector<double>& values, DataType type) { return rounded_all(values, type); }
@@ -113,6 +122,27 @@ DeviceProblem::Bytes DeviceProblem::upload_weight(const std::vector<Complex>& va
   }
   return upload_weight(flat);
 }
+DeviceProblem::Bytes DeviceProblem::upload_rows(const std::vector<double>& values) {
+  const std::int64_t L = problem_.seqlen, rows = std::int64_t(values.size()) / std::max<std::int64_t>(1, L);
+  std::vector<double> padded(std::size_t(rows * pitch_), std::numeric_limits<double>::quiet_NaN());
+  for (std::int64_t r = 0; r < rows; ++r)
+    std::copy_n(values.begin() + r * L, L, padded.begin() + r * pitch_);
+  return upload_input(padded);
+}
+
+std::vector<double> DeviceProblem::download_rows(const Bytes& buffer) const {
+  const std::vector<double> padded = download_input(buffer);
+  const std::int64_t L = problem_.seqlen, rows = std::int64_t(padded.size()) / pitch_;
+  std::vector<double> out(std::size_t(rows * L));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::copy_n(padded.begin() + r * pitch_, L, out.begin() + r * L);
+    for (std::int64_t t = L; t < pitch_; ++t)
+      if (!std::isnan(padded[std::size_t(r * pitch_ + t)]))
+        throw std::runtime_error("DeviceProblem: a kernel wrote past the end of a row, into its padding");
+  }
+  return out;
+}
+
 DeviceProblem::Bytes DeviceProblem::output_input_type(std::size_t count) {
   return Bytes(count * input_size_);
 }
@@ -136,10 +166,13 @@ std::vector<Complex> DeviceProblem::download_states(const Bytes& buffer) const {
   return out;
 }
 
-DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Kernel kernel, bool deterministic)
-    : problem_(p), type_(type), input_size_(size_of(type)) {
-  const std::int64_t L = p.seqlen, N = p.dstate, G = p.groups;
-  const std::int64_t sequence = p.sequence_elements();
+DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Kernel kernel, bool deterministic,
+                             std::int64_t row_padding)
+    : problem_(p), type_(type), input_size_(size_of(type)), pitch_(p.seqlen + row_padding) {
+  if (row_padding < 0 || (row_padding > 0 && p.complex))
+    throw std::invalid_argument("DeviceProblem: row_padding must be >= 0, and 0 with complex A");
+  const std::int64_t pitch = pitch_, N = p.dstate, G = p.groups;  // pitch: a time row in memory
+  const std::int64_t sequence = p.batch * p.dim * pitch;
   const std::int64_t parts = p.complex ? 2 : 1;
   selective_scan::ForwardParams& f = params_.forward;
   f.sizes = {p.batch, p.dim, p.seqlen, p.dstate, p.groups};
@@ -148,15 +181,17 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   f.kernel = kernel;
 
   const auto sequence_tensor = [&](const Bytes& buffer) {
-    return selective_scan::Input{buffer.data(), type, p.dim * L, L};
+    return selective_scan::Input{buffer.data(), type, p.dim * pitch, pitch};
   };
-  const auto output_tensor = [&](Bytes& buffer) { return selective_scan::Output{buffer.data(), type, p.dim * L, L}; };
-  u_ = upload_input(p.u);
-  delta_ = upload_input(p.delta);
+  const auto output_tensor = [&](Bytes& buffer) {
+    return selective_scan::Output{buffer.data(), type, p.dim * pitch, pitch};
+  };
+  u_ = upload_rows(p.u);
+  delta_ = upload_rows(p.delta);
   f.u = sequence_tensor(u_);
   f.delta = sequence_tensor(delta_);
   if (p.has_z) {
-    z_ = upload_input(p.z);
+    z_ = upload_rows(p.z);
     f.z = sequence_tensor(z_);
   }
   A_ = upload_weight(p.A);
@@ -166,9 +201,9 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
     selective_scan::StateProjection<const void*> s;
     s.variable = variable;
     if (variable) {
-      buffer = upload_input(values);
+      buffer = p.complex ? upload_input(values) : upload_rows(real_parts(values));
       s.type = type;
-      s.state_stride = L * parts;  // in input-type numbers
+      s.state_stride = pitch * parts;  // in input-type numbers
       s.group_stride = N * s.state_stride;
       s.batch_stride = G * s.group_stride;
     } else {
@@ -251,7 +286,7 @@ void DeviceProblem::forward(cudaStream_t stream) { selective_scan::forward(param
 void DeviceProblem::set_dout(const std::vector<double>& dout) {
   if (std::int64_t(dout.size()) != problem_.sequence_elements())
     throw std::invalid_argument("DeviceProblem::set_dout: dout must have batch * dim * seqlen elements");
-  const Bytes uploaded = upload_input(dout);
+  const Bytes uploaded = upload_rows(dout);
   CUDA_CHECK(cudaMemcpy(dout_.data(), uploaded.data(), uploaded.bytes(), cudaMemcpyDeviceToDevice));
 }
 
@@ -259,17 +294,17 @@ void DeviceProblem::backward(cudaStream_t stream) { selective_scan::backward(par
 
 ForwardResult DeviceProblem::forward_result() const {
   ForwardResult r;
-  r.out = download_input(out_);
-  if (problem_.has_z) r.out_z = download_input(out_z_);
+  r.out = download_rows(out_);
+  if (problem_.has_z) r.out_z = download_rows(out_z_);
   r.last_state = download_states(last_state_);
   return r;
 }
 
 Gradients DeviceProblem::gradients() const {
   Gradients g;
-  g.du = download_input(du_);
-  g.ddelta = download_input(ddelta_);
-  if (problem_.has_z) g.dz = download_input(dz_);
+  g.du = download_rows(du_);
+  g.ddelta = download_rows(ddelta_);
+  if (problem_.has_z) g.dz = download_rows(dz_);
   g.dA = download_states(dA_);
   g.dB = download_states(dB_);
   g.dC = download_states(dC_);

@@ -19,8 +19,12 @@ std::vector<double> round_to(const std::vector<double>& values, selective_scan::
 
 class DeviceProblem {
  public:
+  // row_padding: every row along time (u, delta, z, out, out_z, dout, du, ddelta, dz and a
+  // variable B or C) is seqlen + row_padding numbers long, as in slices of longer tensors (real A
+  // only). The inputs' padding holds NaN, so that a kernel reading it shows in its outputs, and
+  // the outputs' padding must keep the poison (gradients() and forward_result() check).
   DeviceProblem(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel,
-                bool deterministic = false);
+                bool deterministic = false, std::int64_t row_padding = 0);
 
   void poison_outputs();  // every output buffer to NaN
   void forward(cudaStream_t stream = nullptr);
@@ -40,6 +44,8 @@ class DeviceProblem {
   Bytes upload_weight(const std::vector<double>& values);
   Bytes upload_weight(const std::vector<Complex>& values);
   Bytes output_input_type(std::size_t count);
+  Bytes upload_rows(const std::vector<double>& values);        // rows along time, padded
+  std::vector<double> download_rows(const Bytes& buffer) const;  // rows along time, padding checked
   std::vector<double> download_input(const Bytes& buffer) const;
   std::vector<double> download_weight(const Bytes& buffer) const;
   std::vector<Complex> download_states(const Bytes& buffer) const;
@@ -47,6 +53,7 @@ class DeviceProblem {
   Problem problem_;
   selective_scan::DataType type_;
   std::size_t input_size_;  // bytes per input-type number
+  std::int64_t pitch_;      // numbers from one row along time to the next
   std::vector<Bytes*> outputs_;
   Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
   Bytes out_, out_z_, chunk_states_, last_state_, forward_workspace_;

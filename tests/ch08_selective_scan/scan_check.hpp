@@ -24,9 +24,10 @@ struct Outcome {
 };
 
 // Runs forward and backward of `kernel` on `problem` (drawn at any precision; it is rounded to
-// what the GPU sees first) and compares everything.
+// what the GPU sees first) and compares everything. row_padding: the rows along time are that
+// much longer in memory (DeviceProblem).
 Outcome run_and_compare(const Problem& problem, selective_scan::DataType type, selective_scan::Kernel kernel,
-                        bool deterministic = false, unsigned dout_seed = 7);
+                        bool deterministic = false, unsigned dout_seed = 7, std::int64_t row_padding = 0);
 
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel);
 const char* name(selective_scan::DataType type);

@@ -197,6 +197,27 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
       }
 }
 
+// Slices of longer tensors: every row along time padded in memory, the padding of the inputs NaN
+// and that of the outputs poisoned (DeviceProblem checks it is left alone). With rows of a
+// multiple of 8 numbers, version 5 copies them in bulk and takes its own backward, also where
+// seqlen is not a multiple of 4 (its dB and dC rows of 4 steps are then not aligned); with 3
+// numbers more, nothing starts on 16 bytes. Every version, every input type.
+TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
+  REQUIRE_GPU();
+  int seed = 211;
+  for (std::int64_t seqlen : {37, 64, 2049, 4100})
+    for (bool aligned : {true, false})
+      for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+        const std::int64_t row_padding = aligned ? (seqlen + 7) / 8 * 8 + 8 - seqlen : 3;
+        const Problem drawn = ch08::make_peer_problem(in_groups(32, seqlen, 16, 3), unsigned(seed++));
+        for (Kernel kernel : kVersions) {
+          const auto outcome = run_and_compare(drawn, type, kernel, false, 7, row_padding);
+          INFO(describe(drawn, type, kernel) << ", rows padded by " << row_padding << "\n" << outcome.report);
+          CHECK(outcome.ok);
+        }
+      }
+}
+
 TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
   REQUIRE_GPU();
   for (bool variable : {false, true})
