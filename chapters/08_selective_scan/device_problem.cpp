@@ -81,6 +81,25 @@ std::vector<double> real_parts(const std::vector<Complex>& values) {
 
 std::vector<double> round_to(const std::vector<double>& values, DataType type) { return rounded_all(values, type); }
 
+std::vector<double> pad_rows(const std::vector<double>& rows, std::int64_t length, std::int64_t pitch) {
+  const std::int64_t count = length > 0 ? std::int64_t(rows.size()) / length : 0;
+  std::vector<double> padded(std::size_t(count * pitch), std::numeric_limits<double>::quiet_NaN());
+  for (std::int64_t r = 0; r < count; ++r) std::copy_n(rows.begin() + r * length, length, padded.begin() + r * pitch);
+  return padded;
+}
+
+std::vector<double> unpad_rows(const std::vector<double>& padded, std::int64_t length, std::int64_t pitch) {
+  const std::int64_t count = pitch > 0 ? std::int64_t(padded.size()) / pitch : 0;
+  std::vector<double> rows(std::size_t(count * length));
+  for (std::int64_t r = 0; r < count; ++r) {
+    std::copy_n(padded.begin() + r * pitch, length, rows.begin() + r * length);
+    for (std::int64_t t = length; t < pitch; ++t)
+      if (!std::isnan(padded[std::size_t(r * pitch + t)]))
+        throw std::runtime_error("a row's padding was written: something wrote past the end of a row");
+  }
+  return rows;
+}
+
 Problem as_gpu_sees(const Problem& p, DataType type) {
   Problem q = p;
   q.u = rounded_all(p.u, type);
@@ -123,24 +142,11 @@ DeviceProblem::Bytes DeviceProblem::upload_weight(const std::vector<Complex>& va
   return upload_weight(flat);
 }
 DeviceProblem::Bytes DeviceProblem::upload_rows(const std::vector<double>& values) {
-  const std::int64_t L = problem_.seqlen, rows = std::int64_t(values.size()) / std::max<std::int64_t>(1, L);
-  std::vector<double> padded(std::size_t(rows * pitch_), std::numeric_limits<double>::quiet_NaN());
-  for (std::int64_t r = 0; r < rows; ++r)
-    std::copy_n(values.begin() + r * L, L, padded.begin() + r * pitch_);
-  return upload_input(padded);
+  return upload_input(pad_rows(values, problem_.seqlen, pitch_));
 }
 
 std::vector<double> DeviceProblem::download_rows(const Bytes& buffer) const {
-  const std::vector<double> padded = download_input(buffer);
-  const std::int64_t L = problem_.seqlen, rows = std::int64_t(padded.size()) / pitch_;
-  std::vector<double> out(std::size_t(rows * L));
-  for (std::int64_t r = 0; r < rows; ++r) {
-    std::copy_n(padded.begin() + r * pitch_, L, out.begin() + r * L);
-    for (std::int64_t t = L; t < pitch_; ++t)
-      if (!std::isnan(padded[std::size_t(r * pitch_ + t)]))
-        throw std::runtime_error("DeviceProblem: a kernel wrote past the end of a row, into its padding");
-  }
-  return out;
+  return unpad_rows(download_input(buffer), problem_.seqlen, pitch_);
 }
 
 DeviceProblem::Bytes DeviceProblem::output_input_type(std::size_t count) {

@@ -17,6 +17,11 @@ namespace ch08 {
 Problem as_gpu_sees(const Problem& p, selective_scan::DataType type);
 std::vector<double> round_to(const std::vector<double>& values, selective_scan::DataType type);
 
+// Rows of `length` numbers laid `pitch` apart (pitch >= length), the gaps NaN; and back, which
+// throws if a gap no longer holds NaN (something wrote past the end of a row).
+std::vector<double> pad_rows(const std::vector<double>& rows, std::int64_t length, std::int64_t pitch);
+std::vector<double> unpad_rows(const std::vector<double>& padded, std::int64_t length, std::int64_t pitch);
+
 class DeviceProblem {
  public:
   // row_padding: every row along time (u, delta, z, out, out_z, dout, du, ddelta, dz and a
