@@ -119,12 +119,8 @@ DeviceProblem::Bytes DeviceProblem::upload_input(const std::vector<double>& valu
   for (std::size_t i = 0; i < values.size(); ++i) encode(values[i], type_, &bytes[i * input_size_]);
   return Bytes(std::span<const unsigned char>(bytes));
 }
-DeviceProblem::Bytes DeviceProblem::upload_input(const std::vector<Complex>& values) {
-  if (!problem_.complex) {
-    std::vector<double> real(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) real[i] = values[i].real();
-    return upload_input(real);
-  }
+DeviceProblem::Bytes DeviceProblem::upload_projection(const std::vector<Complex>& values) {
+  if (!problem_.complex) return upload_rows(real_parts(values));
   std::vector<double> pairs(2 * values.size());
   for (std::size_t i = 0; i < values.size(); ++i) pairs[2 * i] = values[i].real(), pairs[2 * i + 1] = values[i].imag();
   return upload_input(pairs);
@@ -207,7 +203,7 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
     selective_scan::StateProjection<const void*> s;
     s.variable = variable;
     if (variable) {
-      buffer = p.complex ? upload_input(values) : upload_rows(real_parts(values));
+      buffer = upload_projection(values);
       s.type = type;
       s.state_stride = pitch * parts;  // in input-type numbers
       s.group_stride = N * s.state_stride;

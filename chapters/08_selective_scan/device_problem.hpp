@@ -45,7 +45,7 @@ class DeviceProblem {
  private:
   using Bytes = common::DeviceBuffer<unsigned char>;
   Bytes upload_input(const std::vector<double>& values);
-  Bytes upload_input(const std::vector<Complex>& values);  // (re, im) pairs
+  Bytes upload_projection(const std::vector<Complex>& values);  // a variable B or C: padded rows, or (re, im) pairs
   Bytes upload_weight(const std::vector<double>& values);
   Bytes upload_weight(const std::vector<Complex>& values);
   Bytes output_input_type(std::size_t count);
