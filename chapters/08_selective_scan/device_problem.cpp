@@ -169,7 +169,7 @@ std::vector<Complex> DeviceProblem::download_states(const Bytes& buffer) const {
 }
 
 DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Kernel kernel, bool deterministic,
-                             std::int64_t row_padding)
+                             std::int64_t row_padding, bool keep_checkpoints)
     : problem_(p), type_(type), input_size_(size_of(type)), pitch_(p.seqlen + row_padding) {
   if (row_padding < 0 || (row_padding > 0 && p.complex))
     throw std::invalid_argument("DeviceProblem: row_padding must be >= 0, and 0 with complex A");
@@ -240,6 +240,10 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   f.chunk_states = reinterpret_cast<float*>(chunk_states_.data());
   last_state_ = Bytes(p.batch * p.dim * N * parts * 4);
   f.last_state = reinterpret_cast<float*>(last_state_.data());
+  if (keep_checkpoints) {
+    state_checkpoints_ = Bytes(std::size_t(selective_scan::state_checkpoints_floats(f)) * 4);
+    f.state_checkpoints = reinterpret_cast<float*>(state_checkpoints_.data());  // null where none are kept
+  }
   forward_workspace_ = Bytes(selective_scan::forward_workspace_bytes(f));
   f.workspace = forward_workspace_.data();
 
@@ -274,7 +278,7 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   params_.dout = sequence_tensor(dout_);
   workspace_ = Bytes(selective_scan::backward_workspace_bytes(params_));
   params_.workspace = workspace_.data();
-  outputs_ = {&out_, &out_z_, &chunk_states_, &last_state_, &du_, &ddelta_, &dz_, &dA_, &dB_, &dC_,
+  outputs_ = {&out_, &out_z_, &chunk_states_, &last_state_, &state_checkpoints_, &du_, &ddelta_, &dz_, &dA_, &dB_, &dC_,
               &dD_, &ddelta_bias_, &dinitial_state_, &workspace_, &forward_workspace_};
   poison_outputs();
 }

@@ -28,8 +28,10 @@ class DeviceProblem {
   // variable B or C) is seqlen + row_padding numbers long, as in slices of longer tensors (real A
   // only). The inputs' padding holds NaN, so that a kernel reading it shows in its outputs, and
   // the outputs' padding must keep the poison (gradients() and forward_result() check).
+  // keep_checkpoints: version 5's forward keeps h every 8 steps (state_checkpoints) where it
+  // takes the call, and its backward reads them instead of recomputing them.
   DeviceProblem(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel,
-                bool deterministic = false, std::int64_t row_padding = 0);
+                bool deterministic = false, std::int64_t row_padding = 0, bool keep_checkpoints = false);
 
   void poison_outputs();  // every output buffer to NaN
   void forward(cudaStream_t stream = nullptr);
@@ -61,7 +63,7 @@ class DeviceProblem {
   std::int64_t pitch_;      // numbers from one row along time to the next
   std::vector<Bytes*> outputs_;
   Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
-  Bytes out_, out_z_, chunk_states_, last_state_, forward_workspace_;
+  Bytes out_, out_z_, chunk_states_, last_state_, state_checkpoints_, forward_workspace_;
   Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, workspace_;
   selective_scan::BackwardParams params_;
 };

@@ -73,7 +73,7 @@ std::string describe(const Problem& p, selective_scan::DataType type, selective_
 }
 
 Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, selective_scan::Kernel kernel,
-                        bool deterministic, unsigned dout_seed, std::int64_t row_padding) {
+                        bool deterministic, unsigned dout_seed, std::int64_t row_padding, bool keep_checkpoints) {
   const Problem p = as_gpu_sees(drawn, type);
   std::mt19937 rng(dout_seed);
   std::normal_distribution<double> normal;
@@ -84,7 +84,7 @@ Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, sel
   const ForwardResult expected = reference_forward(p);
   const Gradients expected_grad = reference_backward(p, dout);
 
-  DeviceProblem device(p, type, kernel, deterministic, row_padding);
+  DeviceProblem device(p, type, kernel, deterministic, row_padding, keep_checkpoints);
   device.forward();
   device.set_dout(dout);
   device.backward();

@@ -218,6 +218,27 @@ TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
       }
 }
 
+// Version 5's forward keeps h every 8 steps when asked (state_checkpoints) and its backward then
+// skips the sweep that recomputes them. Lengths not on whole tiles, not on 8 steps (rows not on
+// 16 bytes: version 4's backward, which ignores them), one chunk + 1, and a cut sequence.
+TEST_CASE("version 5's backward from the forward's checkpoints", "[gpu]") {
+  REQUIRE_GPU();
+  int seed = 191;
+  for (std::int64_t seqlen : {1, 37, 64, 2049 + 7, 4100, 8200})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+      for (int variable = 1; variable < 4; ++variable)
+        for (int dstate : {16, 5}) {
+          Problem p = in_groups(32, seqlen, dstate, variable);
+          if (seqlen == 8200) p.batch = 1;  // few groups: the sequences are cut
+          const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+          ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
+          REQUIRE(probe.forward_params().state_checkpoints != nullptr);
+          const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, true);
+          INFO(describe(p, type, Kernel::checkpoints) << " with the forward's checkpoints\n" << outcome.report);
+          CHECK(outcome.ok);
+        }
+}
+
 TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
   REQUIRE_GPU();
   for (bool variable : {false, true})

@@ -111,6 +111,15 @@ std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
   return s.batch * s.dim * chunks * s.dstate * (is_complex ? 2 : 1);
 }
 
+std::int64_t state_checkpoints_floats(const ForwardParams& p) {
+  if (p.kernel != Kernel::checkpoints || p.flags.complex) return 0;
+  ForwardParams without = p;  // the size asked for does not depend on the pointer
+  without.state_checkpoints = nullptr;
+  if (!validate(without).empty() || !detail::ring_forward_takes(detail::make_args(without), false)) return 0;
+  const Sizes& s = p.sizes;
+  return s.batch * s.dim * ((s.seqlen + kStretch - 1) / kStretch) * s.dstate;
+}
+
 std::string validate(const ForwardParams& p) {
   const DataType t = p.input_type;
   if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked && p.kernel != Kernel::lanes &&
@@ -129,6 +138,9 @@ std::string validate(const ForwardParams& p) {
       check_sequence(p.out_z, "out_z", t, p.z.data != nullptr),
       p.out_z.data && !p.z.data ? "out_z is given but z is not" : "",
       p.chunk_states ? "" : "chunk_states is required but its pointer is null",
+      p.state_checkpoints && state_checkpoints_floats(p) == 0
+          ? "state_checkpoints is given but this call keeps none (state_checkpoints_floats is 0)"
+          : "",
   });
 }
 
@@ -199,7 +211,7 @@ ScanArgs make_args(const ForwardParams& p) {
   a.B = projection(p.B), a.C = projection(p.C);
   a.D = p.D, a.delta_bias = p.delta_bias, a.initial_state = p.initial_state;
   a.out = out(p.out), a.out_z = out(p.out_z);
-  a.chunk_states = p.chunk_states, a.last_state = p.last_state;
+  a.chunk_states = p.chunk_states, a.last_state = p.last_state, a.state_checkpoints = p.state_checkpoints;
   a.workspace = p.workspace;
   return a;
 }

@@ -53,7 +53,6 @@ constexpr int K = 2, P = 8;            // states a thread, lanes a channel: 16 s
 constexpr int kStates = K * P;
 constexpr int kSlots = 32 / P;         // channels a warp
 constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and group
-constexpr int kStretch = 8;            // steps between two checkpoints of h
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
 constexpr int kStages = 2;             // slots in the ring
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
@@ -152,6 +151,7 @@ __device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t
   const Item w(a, item, groups, segments);
   const std::int64_t b = w.first / a.dim, d0 = w.first % a.dim, group = d0 / a.dims_per_group;
   if (w.segment > 0) return {item, b, d0, group, w.last_tile(), Walk::carry};
+  if (a.state_checkpoints) return {item, b, d0, group, w.last_tile(), Walk::gradients};
   return {item, b, d0, group, (w.chunk_end - 1) * kChunkLength, Walk::sweep};
 }
 // The tile after t, of item w. Not inlined (nor is fill_slot): called once a tile, it then takes
@@ -163,12 +163,14 @@ __device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, Tile
   switch (t.walk) {
     case Walk::carry:
       if (t.t0 > w.t_begin) return at(t.t0 - kTile, Walk::carry);
+      if (a.state_checkpoints) return at(w.last_tile(), Walk::gradients);
       return at((w.chunk_end - 1) * kChunkLength, Walk::sweep);
     case Walk::sweep:
       if (t.t0 + kTile < std::min(a.seqlen, chunk_t0 + kChunkLength)) return at(t.t0 + kTile, Walk::sweep);
       return at(t.t0, Walk::gradients);  // the chunk's last tile, now backwards
     case Walk::gradients:
-      if (t.t0 > chunk_t0) return at(t.t0 - kTile, Walk::gradients);
+      // With the forward's checkpoints there is no sweep: the gradients' tiles run on backwards.
+      if (t.t0 > chunk_t0 || (a.state_checkpoints && t.t0 > w.t_begin)) return at(t.t0 - kTile, Walk::gradients);
       if (chunk_t0 > w.t_begin) return at(chunk_t0 - kChunkLength, Walk::sweep);
       return first_tile(a, t.item + gridDim.x, groups, segments);
   }
@@ -462,6 +464,8 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     // [/snippet:checkpoints_carry]
 
     // Pass 2: the gradients, chunk by chunk, last first.
+    // With the forward's checkpoints (state_checkpoints: the channel's rows of dstate, one per
+    // stretch) there is no sweep, and the tiles read their checkpoints from there.
     for (std::int64_t chunk = w.chunk_end - 1; chunk >= w.chunk_begin; --chunk) {
       const std::int64_t chunk_t0 = chunk * kChunkLength;
       const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
@@ -474,7 +478,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         if (chunk > 0) h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
         else if (args.initial_state) h[k] = args.initial_state[ch.state_index(state(k))];
       }
-      for (int tile_index = 0; tile_index < tiles; ++tile_index) {
+      for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
         const std::int64_t t0 = chunk_t0 + tile_index * kTile;
         const int s_ring = take(w, tile_ref(t0, Walk::sweep));
         const Slot<Input>& tile = sh.slots[s_ring];
@@ -506,12 +510,25 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         const std::int64_t t0 = chunk_t0 + tile_index * kTile;
         const int s_ring = take(w, tile_ref(t0, Walk::gradients));
         const Slot<Input>& tile = sh.slots[s_ring];
-        // The tile's checkpoints are read before the staging, so that their trip overlaps it.
+        // The tile's checkpoints are read before the staging, so that their trip overlaps it: the
+        // sweep's, or the forward's (0 past the end and past dstate, where nothing reads them).
         float start[kStretchesPerTile][K];
+        if (args.state_checkpoints) {
+          const float* kept = args.state_checkpoints +
+                              (bd * ((args.seqlen + kStretch - 1) / kStretch) + t0 / kStretch) * args.dstate;
 #pragma unroll
-        for (int st = 0; st < kStretchesPerTile; ++st)
+          for (int st = 0; st < kStretchesPerTile; ++st)
 #pragma unroll
-          for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile_index * kStretchesPerTile + st, k);
+            for (int k = 0; k < K; ++k)
+              start[st][k] = state(k) < args.dstate && t0 + st * kStretch < args.seqlen
+                                 ? kept[st * args.dstate + state(k)]
+                                 : 0.f;
+        } else {
+#pragma unroll
+          for (int st = 0; st < kStretchesPerTile; ++st)
+#pragma unroll
+            for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile_index * kStretchesPerTile + st, k);
+        }
         stage(tile, t0, true);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {

@@ -233,6 +233,10 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     Input* out_z =
         has_z ? static_cast<Input*>(args.out_z.data) + at.b * args.out_z.batch_stride + d * args.out_z.dim_stride
               : nullptr;
+    // h before every kStretch-th step, for the backward (when kept): the channel's rows of dstate.
+    float* const kept =
+        args.state_checkpoints ? args.state_checkpoints + bd * ((args.seqlen + kStretch - 1) / kStretch) * args.dstate
+                               : nullptr;
     float A2[K], h[K], B_const[K], C_const[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -325,6 +329,11 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
         // [snippet:ring_walk]
 #pragma unroll 2
         for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+          if (kept && g0 % kStretch == 0 && in_range(g0)) {
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+              if (j + P * k < args.dstate) kept[(t0 + g0) / kStretch * args.dstate + j + P * k] = h[k];
+          }
           float B4[K][kGroup], C4[K][kGroup];
 #pragma unroll
           for (int k = 0; k < K; ++k) {
@@ -520,6 +529,10 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
     }
   }
   registers_forward<Input, kComplex>(args, stream);
+}
+
+bool ring_forward_takes(const ScanArgs& args, bool is_complex) {
+  return !is_complex && plan<float>(args).kernel != nullptr;  // the same for every input type
 }
 
 template <class Input>

@@ -41,6 +41,7 @@ struct ScanArgs {
   MutableSequenceArg out, out_z;
   float* chunk_states;
   float* last_state;
+  float* state_checkpoints;  // h before steps 0, kStretch, 2 kStretch, ... (null: not kept)
   void* workspace;  // the forward's (optional), or the backward's (required where it needs one)
 
   // backward only
@@ -72,6 +73,7 @@ template <class Input, bool kComplex>
 void ring_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input>
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args);  // the carries of a cut sequence
+bool ring_forward_takes(const ScanArgs& args, bool is_complex);  // on the current device
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
 // multiple of four; registers_backward_takes() says whether a call is one of those.
 bool registers_backward_takes(const ScanArgs& args, bool is_complex);

@@ -79,6 +79,7 @@ enum class Kernel {
 // Largest supported dstate, and the number of time steps between two stored chunk states.
 constexpr int kMaxStates = 256;
 constexpr std::int64_t kChunkLength = 2048;
+constexpr std::int64_t kStretch = 8;  // steps between two state checkpoints (version 5)
 
 // [snippet:api_params]
 struct Sizes {
@@ -132,6 +133,9 @@ struct ForwardParams {
   Output out_z;                                // required when z is given
   float* chunk_states = nullptr;               // required: what backward() recomputes from
   float* last_state = nullptr;                 // optional: h after the last step
+  float* state_checkpoints = nullptr;          // optional: state_checkpoints_floats(*this) floats; version 5
+                                               //   then keeps h every 8 steps, and its backward reads
+                                               //   them instead of recomputing them
   void* workspace = nullptr;                   // optional: forward_workspace_bytes(*this) bytes; without it
                                                //   version 5 does not cut long sequences across blocks
 };
@@ -161,6 +165,12 @@ std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
 // The workspace backward() needs: per-channel partial sums, and for version 4 the tile states of
 // as many blocks as the current device runs at once (so ask with the device that will run it).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
+// The floats of h every kStretch steps that forward() writes to state_checkpoints: batch * dim *
+// ceil(seqlen / kStretch) * dstate where version 5's forward takes the call on the current device
+// (real A, at most 16 states, B or C variable, a group's channels in whole blocks, sm_90), else 0
+// (and state_checkpoints must then be null). Version 5's backward reads them where it takes the
+// call, and skips the sweep that would otherwise recompute them.
+std::int64_t state_checkpoints_floats(const ForwardParams& params);
 // The workspace forward() may use: version 5 carries the state between the time segments of a
 // long sequence through it when the channels alone cannot fill the device (0 when it would not).
 std::size_t forward_workspace_bytes(const ForwardParams& params);
