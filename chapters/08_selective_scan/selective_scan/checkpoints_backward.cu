@@ -233,14 +233,11 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
       const float4 a = *reinterpret_cast<const float4*>(&sums[w][m][n][4 * quad]);
       sum.x += a.x, sum.y += a.y, sum.z += a.z, sum.w += a.w;
     }
+    // dB and dC start on 16 bytes and seqlen is a multiple of 4 (checkpoints_backward_takes): so
+    // is `valid`, and every row of 4 steps is one aligned float4.
     float* to = (m == 0 ? args.dB : args.dC) + ((at.b * args.groups + at.group) * args.dstate + n) * args.seqlen +
                 at.t0 + 4 * quad;
-    if (reinterpret_cast<std::uintptr_t>(to) % 16 == 0 && 4 * quad + 4 <= valid) {
-      atomicAdd(reinterpret_cast<float4*>(to), sum);
-    } else {  // rows not on 16 bytes (seqlen not a multiple of 4), or the last steps
-      const float parts[4] = {sum.x, sum.y, sum.z, sum.w};
-      for (int e = 0; e < 4 && 4 * quad + e < valid; ++e) atomicAdd(to + e, parts[e]);
-    }
+    atomicAdd(reinterpret_cast<float4*>(to), sum);
   }
 }
 // [/snippet:backward_block_adds]
@@ -778,8 +775,12 @@ TensorMaps tensor_maps(const ScanArgs& a) {
 bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex) {
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
+  // The block adds a variable B's or C's gradient four steps at a time, in 16-byte atomic adds.
+  const auto on_16_bytes = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const bool adds_on_16_bytes = args.seqlen % 4 == 0 && (!args.B.variable || on_16_bytes(args.dB)) &&
+                                (!args.C.variable || on_16_bytes(args.dC));
   if (is_complex || args.dstate > kStates || args.deterministic || args.dims_per_group % kChannels != 0 ||
-      !rows_on_16_bytes(args, 2, true))
+      !rows_on_16_bytes(args, 2, true) || !adds_on_16_bytes)
     return false;
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   cudaFuncAttributes attributes{};
