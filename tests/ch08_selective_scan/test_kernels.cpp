@@ -199,9 +199,9 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
 
 // Slices of longer tensors: every row along time padded in memory, the padding of the inputs NaN
 // and that of the outputs poisoned (DeviceProblem checks it is left alone). With rows of a
-// multiple of 8 numbers, version 5 copies them in bulk and takes its own backward, also where
-// seqlen is not a multiple of 4 (its dB and dC rows of 4 steps are then not aligned); with 3
-// numbers more, nothing starts on 16 bytes. Every version, every input type.
+// multiple of 8 numbers, version 5 copies them in bulk and takes its own backward where seqlen
+// is a multiple of 4 (its dB and dC adds take 4 steps at a time; version 4's backward otherwise);
+// with 3 numbers more, nothing starts on 16 bytes. Every version, every input type.
 TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
   REQUIRE_GPU();
   int seed = 211;
