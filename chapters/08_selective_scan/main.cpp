@@ -71,6 +71,23 @@ std::vector<DataType> selected_dtypes(const Options& o) {
 
 std::string version_label(Kernel k) { return fmt::format("{} {}", int(k), ch08::info(k).name); }
 
+// What the checks and the benchmark run: every version, and version 5 a second time with the
+// forward's kept states (state_checkpoints), which its backward reads instead of recomputing.
+struct Run {
+  Kernel kernel;
+  bool keep_checkpoints;
+  std::string label() const { return version_label(kernel) + (keep_checkpoints ? " + kept h" : ""); }
+};
+std::vector<Run> selected_runs(const common::CommonOptions& options) {
+  std::vector<Run> runs;
+  for (const auto& k : ch08::kKernels) {
+    if (!common::kernel_selected(options, int(k.id))) continue;
+    runs.push_back({k.id, false});
+    if (k.id == Kernel::checkpoints) runs.push_back({k.id, true});
+  }
+  return runs;
+}
+
 double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
 double silu(double x) { return x / (1.0 + std::exp(-x)); }
 
@@ -539,9 +556,9 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
       const ch08::ForwardResult expected = ch08::reference_forward(p);
       const ch08::Gradients expected_grad = ch08::reference_backward(p, dout);
       const ch08::PeerTolerances tol = ch08::peer_tolerances(type, p);
-      for (const auto& k : ch08::kKernels) {
-        if (!common::kernel_selected(nb.options(), int(k.id))) continue;
-        ch08::DeviceProblem device(p, type, k.id);
+      for (const Run& run : selected_runs(nb.options())) {
+        ch08::DeviceProblem device(p, type, run.kernel, false, 0, run.keep_checkpoints);
+        if (run.keep_checkpoints && !device.forward_params().state_checkpoints) continue;  // version 5 declines the call
         device.set_dout(dout);
         device.poison_outputs();
         device.forward();
@@ -550,7 +567,7 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
         Verdict v;
         add_forward(v, p, tol, device.forward_result(), expected);
         add_gradients(v, p, tol, device.gradients(), expected_grad);
-        nb.check(fmt::format("version {}, {}, {}", version_label(k.id), dtype_name(type), c.name), v.ok(), v.detail());
+        nb.check(fmt::format("version {}, {}, {}", run.label(), dtype_name(type), c.name), v.ok(), v.detail());
       }
     }
   }
@@ -836,7 +853,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
                        ch08::kMufuResultsPerClock * device_info.multiprocessors * clock_hz / 1e12,
                        ch08::kMufuResultsPerClock, device_info.multiprocessors, clock_hz / 1e9));
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", device_info.name, nb.date(),
-                         {"configuration", "dtype", "batch", "dim", "seqlen", "dstate", "variable_BC", "version", "fwd_ms",
+                         {"configuration", "dtype", "batch", "dim", "seqlen", "dstate", "variable_BC", "version", "kept_h", "kept_h_MB", "fwd_ms",
                           "fwd_floor_ms", "fwd_x_floor", "fwd_exp_floor_ms", "fwd_x_exp_floor", "fwd_GBps", "fwd_bwd_ms",
                           "fwd_bwd_floor_ms", "fwd_bwd_x_floor", "fwd_bwd_exp_floor_ms", "fwd_bwd_x_exp_floor",
                           "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_speedup_v4", "fwd_bwd_speedup_v1",
@@ -848,13 +865,16 @@ void section_benchmark(Notebook& nb, const Options& o) {
   against_official.settings = axis_settings(std::size(kOfficialRuns));
   std::vector<Series> official_speedups;
   common::CheckedTiming timing(nb, {2, bench ? 10 : 5, true});
+  const std::vector<Run> runs = selected_runs(nb.options());
   std::vector<Series> versions;
-  for (const auto& k : ch08::kKernels) {
-    versions.push_back({fmt::format("v{} forward", int(k.id)), {}, {}, "linespoints lw 2 pt 7"});
-    versions.push_back({fmt::format("v{} fwd+bwd", int(k.id)), {}, {}, "linespoints lw 2 dt 2 pt 5"});
-    // One colour a version (gnuplot's line type k), a filled circle forward, a square both ways.
-    official_speedups.push_back({fmt::format("v{} forward", int(k.id)), {}, {}, fmt::format("points pt 7 ps 1.2 lc {}", int(k.id))});
-    official_speedups.push_back({fmt::format("v{} fwd+bwd", int(k.id)), {}, {}, fmt::format("points pt 5 ps 1.2 lc {}", int(k.id))});
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const std::string name = fmt::format("v{}{}", int(runs[r].kernel), runs[r].keep_checkpoints ? " + kept h" : "");
+    // One colour a run (gnuplot's line type), a filled circle forward, a square both ways.
+    const int colour = int(r) + 1;
+    versions.push_back({name + " forward", {}, {}, fmt::format("linespoints lw 2 pt 7 lc {}", colour)});
+    versions.push_back({name + " fwd+bwd", {}, {}, fmt::format("linespoints lw 2 dt 2 pt 5 lc {}", colour)});
+    official_speedups.push_back({name + " forward", {}, {}, fmt::format("points pt 7 ps 1.2 lc {}", colour)});
+    official_speedups.push_back({name + " fwd+bwd", {}, {}, fmt::format("points pt 5 ps 1.2 lc {}", colour)});
   }
   std::vector<std::vector<std::string>> rows;
   for (std::size_t ci = 0; ci < configs.size(); ++ci) {
@@ -868,14 +888,16 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const OfficialRun* official = official_run(c);
     const Problem p = benchmark_problem(c, nb.options().seed + ci);
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
-    std::vector<Timed> times(ch08::kKernelCount);
-    for (const auto& k : ch08::kKernels) {
-      if (!common::kernel_selected(nb.options(), int(k.id))) continue;
-      ch08::DeviceProblem device(p, c.type, k.id);
+    std::vector<Timed> times(runs.size());
+    std::vector<std::int64_t> kept_bytes(runs.size(), 0);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      ch08::DeviceProblem device(p, c.type, runs[r].kernel, false, 0, runs[r].keep_checkpoints);
+      kept_bytes[r] = runs[r].keep_checkpoints ? selective_scan::state_checkpoints_floats(device.forward_params()) * 4 : 0;
+      if (runs[r].keep_checkpoints && kept_bytes[r] == 0) continue;  // version 5 declines the call: nothing to keep
       device.set_dout(slice.dout());
       const auto poison = [&] { device.poison_outputs(); };
-      const std::string what = fmt::format("version {}, {}", version_label(k.id), c.label);
-      Timed& t = times[int(k.id) - 1];
+      const std::string what = fmt::format("version {}, {}", runs[r].label(), c.label);
+      Timed& t = times[r];
       t.forward = timing.time(what + ", forward", poison, [&] { device.forward(); }, [&] { return slice.forward_failure(device); });
       t.forward_backward = timing.time(
           what + ", forward + backward", poison,
@@ -885,25 +907,32 @@ void section_benchmark(Notebook& nb, const Options& o) {
           },
           [&] { return slice.forward_backward_failure(device); });
     }
+    // A version's time without kept states (0 where it did not run), for the speedups.
     const auto ms = [&](int version, bool both) {
-      if (version > ch08::kKernelCount) return 0.0;
-      const auto& t = both ? times[version - 1].forward_backward : times[version - 1].forward;
-      return t ? t->median_ms : 0.0;
+      for (std::size_t r = 0; r < runs.size(); ++r)
+        if (int(runs[r].kernel) == version && !runs[r].keep_checkpoints) {
+          const auto& t = both ? times[r].forward_backward : times[r].forward;
+          return t ? t->median_ms : 0.0;
+        }
+      return 0.0;
     };
-    for (const auto& k : ch08::kKernels) {
-      const int v = int(k.id);
-      const double fwd = ms(v, false), both = ms(v, true);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const int v = int(runs[r].kernel);
+      const auto time_of = [](const std::optional<common::TimingStats>& t) { return t ? t->median_ms : 0.0; };
+      const double fwd = time_of(times[r].forward), both = time_of(times[r].forward_backward);
       if (fwd <= 0 && both <= 0) continue;
       const auto cell = [](double value, const char* format) { return value > 0 ? fmt::format(fmt::runtime(format), value) : std::string("-"); };
       const double fwd_x = fwd / fwd_floor_ms, both_x = both / both_floor_ms;
       const double fwd_gbps = fwd > 0 ? common::gigabytes_per_second(double(ch08::forward_bytes(shape)), fwd) : 0;
       const double both_gbps = both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
       const double official_fwd_ms = official ? official->forward_ms : 0, official_both_ms = official ? official->forward_backward_ms : 0;
-      rows.push_back({c.label, version_label(k.id), cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
+      const std::string kept_mb = kept_bytes[r] > 0 ? megabytes(kept_bytes[r]) : "-";
+      rows.push_back({c.label, runs[r].label(), cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
                       cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd),
-                      ratio(ms(4, true), both), ratio(official_fwd_ms, fwd), ratio(official_both_ms, both)});
+                      ratio(ms(4, true), both), ratio(official_fwd_ms, fwd), ratio(official_both_ms, both), kept_mb});
       csv.row({c.label, dtype_name(c.type), std::to_string(c.batch), std::to_string(c.dim), std::to_string(c.seqlen),
-               std::to_string(c.dstate), c.variable_BC ? "1" : "0", std::to_string(v), cell(fwd, "{:.4f}"),
+               std::to_string(c.dstate), c.variable_BC ? "1" : "0", std::to_string(v), kept_bytes[r] > 0 ? "1" : "0",
+               kept_mb == "-" ? "0" : kept_mb, cell(fwd, "{:.4f}"),
                fmt::format("{:.4f}", fwd_floor_ms), cell(fwd_x, "{:.2f}"), fmt::format("{:.4f}", fwd_exp_ms),
                cell(fwd / fwd_exp_ms, "{:.2f}"), cell(fwd_gbps, "{:.1f}"), cell(both, "{:.4f}"),
                fmt::format("{:.4f}", both_floor_ms), cell(both_x, "{:.2f}"), fmt::format("{:.4f}", both_exp_ms),
@@ -911,21 +940,25 @@ void section_benchmark(Notebook& nb, const Options& o) {
                ratio(ms(4, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), ratio(ms(4, true), both),
                cell(official_fwd_ms, "{:.3f}"), cell(official_both_ms, "{:.3f}"), ratio(official_fwd_ms, fwd),
                ratio(official_both_ms, both), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.0f}", clock_hz / 1e6)});
-      const double x = double(ci + 1) + 0.08 * (v - 3);  // versions side by side, not on top of each other
-      if (official && fwd > 0)
-        official_speedups[2 * (v - 1)].x.push_back(x), official_speedups[2 * (v - 1)].y.push_back(official_fwd_ms / fwd);
+      const double x = double(ci + 1) + 0.07 * (double(r) - 2.5);  // runs side by side, not on top of each other
+      if (official && fwd > 0) official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
       if (official && both > 0)
-        official_speedups[2 * (v - 1) + 1].x.push_back(x), official_speedups[2 * (v - 1) + 1].y.push_back(official_both_ms / both);
-      if (fwd > 0) versions[2 * (v - 1)].x.push_back(double(ci + 1)), versions[2 * (v - 1)].y.push_back(fwd_x);
-      if (both > 0) versions[2 * (v - 1) + 1].x.push_back(double(ci + 1)), versions[2 * (v - 1) + 1].y.push_back(both_x);
+        official_speedups[2 * r + 1].x.push_back(x), official_speedups[2 * r + 1].y.push_back(official_both_ms / both);
+      if (fwd > 0) versions[2 * r].x.push_back(double(ci + 1)), versions[2 * r].y.push_back(fwd_x);
+      if (both > 0) versions[2 * r + 1].x.push_back(double(ci + 1)), versions[2 * r + 1].y.push_back(both_x);
     }
   }
   nb.table({"configuration", "version", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
-            "f+b vs v4", "fwd vs official", "f+b vs official"},
+            "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
            rows);
   nb.text("vs v4, vs official: the speedup over version 4 and over the official kernel (anchors.md's times on an\n"
           "H200): their time divided by this version's. Issue 13's goal is 2 against the official kernel in both\n"
-          "directions. The CSV also has GB/s and the speedups over versions 1 and 2.");
+          "directions. The CSV also has GB/s and the speedups over versions 1 and 2.\n"
+          "+ kept h: version 5's forward keeps h every 8 steps (state_checkpoints) and its backward reads them\n"
+          "instead of recomputing them; kept h MB is that memory, which the official kernel does not spend (it\n"
+          "keeps one state every 2048 steps, as every row here does too). The floors are the same for both: the\n"
+          "kept states are bytes the kernel chooses to move, not bytes the problem needs. Where version 5's\n"
+          "forward declines a call (dstate above 16, B and C both constant), it keeps nothing and has no such row.");
   nb.value("results", csv.path());
   timing.report("the timed versions match fp64 before and after timing", SliceCheck::describe());
   std::vector<Series> drawn;
