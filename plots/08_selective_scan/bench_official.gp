@@ -23,8 +23,10 @@ plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title '
      'bench_official.dat' index 7 using 1:2 with points pt 5 ps 1.2 lc 4 title 'v4 fwd+bwd', \
      'bench_official.dat' index 8 using 1:2 with points pt 7 ps 1.2 lc 5 title 'v5 forward', \
      'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 lc 5 title 'v5 fwd+bwd', \
-     'bench_official.dat' index 10 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel', \
-     'bench_official.dat' index 11 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2× (issue 13)'
+     'bench_official.dat' index 10 using 1:2 with points pt 7 ps 1.2 lc 6 title 'v5 + kept h forward', \
+     'bench_official.dat' index 11 using 1:2 with points pt 5 ps 1.2 lc 6 title 'v5 + kept h fwd+bwd', \
+     'bench_official.dat' index 12 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel', \
+     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2× (issue 13)'
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -51,6 +53,8 @@ plot 'bench_official.dat' index 0 using 1:2 with lines title 'v1 forward' noenha
      'bench_official.dat' index 7 using 1:2 with lines title 'v4 fwd+bwd' noenhanced, \
      'bench_official.dat' index 8 using 1:2 with lines title 'v5 forward' noenhanced, \
      'bench_official.dat' index 9 using 1:2 with lines title 'v5 fwd+bwd' noenhanced, \
-     'bench_official.dat' index 10 using 1:2 with lines title 'level with the official kernel' noenhanced, \
-     'bench_official.dat' index 11 using 1:2 with lines title 'goal: 2× (issue 13)' noenhanced
+     'bench_official.dat' index 10 using 1:2 with lines title 'v5 + kept h forward' noenhanced, \
+     'bench_official.dat' index 11 using 1:2 with lines title 'v5 + kept h fwd+bwd' noenhanced, \
+     'bench_official.dat' index 12 using 1:2 with lines title 'level with the official kernel' noenhanced, \
+     'bench_official.dat' index 13 using 1:2 with lines title 'goal: 2× (issue 13)' noenhanced
 unset output
