@@ -4,7 +4,8 @@
 // a sweep keeping h at every 32-step tile start, a recomputation of a tile's h into registers,
 // and the walk backwards. Here
 //   1. the sweep keeps h every kStretch = 8 steps (a checkpoint; in the workspace, a thread its
-//      own, read back a stretch at a time);
+//      own, read back a stretch at a time); where the forward kept them (state_checkpoints) there
+//      is no sweep, and the tiles read them from there;
 //   2. for each stretch, last first, the recomputation keeps both Abar_t and Abar_t h_{t-1} of its
 //      8 steps in registers (32 floats a thread: half of version 4's 64 for h alone), and the
 //      walk backwards takes them from there: it needs h_t = Abar_t h_{t-1} + delta_t u_t B_t,
@@ -507,6 +508,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         const std::int64_t t0 = chunk_t0 + tile_index * kTile;
         const int s_ring = take(w, tile_ref(t0, Walk::gradients));
         const Slot<Input>& tile = sh.slots[s_ring];
+        // [snippet:checkpoints_kept]
         // The tile's checkpoints are read before the staging, so that their trip overlaps it: the
         // sweep's, or the forward's (0 past the end and past dstate, where nothing reads them).
         float start[kStretchesPerTile][K];
@@ -526,6 +528,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
             for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile_index * kStretchesPerTile + st, k);
         }
+        // [/snippet:checkpoints_kept]
         stage(tile, t0, true);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
