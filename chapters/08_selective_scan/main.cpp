@@ -907,18 +907,16 @@ void section_benchmark(Notebook& nb, const Options& o) {
           },
           [&] { return slice.forward_backward_failure(device); });
     }
+    const auto time_of = [](const std::optional<common::TimingStats>& t) { return t ? t->median_ms : 0.0; };
     // A version's time without kept states (0 where it did not run), for the speedups.
     const auto ms = [&](int version, bool both) {
       for (std::size_t r = 0; r < runs.size(); ++r)
-        if (int(runs[r].kernel) == version && !runs[r].keep_checkpoints) {
-          const auto& t = both ? times[r].forward_backward : times[r].forward;
-          return t ? t->median_ms : 0.0;
-        }
+        if (int(runs[r].kernel) == version && !runs[r].keep_checkpoints)
+          return time_of(both ? times[r].forward_backward : times[r].forward);
       return 0.0;
     };
     for (std::size_t r = 0; r < runs.size(); ++r) {
       const int v = int(runs[r].kernel);
-      const auto time_of = [](const std::optional<common::TimingStats>& t) { return t ? t->median_ms : 0.0; };
       const double fwd = time_of(times[r].forward), both = time_of(times[r].forward_backward);
       if (fwd <= 0 && both <= 0) continue;
       const auto cell = [](double value, const char* format) { return value > 0 ? fmt::format(fmt::runtime(format), value) : std::string("-"); };
