@@ -117,7 +117,7 @@ std::int64_t state_checkpoints_floats(const ForwardParams& p) {
   without.state_checkpoints = nullptr;
   if (!validate(without).empty() || !detail::ring_forward_takes(detail::make_args(without), false)) return 0;
   const Sizes& s = p.sizes;
-  return s.batch * s.dim * ((s.seqlen + kStretch - 1) / kStretch) * s.dstate;
+  return s.batch * s.dim * detail::kept_rows(s.seqlen) * s.dstate;
 }
 
 std::string validate(const ForwardParams& p) {

@@ -513,8 +513,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         // sweep's, or the forward's (0 past the end and past dstate, where nothing reads them).
         float start[kStretchesPerTile][K];
         if (args.state_checkpoints) {
-          const float* kept = args.state_checkpoints +
-                              (bd * ((args.seqlen + kStretch - 1) / kStretch) + t0 / kStretch) * args.dstate;
+          const float* kept = args.state_checkpoints + kept_row(args, bd, t0);
 #pragma unroll
           for (int st = 0; st < kStretchesPerTile; ++st)
 #pragma unroll
