@@ -52,8 +52,8 @@ struct ScanArgs {
 };
 
 // The kept states (state_checkpoints): per channel bd = b * dim + d, kept_rows(seqlen) rows of
-// dstate floats, row r holding h before step r * kStretch. The forward writes them, the backward
-// reads them, state_checkpoints_floats() sizes them: all through these two.
+// dstate floats, row r holding h before step r * kStretch, at kept_row(a, bd, r * kStretch). The
+// forward writes them, the backward reads them, state_checkpoints_floats() sizes them.
 constexpr std::int64_t kept_rows(std::int64_t seqlen) { return (seqlen + kStretch - 1) / kStretch; }
 constexpr std::int64_t kept_row(const ScanArgs& a, std::int64_t bd, std::int64_t t) {  // t: a multiple of kStretch
   return (bd * kept_rows(a.seqlen) + t / kStretch) * a.dstate;
