@@ -373,7 +373,8 @@ const OfficialRun* official_run(const Config& c) {
   return nullptr;
 }
 
-// --bench: anchors.md's six, then one change each from the first (issue 6's "also measured").
+// --bench: anchors.md's six, then one change each from the first (issue 6's "also measured"), then
+// the peer suite's short sequences (issue 13's "no configuration slower than version 4").
 std::vector<Config> bench_configs() {
   std::vector<Config> configs;
   for (const OfficialRun& r : kOfficialRuns) configs.push_back(make_config(r.type, r.batch, r.dim, r.seqlen, 16));
@@ -381,6 +382,8 @@ std::vector<Config> bench_configs() {
   configs.push_back(make_config(DataType::float32, 1, 1536, 32768, 16));
   configs.push_back(make_config(DataType::float32, 8, 1536, 2048, 16, false));
   configs.push_back(make_config(DataType::float16, 8, 1536, 2048, 16));
+  // The peer suite's shape (anchors.md: batch 2, dim 4, dstate 8) at one of its short sequences.
+  configs.push_back(make_config(DataType::float32, 2, 4, 512, 8));
   return configs;
 }
 std::vector<Config> small_configs(const Options& o) {
@@ -789,7 +792,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
   const bool bench = nb.options().bench;
   const std::vector<Config> configs = bench ? bench_configs() : small_configs(o);
   nb.text(bench ? "anchors.md's six configurations, then dstate 64, seqlen 32768, constant B and C, and fp16, each\n"
-                  "changed from the first. B, C variable (one group) unless said; D, z, delta_bias, softplus on."
+                  "changed from the first, and the peer suite's shape at seqlen 512. B, C variable (one group)\n"
+                  "unless said; D, z, delta_bias, softplus on."
                 : "One small shape (--bench runs anchors.md's configurations). D, z, delta_bias, softplus on.");
   nb.text("× bytes = time ÷ the byte floor (bytes of the byte model ÷ this run's device-to-device copy bandwidth).\n"
           "× exps = time ÷ the exp floor (one exp2 a state step forward, two forward + backward, at 16 MUFU\n"
