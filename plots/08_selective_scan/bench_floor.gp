@@ -8,8 +8,8 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10) rotate by 35 right font ',10'
-set xrange [0.5:10.5]
+set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10, "fp32 2×4×512 N=8" 11) rotate by 35 right font ',10'
+set xrange [0.5:11.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
@@ -40,8 +40,8 @@ set logscale y
 set format y '10^{%L}'
 set key below
 set format y '1e%L'
-set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10) rotate by 35 right font ',10'
-set xrange [0.5:10.5]
+set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10, "fp32 2×4×512 N=8" 11) rotate by 35 right font ',10'
+set xrange [0.5:11.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
