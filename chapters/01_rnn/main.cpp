@@ -100,8 +100,9 @@ void section_tanh_rnn(Notebook& nb, const Options& o) {
 void section_memory(Notebook& nb, const Options& o) {
   nb.section("Memory: how much does x_0 still move h_t?");
   nb.text("For the linear RNN h_t = A h_{t-1} + B x_t, the answer is dh_t/dx_0 = A^t B, whose size\n"
-          "falls like ρ(A)^t: the spectral radius sets how long the RNN remembers. tanh only shrinks\n"
-          "it further (|tanh'| ≤ 1).");
+          "falls like ρ(A)^t: the spectral radius sets how long the RNN remembers. A tanh step multiplies\n"
+          "by diag(tanh'(a_t)) W instead, of norm at most ||W||_2 (|tanh'| ≤ 1). For a W that is not\n"
+          "normal, such as this random one, ||W||_2 > ρ(W): the bound does not promise faster forgetting.");
   const int steps = 200;
   const auto s = rnn::random_sequences(1, steps, nb.options().seed + 1);
   Figure f{"memory_decay", "Influence of the first input, |dh_t / dx_0|, by spectral radius", "step t",
@@ -119,6 +120,7 @@ void section_memory(Notebook& nb, const Options& o) {
                     memory < steps ? std::to_string(memory) : fmt::format("> {}", steps)});
   }
   const auto w = rnn::random_weights(o.hidden, 0.9, nb.options().seed);
+  nb.value("||W||_2 of the ρ = 0.9 matrix", fmt::format("{:.2f}", rnn::spectral_norm(w.W, o.hidden)));
   const auto tanh_influence = rnn::input_influence(w, s, 0, Activation::tanh);
   f.series.push_back({"tanh, ρ = 0.9", range(steps), tanh_influence, "lines lw 2 dt 2 lc rgb 'black'"});
   nb.table({"RNN", "t = 10", "t = 50", "t = 199", "steps to 1e-3"}, rows);

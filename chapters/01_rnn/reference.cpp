@@ -77,6 +77,10 @@ double spectral_radius(const std::vector<double>& matrix, int n) {
   return matrix_of(matrix, n).eigenvalues().cwiseAbs().maxCoeff();
 }
 
+double spectral_norm(const std::vector<double>& matrix, int n) {
+  return Eigen::JacobiSVD<Matrix>(matrix_of(matrix, n)).singularValues()(0);
+}
+
 Weights random_weights(int hidden, double radius, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);

@@ -51,5 +51,8 @@ std::vector<double> jacobian_finite_differences(const Weights& w, const Sequence
 
 // Spectral radius (largest |eigenvalue|) of an H × H row-major matrix.
 double spectral_radius(const std::vector<double>& matrix, int n);
+// Spectral norm (largest singular value) of an H × H row-major matrix: at least the spectral
+// radius, equal to it for a normal matrix. It bounds a tanh step's Jacobian, ‖diag(f′) W‖ ≤ ‖W‖.
+double spectral_norm(const std::vector<double>& matrix, int n);
 
 }  // namespace rnn

@@ -14,6 +14,19 @@ TEST_CASE("random weights have exactly the spectral radius asked for") {
   }
 }
 
+TEST_CASE("tanh's damping bounds a step by the norm of W, not by its spectral radius") {
+  // W = [[1, 1], [-1, -1]] is nilpotent (W² = 0, ρ = 0) but ‖W‖₂ = 2: the linear RNN forgets
+  // everything after two steps, while W diag(d) W = (d_1 − d_2) W is not zero once tanh damps
+  // the two units differently.
+  rnn::Weights w{2, {1, 1, -1, -1}, {1, 0}, {1, 0}};
+  CHECK(rnn::spectral_radius(w.W, 2) == Approx(0).margin(1e-7));
+  CHECK(rnn::spectral_norm(w.W, 2) == Approx(2).epsilon(1e-12));
+  const rnn::Sequences s{1, 2, {0.7, -0.4}};
+  const std::vector<double> h0{0.3, 0.1};
+  CHECK(rnn::jacobian_norms(w, s, 0, Activation::identity, h0)[1] == 0.0);
+  CHECK(rnn::jacobian_norms(w, s, 0, Activation::tanh, h0)[1] > 0.1);
+}
+
 TEST_CASE("the batched reference equals the recurrence written out for one sequence") {
   const auto w = rnn::random_weights(16, 0.9, 3);
   const auto s = rnn::random_sequences(5, 23, 4);
