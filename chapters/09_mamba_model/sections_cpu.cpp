@@ -151,7 +151,7 @@ void section_cpu_training(Notebook& nb) {
   nb.section("Training without a GPU: a tiny model on the fp64 reference");
   std::vector<std::vector<std::string>> rows;
   Figure f{"cpu_training_accuracy", "Tiny models on the CPU: token accuracy of the training batches (mean of 50 steps)",
-           "step", "accuracy (%)", false, false, {}, {"set key bottom right", "set yrange [0:100]"}};
+           "step", "accuracy (%)", false, false, {}, {"set key inside bottom right", "set yrange [0:100]"}};
   double accuracy[2] = {0, 0};
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     CpuTrainingSettings s = tiny_cpu_training(kind);

@@ -8,7 +8,7 @@ set logscale x
 set format x '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key bottom left
+set key inside bottom left
 set yrange [0:100]
 plot 'accuracy_vs_length.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'selective model', \
      'accuracy_vs_length.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'LTI model'
@@ -23,7 +23,7 @@ set logscale x
 set format x '10^{%L}'
 set key below
 set format x '1e%L'
-set key bottom left
+set key inside bottom left
 set yrange [0:100]
 plot 'accuracy_vs_length.dat' index 0 using 1:2 with lines title 'selective model' noenhanced, \
      'accuracy_vs_length.dat' index 1 using 1:2 with lines title 'LTI model' noenhanced

@@ -6,7 +6,7 @@ set xlabel 'step'
 set ylabel 'accuracy (%)'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key bottom right
+set key inside bottom right
 set yrange [0:100]
 plot 'cpu_training_accuracy.dat' index 0 using 1:2 with lines lw 2 title 'selective model', \
      'cpu_training_accuracy.dat' index 1 using 1:2 with lines lw 2 title 'LTI model'
@@ -18,7 +18,7 @@ set title 'Tiny models on the CPU: token accuracy of the training batches (mean 
 set xlabel 'step' noenhanced
 set ylabel 'accuracy (%)' noenhanced
 set key below
-set key bottom right
+set key inside bottom right
 set yrange [0:100]
 plot 'cpu_training_accuracy.dat' index 0 using 1:2 with lines title 'selective model' noenhanced, \
      'cpu_training_accuracy.dat' index 1 using 1:2 with lines title 'LTI model' noenhanced

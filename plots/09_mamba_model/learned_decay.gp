@@ -8,7 +8,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key top left
+set key inside top left
 plot 'learned_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'selective model, trained', \
      'learned_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'LTI model, trained', \
      'learned_decay.dat' index 2 using 1:2 with lines lw 1 dt 2 title 'initial (S4D-real: n + 1)'
@@ -23,7 +23,7 @@ set logscale y
 set format y '10^{%L}'
 set key below
 set format y '1e%L'
-set key top left
+set key inside top left
 plot 'learned_decay.dat' index 0 using 1:2 with lines title 'selective model, trained' noenhanced, \
      'learned_decay.dat' index 1 using 1:2 with lines title 'LTI model, trained' noenhanced, \
      'learned_decay.dat' index 2 using 1:2 with lines title 'initial (S4D-real: n + 1)' noenhanced

@@ -6,7 +6,7 @@ set xlabel 'step'
 set ylabel 'accuracy (%)'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key bottom right
+set key inside bottom right
 set yrange [0:100]
 plot 'training_accuracy.dat' index 0 using 1:2 with lines lw 2 title 'selective, seed 1', \
      'training_accuracy.dat' index 1 using 1:2 with lines lw 2 title 'LTI, seed 1', \
@@ -20,7 +20,7 @@ set title 'Token accuracy at the copy positions, training batches' noenhanced
 set xlabel 'step' noenhanced
 set ylabel 'accuracy (%)' noenhanced
 set key below
-set key bottom right
+set key inside bottom right
 set yrange [0:100]
 plot 'training_accuracy.dat' index 0 using 1:2 with lines title 'selective, seed 1' noenhanced, \
      'training_accuracy.dat' index 1 using 1:2 with lines title 'LTI, seed 1' noenhanced, \

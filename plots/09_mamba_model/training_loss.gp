@@ -8,7 +8,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key top right
+set key inside bottom left
 plot 'training_loss.dat' index 0 using 1:2 with lines lw 2 title 'selective, seed 1', \
      'training_loss.dat' index 1 using 1:2 with lines lw 2 title 'LTI, seed 1', \
      'training_loss.dat' index 2 using 1:2 with lines lw 2 title 'selective, seed 2', \
@@ -24,7 +24,7 @@ set logscale y
 set format y '10^{%L}'
 set key below
 set format y '1e%L'
-set key top right
+set key inside bottom left
 plot 'training_loss.dat' index 0 using 1:2 with lines title 'selective, seed 1' noenhanced, \
      'training_loss.dat' index 1 using 1:2 with lines title 'LTI, seed 1' noenhanced, \
      'training_loss.dat' index 2 using 1:2 with lines title 'selective, seed 2' noenhanced, \
