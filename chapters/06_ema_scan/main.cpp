@@ -151,7 +151,7 @@ void section_precision(Notebook& nb) {
   const std::vector<Case> cases{{"a = 1 (running sum)", 1.0, 1.0}, {"a in [0.999, 1)", 0.999, 1.0},
                                 {"a in [0.95, 1) (the checks)", kDecayLo, kDecayHi}};
   Figure f{"precision_vs_length", "fp32 error of h against fp64 (b uniform in [-1, 1))", "L",
-           "max |h_fp32 - h_fp64|", true, true, {}, {"set key top left"}};
+           "max |h(fp32) - h(fp64)|", true, true, {}, {"set key inside top left", "set yrange [*:0.1]"}};
   std::vector<std::vector<std::string>> rows;
   std::map<std::string, Series> loop_series, tree_series;
   for (int e = 4; e <= 20; e += 2) {
@@ -202,7 +202,7 @@ void section_underflow(Notebook& nb) {
           "a vanished one, and log A_k (what a backward pass may want) is -inf. Summing log a in fp32\n"
           "instead (-0.69 per step) never underflows.");
   Figure f{"underflow", "Running product of a_k = 0.5: log2 A_k", "step k", "log2 A_k", false, false, {},
-           {"set key bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
+           {"set key inside bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
   Series s64{"fp64", {}, {}}, s32{"fp32 (0 from k = 149: log2 = -inf, not drawn)", {}, {}, "lines lw 3 dt 2"};
   for (std::size_t k = 0; k < steps; ++k) {
     s64.x.push_back(double(k)), s64.y.push_back(std::log2(p64[k]));
