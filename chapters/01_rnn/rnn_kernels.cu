@@ -62,12 +62,14 @@ __global__ void __launch_bounds__(128) rnn_thread_per_sequence(const float* W, c
                                                                int length) {
   // Every thread of the block reads the same weight at the same moment: a broadcast from
   // shared memory, no bank conflicts.
+  // [snippet:shared_weights]
   __shared__ float sW[H * H], su[H], sc[H];
   for (int i = threadIdx.x; i < H * H; i += blockDim.x) sW[i] = W[i];
   for (int i = threadIdx.x; i < H; i += blockDim.x) su[i] = u[i], sc[i] = c[i];
   __syncthreads();
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= batch) return;  // after the barrier, so that every thread helped to load
+  // [/snippet:shared_weights]
 
   // The weights never change, so the compiler would hoist all H² of them out of the time
   // loop into registers -- far more than a thread has, and they would spill to slow local
@@ -133,21 +135,25 @@ __global__ void __launch_bounds__(128) rnn_warp_per_sequence(const float* W, con
       float a[R];
 #pragma unroll
       for (int r = 0; r < R; ++r) a[r] = uj[r] * x_t;
+      // [snippet:shuffle_state]
 #pragma unroll
       for (int k = 0; k < H; ++k) {
         const float h_k = __shfl_sync(kFullMask, h[k / 32], k % 32);  // unit k, from the lane that owns it
 #pragma unroll
         for (int r = 0; r < R; ++r) a[r] = fmaf(w[r][k], h_k, a[r]);
       }
+      // [/snippet:shuffle_state]
       float partial = 0.f;
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         h[r] = activate<F>(a[r]);
         partial = fmaf(cj[r], h[r], partial);
       }
+      // [snippet:butterfly]
       // y_t = Σ_j c_j h_j: a butterfly leaves the sum in every lane.
 #pragma unroll
       for (int offset = 16; offset > 0; offset /= 2) partial += __shfl_xor_sync(kFullMask, partial, offset);
+      // [/snippet:butterfly]
       if (lane == i) y_chunk = partial;
     }
     if (t_lane < length) y[std::size_t(t_lane) * batch + b] = y_chunk;
