@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,10 +36,12 @@ struct Options {
 };
 
 // fp64 against fp64 finite differences. A central difference (L(θ+ε) − L(θ−ε)) / 2ε carries
-// the rounding error of L divided by ε, about u·|L|/ε (u = 2^-53); the atol allows a hundred
-// times that, and the rtol covers the truncation error, ~ε² times a third derivative.
+// the rounding error of L divided by ε, about u·|L|/ε (u = 2^-53), and a truncation error of
+// about ε²/6 times a third derivative of L. Section [2] measures both against ε; at the step
+// below the two are of the same size, and the atol allows a hundred times the rounding.
 constexpr double kStep = 1e-5;
-Tolerance finite_difference_tolerance(double loss) { return {1e-9 + 100 * 0x1p-53 * std::abs(loss) / kStep, 1e-6}; }
+constexpr double kUnitRoundoff = 0x1p-53;
+Tolerance finite_difference_tolerance(double loss) { return {1e-9 + 100 * kUnitRoundoff * std::abs(loss) / kStep, 1e-6}; }
 // fp32 on the GPU against fp64: decays below 0.95 keep g and h below 20, and an error made at
 // one step fades geometrically, so the error stays near a few float epsilons times 20.
 constexpr Tolerance kGradB{2e-4, 2e-4};
@@ -58,11 +62,19 @@ Problem random_problem(Shape shape, std::uint64_t seed, double lo = 0.3, double 
     p.target[i] = unit(rng);
   }
   p.h = rscan::forward(shape, p.a, p.b);
-  p.dy = rscan::squared_loss_gradient(p.h, p.target);
+  p.dy = rscan::log_cosh_loss_gradient(p.h, p.target);
   return p;
 }
 
 std::string shape_name(Shape s) { return fmt::format("{} × {}", s.sequences, s.length); }
+
+// "3 block scan" for reverse_block_scan: short, and a figure's legend reads '_' as a subscript.
+std::string legend_name(const rscan::KernelInfo& k) {
+  std::string words = k.name;
+  if (words.starts_with("reverse_")) words.erase(0, 8);
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return fmt::format("{} {}", static_cast<int>(k.id), words);
+}
 
 // Adding +0 turns −0 (from a product with h_{−1} = 0) into 0, so the tables print no "-0.0000".
 std::string fixed(double v, int digits = 4) { return fmt::format("{:.{}f}", v + 0.0, digits); }
@@ -71,13 +83,13 @@ void section_small_example(Notebook& nb, const common::CommonOptions& common) {
   nb.section("The gradient of one short sequence, by the reverse pass and by finite differences");
   const Problem p = random_problem({1, 6}, common.seed);
   const auto grads = rscan::backward(p.shape, p.a, p.h, p.dy);
-  nb.text("Loss L = ½ Σ (h_k − t_k)², so dy_k = h_k − t_k. g_k = dy_k + a_{k+1} g_{k+1}, from the end.");
+  nb.text("Loss L = Σ log cosh(h_k − t_k), so dy_k = tanh(h_k − t_k). g_k = dy_k + a_{k+1} g_{k+1}, from the end.");
   std::vector<std::vector<std::string>> rows;
   for (std::size_t k = 0; k < p.shape.length; ++k)
     rows.push_back({std::to_string(k), fixed(p.a[k]), fixed(p.b[k]), fixed(p.h[k]), fixed(p.dy[k]), fixed(grads.g[k]), fixed(grads.grad_a[k])});
   nb.table({"k", "a_k", "b_k", "h_k", "dy_k", "g_k = dL/db_k", "dL/da_k"}, rows);
   const auto fd = rscan::finite_differences(p.shape, p.a, p.b, p.target, kStep);
-  const Tolerance tol = finite_difference_tolerance(rscan::squared_loss(p.h, p.target));
+  const Tolerance tol = finite_difference_tolerance(rscan::log_cosh_loss(p.h, p.target));
   nb.check("dL/db = g against central differences (fp64)", common::compare(grads.g, fd.g, tol));
   nb.check("dL/da = g_k h_{k−1} against central differences (fp64)", common::compare(grads.grad_a, fd.grad_a, tol));
 }
@@ -89,25 +101,47 @@ void section_finite_differences(Notebook& nb, const common::CommonOptions& commo
     const Problem p = random_problem(shape, common.seed + length);
     const auto grads = rscan::backward(shape, p.a, p.h, p.dy);
     const auto fd = rscan::finite_differences(shape, p.a, p.b, p.target, kStep);
-    const Tolerance tol = finite_difference_tolerance(rscan::squared_loss(p.h, p.target));
+    const Tolerance tol = finite_difference_tolerance(rscan::log_cosh_loss(p.h, p.target));
     nb.check(fmt::format("dL/db, {}", shape_name(shape)), common::compare(grads.g, fd.g, tol));
     nb.check(fmt::format("dL/da, {}", shape_name(shape)), common::compare(grads.grad_a, fd.grad_a, tol));
   }
-  // The central difference errs by ~ε² (truncation) plus ~u·L/ε (rounding): a V with its
-  // bottom near ε = u^{1/3}.
+  // The error of a central difference against its step: ~ε² (truncation) on the right,
+  // ~u·|L|/ε (rounding) on the left, a V with its bottom near ε = (u·|L|)^{1/3}.
   const Problem p = random_problem({1, 33}, common.seed);
   const auto grads = rscan::backward(p.shape, p.a, p.h, p.dy);
-  Series err{"max |finite difference − reverse pass|, dL/da", {}, {}, "linespoints lw 2 pt 7"};
+  const double loss = rscan::log_cosh_loss(p.h, p.target);
+  auto worst = [](const std::vector<double>& got, const std::vector<double>& expected) {
+    double w = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) w = std::max(w, std::abs(got[i] - expected[i]));
+    return std::max(w, 1e-17);  // an exact 0 cannot be drawn on a log scale
+  };
+  Series err_a{"dL/da", {}, {}, "linespoints lw 2 pt 7"}, err_b{"dL/db", {}, {}, "linespoints lw 2 pt 6"};
+  Series rounding{"u·|L|/ε (rounding)", {}, {}, "lines lw 2 dt 2"};
+  std::vector<std::vector<std::string>> rows;
+  double error_at_step = 0;
   for (int e = -12; e <= -1; ++e) {
     const double step = std::pow(10.0, e);
     const auto fd = rscan::finite_differences(p.shape, p.a, p.b, p.target, step);
-    double worst = 0;
-    for (std::size_t i = 0; i < fd.grad_a.size(); ++i) worst = std::max(worst, std::abs(fd.grad_a[i] - grads.grad_a[i]));
-    err.x.push_back(step);
-    err.y.push_back(std::max(worst, 1e-17));
+    const double a_error = worst(fd.grad_a, grads.grad_a), b_error = worst(fd.g, grads.g);
+    if (std::abs(step / kStep - 1) < 1e-9) error_at_step = std::max(a_error, b_error);
+    err_a.x.push_back(step);
+    err_a.y.push_back(a_error);
+    err_b.x.push_back(step);
+    err_b.y.push_back(b_error);
+    rounding.x.push_back(step);
+    rounding.y.push_back(kUnitRoundoff * loss / step);
+    rows.push_back({fmt::format("1e{}", e), fmt::format("{:.2e}", b_error), fmt::format("{:.2e}", a_error),
+                    fmt::format("{:.2e}", kUnitRoundoff * loss / step)});
   }
-  nb.figure({"finite_difference_step", "The step of a central difference: truncation against rounding", "step ε",
-             "largest error", true, true, {err}, {}});
+  nb.text(fmt::format("The step: one sequence of 33 steps, L = {:.2f}; the largest error of the central difference "
+                      "against the reverse pass, for every step ε.",
+                      loss));
+  nb.table({"ε", "dL/db", "dL/da", "u·|L|/ε"}, rows);
+  const Tolerance tol = finite_difference_tolerance(loss);
+  nb.check(fmt::format("at the checks' step ε = {:.0e} the error is inside the checks' atol", kStep), error_at_step <= tol.atol,
+           fmt::format("largest error {:.2e}; atol {:.2e} = 1e-9 + 100·u·|L|/ε", error_at_step, tol.atol));
+  nb.figure({"finite_difference_step", "Central difference: truncation against rounding", "step ε",
+             "max |finite difference − reverse pass|", true, true, {err_b, err_a, rounding}, {"set key inside bottom left"}});
 }
 
 void section_vanishing(Notebook& nb) {
@@ -115,7 +149,7 @@ void section_vanishing(Notebook& nb) {
   nb.text("The loss sees only the last step (dy = 0 except dy_{L−1} = 1), a is constant: g_k = a^{L−1−k}.");
   const std::size_t length = 400;
   Figure fig{"gradient_vs_distance", "|g_k| against the distance L − 1 − k from the loss", "distance from the loss (steps)",
-             "|g_k| = |dL/db_k|", false, true, {}, {"set yrange [1e-20:1e3]", "set key bottom left"}};
+             "|g_k| = |dL/db_k|", false, true, {}, {"set yrange [1e-20:1e3]", "set key inside right center"}};
   std::vector<std::vector<std::string>> rows;
   for (double decay : {0.5, 0.9, 0.99, 1.0, 1.01}) {
     std::vector<double> a(length, decay), dy(length, 0.0);
@@ -169,26 +203,91 @@ std::vector<Shape> check_shapes(const Options& o) {
   return {{3, 1}, {3, 2}, {3, 31}, {3, 33}, {3, 257}, {3, 1000}, {2 * 5 * 16, 1000}, {1000, 1}, {1, static_cast<std::size_t>(o.check_length)}};
 }
 
-// Every version on one problem, outputs poisoned first; returns whether all passed.
-bool check_versions(Notebook& nb, const Problem& p, const std::string& when) {
-  const auto expected = rscan::backward(p.shape, p.a, p.h, p.dy);
-  rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
-  bool ok = true;
-  for (const auto& k : rscan::kKernels) {
-    if (!common::kernel_selected(nb.options(), static_cast<int>(k.id))) continue;
-    gpu.gradients(k.id);
-    ok &= nb.check(fmt::format("{} {} dL/db, {}", static_cast<int>(k.id), k.name, shape_name(p.shape)) + when,
-                   common::compare(gpu.grad_b(), expected.g, kGradB));
-    ok &= nb.check(fmt::format("{} {} dL/da, {}", static_cast<int>(k.id), k.name, shape_name(p.shape)) + when,
-                   common::compare(gpu.grad_a(), expected.grad_a, kGradA));
+// One check line for a version and a gradient over many problems: their comparisons merged
+// (all with the same tolerance), and on a failure the worst element named by its problem.
+class MergedCheck {
+ public:
+  void add(const common::Comparison& c, const std::string& problem) {
+    const std::size_t offset = total_.count;
+    if (parts_.empty()) {
+      total_ = c;
+    } else {
+      // Name the first failure; a non-finite element outranks one that is only out of tolerance.
+      if (!c.ok && (total_.ok || (c.non_finite > 0 && total_.non_finite == 0))) {
+        total_.worst_index = offset + c.worst_index;
+        total_.worst_got = c.worst_got;
+        total_.worst_expected = c.worst_expected;
+      }
+      total_.ok = total_.ok && c.ok;
+      total_.count += c.count;
+      total_.failures += c.failures;
+      total_.non_finite += c.non_finite;
+      total_.max_abs_error = std::max(total_.max_abs_error, c.max_abs_error);
+      total_.max_rel_error = std::max(total_.max_rel_error, c.max_rel_error);
+    }
+    parts_.push_back({offset, problem});
   }
-  return ok;
+  void report(Notebook& nb, const std::string& what) const {
+    nb.check(what, total_, [&](std::size_t i) {
+      auto it = std::prev(std::upper_bound(parts_.begin(), parts_.end(), i, [](std::size_t v, const auto& part) { return v < part.first; }));
+      return fmt::format("element {} of {}", i - it->first, it->second);
+    });
+  }
+
+ private:
+  common::Comparison total_;
+  std::vector<std::pair<std::size_t, std::string>> parts_;  // (first element, problem)
+};
+
+// Every selected version against the fp64 reverse pass on the problems of a section, outputs
+// poisoned first. The section prints one line per version and gradient, not one per problem.
+class VersionChecks {
+ public:
+  // Runs every selected version on p; returns whether all of them matched.
+  bool run(const Notebook& nb, const Problem& p, const std::string& when) {
+    const auto expected = rscan::backward(p.shape, p.a, p.h, p.dy);
+    rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
+    const std::string problem = shape_name(p.shape) + when;
+    bool ok = true;
+    for (const auto& k : rscan::kKernels) {
+      if (!common::kernel_selected(nb.options(), static_cast<int>(k.id))) continue;
+      gpu.gradients(k.id);
+      const auto grad_b = common::compare(gpu.grad_b(), expected.g, kGradB);
+      const auto grad_a = common::compare(gpu.grad_a(), expected.grad_a, kGradA);
+      ok &= grad_b.ok && grad_a.ok;
+      auto& merged = merged_[static_cast<int>(k.id)];
+      merged.first.add(grad_b, problem);
+      merged.second.add(grad_a, problem);
+    }
+    return ok;
+  }
+  // `over` says what the lines cover, e.g. "9 problems".
+  void report(Notebook& nb, const std::string& over) const {
+    for (const auto& [id, merged] : merged_) {
+      const std::string version = fmt::format("{} {}", id, rscan::kKernels[id - 1].name);
+      merged.first.report(nb, fmt::format("{} dL/db, {}", version, over));
+      merged.second.report(nb, fmt::format("{} dL/da, {}", version, over));
+    }
+  }
+
+ private:
+  std::map<int, std::pair<MergedCheck, MergedCheck>> merged_;  // by version: dL/db, dL/da
+};
+
+std::string shape_list(const std::vector<Shape>& shapes) {
+  std::string list;
+  for (Shape s : shapes) list += (list.empty() ? "" : ", ") + shape_name(s);
+  return list;
 }
 
 void section_gpu_checks(Notebook& nb, const common::CommonOptions& common, const Options& o) {
   nb.section("Every GPU version against the fp64 reverse pass (sequences × length)");
   if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
-  for (Shape shape : check_shapes(o)) check_versions(nb, random_problem(shape, common.seed + shape.length), "");
+  const auto shapes = check_shapes(o);
+  nb.value("problems", shape_list(shapes));
+  VersionChecks checks;
+  for (Shape shape : shapes) checks.run(nb, random_problem(shape, common.seed + shape.length), "");
+  checks.report(nb, fmt::format("{} problems", shapes.size()));
 }
 
 void section_memory(Notebook& nb, const common::CommonOptions& common) {
@@ -203,8 +302,8 @@ void section_memory(Notebook& nb, const common::CommonOptions& common) {
   }
   nb.text(fmt::format("Model, for {} sequences × {} steps, fp32:", shape.sequences, shape.length));
   nb.table({"version", "MB kept for h", "bytes/step, forward + backward", "bytes/step, backward"}, rows);
-  Figure fig{"memory_kept", "Memory kept between the passes to know h (fp32, one sequence)", "sequence length L",
-             "bytes", true, true, {}, {"set key top left"}};
+  Figure fig{"memory_kept", "Memory kept for h between the passes (fp32)", "sequence length L (one sequence)",
+             "bytes", true, true, {}, {"set key inside top left"}};
   Series stored{"store every h (versions 1-3)", {}, {}}, kept{"one state per chunk of 256 (version 4)", {}, {}};
   for (int e = 0; e <= 20; ++e) {
     const Shape one{1, std::size_t(1) << e};
@@ -241,7 +340,9 @@ void section_memory(Notebook& nb, const common::CommonOptions& common) {
   const auto recomputed_step = timer.time([&] { gpu.backward(rscan::Kernel::recompute_h); });
   nb.value("forward storing h + version 3", fmt::format("{:.3f} ms (median)", stored_step.median_ms));
   nb.value("version 4 (its own forward pass included)", fmt::format("{:.3f} ms (median)", recomputed_step.median_ms));
-  check_versions(nb, p, ", after timing");
+  VersionChecks after_timing;
+  after_timing.run(nb, p, ", after timing");
+  after_timing.report(nb, shape_name(shape) + ", after timing");
 }
 
 void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
@@ -255,13 +356,14 @@ void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
                          {"version", "sequences", "length", "median_ms", "GBps", "copy_GBps", "percent_of_copy"});
   common::GpuTimer timer({2, bench ? 15 : 5, true});
   std::vector<Series> series;
-  for (const auto& k : rscan::kKernels) series.push_back({fmt::format("{} {}", static_cast<int>(k.id), k.name), {}, {}, "linespoints lw 2 pt 7"});
+  for (const auto& k : rscan::kKernels) series.push_back({legend_name(k), {}, {}, "linespoints lw 2 pt 7"});
   Series copy{"copy (same bytes)", {}, {}, "lines lw 2 dt 2"};
   std::vector<std::vector<std::string>> rows;
+  VersionChecks checks;
   for (std::size_t length : lengths) {
     const Shape shape{total / length, length};
     const Problem p = random_problem(shape, common.seed + length);
-    if (!check_versions(nb, p, ", before timing")) continue;
+    if (!checks.run(nb, p, ", before timing")) continue;
     rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
     gpu.store_h();
     const double copy_gbps = common::measure_copy_bandwidth(rscan::bytes_moved_backward(rscan::Kernel::block_reverse, shape) / 2);
@@ -280,12 +382,13 @@ void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
       csv.row({std::to_string(static_cast<int>(k.id)), std::to_string(shape.sequences), std::to_string(length), fixed(t.median_ms, 4),
                fmt::format("{:.1f}", gbps), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.1f}", 100 * gbps / copy_gbps)});
     }
-    check_versions(nb, p, ", after timing");
+    checks.run(nb, p, ", after timing");
   }
+  checks.report(nb, fmt::format("{} shapes, before and after timing", lengths.size()));
   nb.table({"version", "sequences × length", "median ms", "GB/s", "copy GB/s", "of copy"}, rows);
   series.push_back(copy);
   nb.figure({"throughput", fmt::format("Reverse pass throughput, {} steps in all (fp32)", total), "sequence length L (sequences = total / L)",
-             "GB/s", true, false, series, {"set key bottom left"}});
+             "GB/s", true, false, series, {}});
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "reference.hpp"
 
+#include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace rscan {
@@ -33,22 +35,26 @@ Gradients backward(Shape shape, std::span<const double> a, std::span<const doubl
   return out;
 }
 
-double squared_loss(std::span<const double> h, std::span<const double> target) {
+double log_cosh_loss(std::span<const double> h, std::span<const double> target) {
   double loss = 0;
-  for (std::size_t i = 0; i < h.size(); ++i) loss += 0.5 * (h[i] - target[i]) * (h[i] - target[i]);
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    // log cosh r = |r| + log(1 + e^{−2|r|}) − log 2, which does not overflow for large |r|.
+    const double r = std::abs(h[i] - target[i]);
+    loss += r + std::log1p(std::exp(-2 * r)) - std::numbers::ln2;
+  }
   return loss;
 }
 
-std::vector<double> squared_loss_gradient(std::span<const double> h, std::span<const double> target) {
+std::vector<double> log_cosh_loss_gradient(std::span<const double> h, std::span<const double> target) {
   std::vector<double> dy(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) dy[i] = h[i] - target[i];
+  for (std::size_t i = 0; i < h.size(); ++i) dy[i] = std::tanh(h[i] - target[i]);
   return dy;
 }
 
 Gradients finite_differences(Shape shape, std::span<const double> a, std::span<const double> b,
                              std::span<const double> target, double step) {
   std::vector<double> a_moved(a.begin(), a.end()), b_moved(b.begin(), b.end());
-  auto loss = [&] { return squared_loss(forward(shape, a_moved, b_moved), target); };
+  auto loss = [&] { return log_cosh_loss(forward(shape, a_moved, b_moved), target); };
   auto central = [&](std::vector<double>& theta, std::size_t i) {
     const double kept = theta[i];
     theta[i] = kept + step;

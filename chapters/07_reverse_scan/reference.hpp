@@ -31,12 +31,14 @@ std::vector<double> forward(Shape shape, std::span<const double> a, std::span<co
 // the end is 0), then ∂L/∂a_k from g and h.
 Gradients backward(Shape shape, std::span<const double> a, std::span<const double> h, std::span<const double> dy);
 
-// The loss the finite differences differentiate: L = ½ Σ_k (h_k − t_k)², so that the local
-// gradient is dy_k = h_k − t_k.
-double squared_loss(std::span<const double> h, std::span<const double> target);
-std::vector<double> squared_loss_gradient(std::span<const double> h, std::span<const double> target);
+// The loss the finite differences differentiate: L = Σ_k log cosh(h_k − t_k), so that the local
+// gradient is dy_k = tanh(h_k − t_k). Not a square on purpose: a square is quadratic in each a_k
+// and b_k (h is affine in each of them), and a central difference of a quadratic has no
+// truncation error to see.
+double log_cosh_loss(std::span<const double> h, std::span<const double> target);
+std::vector<double> log_cosh_loss_gradient(std::span<const double> h, std::span<const double> target);
 
-// Central differences (L(θ + ε) − L(θ − ε)) / 2ε of the squared loss, for every a_k and b_k.
+// Central differences (L(θ + ε) − L(θ − ε)) / 2ε of that loss, for every a_k and b_k.
 Gradients finite_differences(Shape shape, std::span<const double> a, std::span<const double> b,
                              std::span<const double> target, double step);
 

@@ -1,23 +1,26 @@
-# The step of a central difference: truncation against rounding -- run `gnuplot finite_difference_step.gp` in this directory
+# Central difference: truncation against rounding -- run `gnuplot finite_difference_step.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'finite_difference_step.svg'
-set title 'The step of a central difference: truncation against rounding'
+set title 'Central difference: truncation against rounding'
 set xlabel 'step ε'
-set ylabel 'largest error'
+set ylabel 'max |finite difference − reverse pass|'
 set logscale x
 set format x '10^{%L}'
 set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-plot 'finite_difference_step.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'max |finite difference − reverse pass|, dL/da'
+set key inside bottom left
+plot 'finite_difference_step.dat' index 0 using 1:2 with linespoints lw 2 pt 6 title 'dL/db', \
+     'finite_difference_step.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'dL/da', \
+     'finite_difference_step.dat' index 2 using 1:2 with lines lw 2 dt 2 title 'u·|L|/ε (rounding)'
 unset output
 reset
 set terminal dumb size 78,26 mono
 set output 'finite_difference_step.txt'
-set title 'The step of a central difference: truncation against rounding' noenhanced
+set title 'Central difference: truncation against rounding' noenhanced
 set xlabel 'step ε' noenhanced
-set ylabel 'largest error' noenhanced
+set ylabel 'max |finite difference − reverse pass|' noenhanced
 set logscale x
 set format x '10^{%L}'
 set logscale y
@@ -25,5 +28,8 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-plot 'finite_difference_step.dat' index 0 using 1:2 with lines title 'max |finite difference − reverse pass|, dL/da' noenhanced
+set key inside bottom left
+plot 'finite_difference_step.dat' index 0 using 1:2 with lines title 'dL/db' noenhanced, \
+     'finite_difference_step.dat' index 1 using 1:2 with lines title 'dL/da' noenhanced, \
+     'finite_difference_step.dat' index 2 using 1:2 with lines title 'u·|L|/ε (rounding)' noenhanced
 unset output

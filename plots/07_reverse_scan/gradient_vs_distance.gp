@@ -9,7 +9,7 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-20:1e3]
-set key bottom left
+set key inside right center
 plot 'gradient_vs_distance.dat' index 0 using 1:2 with lines lw 2 title 'a = 0.5', \
      'gradient_vs_distance.dat' index 1 using 1:2 with lines lw 2 title 'a = 0.9', \
      'gradient_vs_distance.dat' index 2 using 1:2 with lines lw 2 title 'a = 0.99', \
@@ -27,7 +27,7 @@ set format y '10^{%L}'
 set key below
 set format y '1e%L'
 set yrange [1e-20:1e3]
-set key bottom left
+set key inside right center
 plot 'gradient_vs_distance.dat' index 0 using 1:2 with lines title 'a = 0.5' noenhanced, \
      'gradient_vs_distance.dat' index 1 using 1:2 with lines title 'a = 0.9' noenhanced, \
      'gradient_vs_distance.dat' index 2 using 1:2 with lines title 'a = 0.99' noenhanced, \

@@ -8,11 +8,10 @@ set logscale x
 set format x '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key bottom left
-plot 'throughput.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title '1 reverse_sequential', \
-     'throughput.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title '2 reverse_by_reversed_index', \
-     'throughput.dat' index 2 using 1:2 with linespoints lw 2 pt 7 title '3 reverse_block_scan', \
-     'throughput.dat' index 3 using 1:2 with linespoints lw 2 pt 7 title '4 reverse_recompute_h', \
+plot 'throughput.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title '1 sequential', \
+     'throughput.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title '2 by reversed index', \
+     'throughput.dat' index 2 using 1:2 with linespoints lw 2 pt 7 title '3 block scan', \
+     'throughput.dat' index 3 using 1:2 with linespoints lw 2 pt 7 title '4 recompute h', \
      'throughput.dat' index 4 using 1:2 with lines lw 2 dt 2 title 'copy (same bytes)'
 unset output
 reset
@@ -25,10 +24,9 @@ set logscale x
 set format x '10^{%L}'
 set key below
 set format x '1e%L'
-set key bottom left
-plot 'throughput.dat' index 0 using 1:2 with lines title '1 reverse_sequential' noenhanced, \
-     'throughput.dat' index 1 using 1:2 with lines title '2 reverse_by_reversed_index' noenhanced, \
-     'throughput.dat' index 2 using 1:2 with lines title '3 reverse_block_scan' noenhanced, \
-     'throughput.dat' index 3 using 1:2 with lines title '4 reverse_recompute_h' noenhanced, \
+plot 'throughput.dat' index 0 using 1:2 with lines title '1 sequential' noenhanced, \
+     'throughput.dat' index 1 using 1:2 with lines title '2 by reversed index' noenhanced, \
+     'throughput.dat' index 2 using 1:2 with lines title '3 block scan' noenhanced, \
+     'throughput.dat' index 3 using 1:2 with lines title '4 recompute h' noenhanced, \
      'throughput.dat' index 4 using 1:2 with lines title 'copy (same bytes)' noenhanced
 unset output

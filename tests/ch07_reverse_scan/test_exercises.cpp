@@ -35,7 +35,7 @@ TEST_CASE("exercise 1: reverse_pass matches finite differences on several sequen
     const Inputs in = random_inputs({3, length}, 21);
     const auto h = rscan::forward(in.shape, in.a, in.b);
     const auto fd = rscan::finite_differences(in.shape, in.a, in.b, in.target, 1e-6);
-    const auto got = rscan::reverse_pass(in.shape, in.a, rscan::squared_loss_gradient(h, in.target));
+    const auto got = rscan::reverse_pass(in.shape, in.a, rscan::log_cosh_loss_gradient(h, in.target));
     REQUIRE(got.size() == in.shape.size());
     CHECK_CLOSE("g for 3 sequences of length " << length, common::compare(got, fd.g, {1e-8, 1e-6}));
   }
@@ -75,7 +75,7 @@ TEST_CASE("exercise 3: shuffle_down_step combines lane i with lane i + delta", "
 
 TEST_CASE("exercise 3: the shuffle-down steps scan a warp of 32 lanes", "[exercise]") {
   const Inputs in = random_inputs({1, 32}, 9);
-  const auto dy = rscan::squared_loss_gradient(rscan::forward(in.shape, in.a, in.b), in.target);
+  const auto dy = rscan::log_cosh_loss_gradient(rscan::forward(in.shape, in.a, in.b), in.target);
   const auto last = rscan::warp_reverse_scan_trace(rscan::reverse_steps(in.a, dy)).back();
   std::vector<double> got;
   for (const auto& s : last) got.push_back(s.b);

@@ -13,7 +13,7 @@ constexpr common::Tolerance kGradA{2e-3, 2e-4};
 void check_every_version(rscan::Shape shape, unsigned seed) {
   const Inputs in = random_inputs(shape, seed);
   const auto h = rscan::forward(shape, in.a, in.b);
-  const auto dy = rscan::squared_loss_gradient(h, in.target);
+  const auto dy = rscan::log_cosh_loss_gradient(h, in.target);
   const auto expected = rscan::backward(shape, in.a, h, dy);
   rscan::GpuProblem gpu(shape, rscan::to_float(in.a), rscan::to_float(in.b), rscan::to_float(dy));
   for (const auto& k : rscan::kKernels) {
@@ -48,7 +48,7 @@ TEST_CASE("every version matches finite differences in fp64 terms", "[gpu]") {
   const Inputs in = random_inputs({4, 33}, 5);
   const auto h = rscan::forward(in.shape, in.a, in.b);
   const auto fd = rscan::finite_differences(in.shape, in.a, in.b, in.target, 1e-6);
-  rscan::GpuProblem gpu(in.shape, rscan::to_float(in.a), rscan::to_float(in.b), rscan::to_float(rscan::squared_loss_gradient(h, in.target)));
+  rscan::GpuProblem gpu(in.shape, rscan::to_float(in.a), rscan::to_float(in.b), rscan::to_float(rscan::log_cosh_loss_gradient(h, in.target)));
   for (const auto& k : rscan::kKernels) {
     gpu.gradients(k.id);
     CHECK_CLOSE(k.name << " dL/db vs finite differences", common::compare(gpu.grad_b(), fd.g, kGradB));
