@@ -84,7 +84,8 @@ void section_kernel(Notebook& nb, const Options&) {
            [&](std::size_t i) { return fmt::format("sequence {}, t = {}", i / L, i % L); });
 
   nb.text("One real state: K̄_ℓ / K̄_0 = Ā^ℓ = exp(ΔA)^ℓ. The decay is set by |Ā|: near 0 the kernel\n"
-          "dies at once (short memory), near 1 it lasts (long memory). Δ and A enter only as ΔA.");
+          "dies at once (short memory), near 1 it lasts (long memory). The decay depends on Δ and A only\n"
+          "through ΔA; B̄ = (Ā − 1) B / A depends on Δ as well.");
   Figure f{"kernel_decay", "K̄_ℓ / K̄_0 of one real state, for several A and Δ", "lag ℓ", "K̄_ℓ / K̄_0", false, true, {},
            {"set yrange [1e-6:1.5]", "set key right top"}};
   std::vector<std::vector<std::string>> rows;
