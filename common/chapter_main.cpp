@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
 namespace common {
@@ -16,6 +17,12 @@ int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::funct
   add_common_options(app, options, info.kernel_count);
   if (add_options) add_options(app);
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
+  try {
+    prepare_output_directory(app, options, info.program);
+  } catch (const OptionError& e) {
+    print_option_error(app, e.what());
+    return 2;
+  }
 
   std::string why;
   if (options.require_gpu && !gpu_available(&why)) {
@@ -28,6 +35,15 @@ int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::funct
     Notebook notebook(info, options, command_line);
     body(notebook);
     return notebook.finish();
+  } catch (const OptionError& e) {  // sizes whose product does not fit (require_host_memory, ...)
+    std::fflush(stdout);
+    print_option_error(app, e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: out of host memory (std::bad_alloc): try smaller sizes (see --help)\n",
+                 info.program.c_str());
+    return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: error: %s\n", info.program.c_str(), e.what());

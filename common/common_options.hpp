@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,14 @@ struct CommonOptions {
   bool cpu_only = false;    // skip every GPU section, as on a machine without a GPU
   bool require_gpu = false; // exit 77 (the tests' "skipped") when no GPU is usable
   std::vector<int> kernels; // --kernel N, repeatable; empty = every version
+};
+
+// A value the options' own checks could not see is unusable: sizes each in range whose product
+// does not fit in memory, an output directory that cannot be written. run_chapter prints it as
+// one line and exits with code 2, as for a bad option, so name the options at fault.
+class OptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // True when version `k` was selected (no --kernel given selects them all).

@@ -17,7 +17,9 @@ Comparison compare_impl(std::span<const T> got, std::span<const double> expected
   Comparison c;
   c.tolerance = tol;
   c.count = got.size();
-  double worst_excess = -1;  // |error| / bound of the worst element so far
+  // The worst element is the one furthest past its bound: the largest |error| / bound, and
+  // among elements whose bound is 0 (every error is infinitely far past it) the largest error.
+  double worst_excess = -1, worst_error = -1;
   bool have_non_finite = false;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double g = static_cast<double>(got[i]);
@@ -39,8 +41,10 @@ Comparison compare_impl(std::span<const T> got, std::span<const double> expected
     if (e != 0) c.max_rel_error = std::fmax(c.max_rel_error, error / std::fabs(e));
     if (!(error <= bound)) ++c.failures;
     const double excess = bound > 0 ? error / bound : (error > 0 ? INFINITY : 0);
-    if (!have_non_finite && excess > worst_excess) {
+    const bool worse = excess > worst_excess || (excess == worst_excess && error > worst_error);
+    if (!have_non_finite && worse) {
       worst_excess = excess;
+      worst_error = error;
       c.worst_index = i;
       c.worst_got = g;
       c.worst_expected = e;
@@ -66,8 +70,10 @@ std::string Comparison::summary(const std::function<std::string(std::size_t)>& w
   if (count == 0) return text + "; nothing was compared";
   if (!ok) {
     const std::string at = where ? where(worst_index) : fmt::format("[{}]", worst_index);
-    text += fmt::format("; {} of {} out of tolerance ({} non-finite); worst at {}: expected {:.9g}, got {:.9g}",
-                        failures, count, non_finite, at, worst_expected, worst_got);
+    // A NaN or Inf has no distance to rank: the first one is named.
+    const char* which = non_finite > 0 ? "first non-finite" : "worst";
+    text += fmt::format("; {} of {} out of tolerance ({} non-finite); {} at {}: expected {:.9g}, got {:.9g}",
+                        failures, count, non_finite, which, at, worst_expected, worst_got);
   }
   return text;
 }

@@ -1,8 +1,9 @@
 // Is there a GPU this build can run on? Asked once, answered without crashing.
 //
-// With no driver, cudaGetDeviceCount returns cudaErrorInsufficientDriver; with a GPU of an
-// architecture this build has no code for, every launch would fail with "no kernel image".
-// Both become a reason string that the programs print and the GPU tests skip on.
+// With no driver, or one too old, cudaGetDeviceCount returns cudaErrorInsufficientDriver;
+// with a GPU of an architecture this build has no code for, every launch would fail with "no
+// kernel image". Each becomes a reason string, in words that say which case it is, that the
+// programs print and the GPU tests skip on.
 #pragma once
 
 #include <cstddef>
@@ -35,8 +36,9 @@ inline bool gpu_available(std::string* why_not = nullptr) {
   return s.usable;
 }
 
-// Throws a one-line error when `bytes` does not fit in the GPU's free memory, naming `what`
-// (the option or array at fault) and both sizes.
+// Throws OptionError (exit code 2 from run_chapter) when `bytes` does not fit in the GPU's free
+// memory, naming `what` (the options whose product sets the size, e.g. "--batch × --length")
+// and both sizes.
 void require_device_memory(std::size_t bytes, const std::string& what);
 
 }  // namespace common

@@ -27,6 +27,13 @@ std::string pad(const std::string& s, std::size_t width) {
 
 }  // namespace
 
+std::string summary_line(int passed, int failed, int skipped) {
+  std::string summary = fmt::format("{} Summary: {} check{} passed, {} failed", kRule, passed, passed == 1 ? "" : "s",
+                                    failed);
+  if (skipped > 0) summary += fmt::format("; {} GPU part{} skipped", skipped, skipped == 1 ? "" : "s");
+  return summary + " " + kRule;
+}
+
 std::string today() {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -162,9 +169,7 @@ void Notebook::gpu_skip(const std::string& what) {
 
 int Notebook::finish() {
   line("");
-  std::string summary = fmt::format("{} Summary: {} checks passed, {} failed", kRule, passed_, failed_);
-  if (skipped_ > 0) summary += fmt::format("; {} GPU parts skipped", skipped_);
-  line(summary + " " + kRule);
+  line(summary_line(passed_, failed_, skipped_));
   for (const std::string& what : failed_checks_) line(fmt::format("{}✘ {}", kIndent, what));
   std::fflush(stdout);
   return failed_ == 0 ? 0 : 1;

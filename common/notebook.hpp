@@ -71,6 +71,10 @@ class Notebook {
   std::vector<std::string> failed_checks_;
 };
 
+// "━━ Summary: 16 checks passed, 0 failed; 3 GPU parts skipped ━━" (the skipped part only
+// when some were), the line that Notebook::finish prints and scripts/book.sh reads.
+std::string summary_line(int passed, int failed, int skipped);
+
 // Today's date, YYYY-MM-DD (local time).
 std::string today();
 

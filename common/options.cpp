@@ -2,9 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <limits>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace common {
 namespace {
@@ -14,6 +20,38 @@ bool parse_whole(const std::string& text, T& value) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && ptr == end && !text.empty();
+}
+
+// The kind of value an option takes, as its help shows it: "INT in [1, 3]" out of CLI11's
+// "INT:INT in [1, 3]" (the type, then the validator's description).
+std::string value_kind(const CLI::Option& option) {
+  const std::string type = option.get_type_name();
+  const std::size_t colon = type.rfind(':');
+  return colon == std::string::npos ? type : type.substr(colon + 1);
+}
+
+// The option that `word` names ("--quiet", "-h", "--seed=3"), or null when it names none.
+const CLI::Option* option_named(const CLI::App& app, const std::string& word) {
+  if (word.size() < 2 || word[0] != '-') return nullptr;
+  return app.get_option_no_throw(word.substr(0, word.find('=')));
+}
+
+// CLI11 takes the word after an option as its value even when that word is another option,
+// and then blames the value ("got '--quiet'"). Returns the message for the first option whose
+// value is missing, or an empty string.
+std::string missing_value(const CLI::App& app, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.find('=') != std::string::npos) continue;
+    const CLI::Option* option = option_named(app, word);
+    if (option == nullptr || option->get_items_expected_min() == 0) continue;  // not an option, or a flag
+    if (i + 1 == argc) return fmt::format("{}: the value is missing ({})", word, value_kind(*option));
+    if (option_named(app, argv[i + 1]) != nullptr)
+      return fmt::format("{}: the value is missing ({}); the next word, {}, is an option", word, value_kind(*option),
+                         argv[i + 1]);
+  }
+  return {};
 }
 
 }  // namespace
@@ -58,7 +96,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, int kernel_count)
   app.add_option("--seed", options.seed, "Seed of the random inputs")
       ->check(unsigned_integer())
       ->capture_default_str();
-  app.add_option("--out", options.out_dir, "Directory for data, gnuplot scripts and figures (default out/<program>)");
+  app.add_option("--out", options.out_dir, "Directory for data, gnuplot scripts and figures (default out/<program>)")
+      ->type_name("DIR");
   app.add_flag("--bench", options.bench, "Also run the large benchmark sweeps");
   app.add_flag("--quiet", options.quiet, "Print only headings, checks and the summary");
   app.add_flag("--cpu-only", options.cpu_only, "Skip every GPU section, as on a machine without a GPU");
@@ -71,6 +110,10 @@ void add_common_options(CLI::App& app, CommonOptions& options, int kernel_count)
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv) {
+  if (const std::string missing = missing_value(app, argc, argv); !missing.empty()) {
+    print_option_error(app, missing);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -80,13 +123,38 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    for (char& c : message)
-      if (c == '\n') c = ' ';
-    std::fprintf(stderr, "%s: %s (see --help)\n", app.get_name().c_str(), message.c_str());
+    print_option_error(app, e.what());
+    return 2;
+  } catch (const OptionError& e) {  // thrown by a chapter's own check in a parse callback
+    print_option_error(app, e.what());
     return 2;
   }
   return std::nullopt;
+}
+
+void prepare_output_directory(const CLI::App& app, CommonOptions& options, const std::string& program) {
+  const bool given = app.get_option("--out")->count() > 0;
+  if (!given) options.out_dir = "out/" + program;
+  const std::string named = given ? "--out" : "--out (default " + options.out_dir + ")";
+  if (options.out_dir.empty()) throw OptionError("--out: expects a directory, got ''");
+  std::error_code error;
+  std::filesystem::create_directories(options.out_dir, error);
+  if (error) throw OptionError(fmt::format("{}: cannot create '{}': {}", named, options.out_dir, error.message()));
+  if (!std::filesystem::is_directory(options.out_dir, error))
+    throw OptionError(fmt::format("{}: '{}' is not a directory", named, options.out_dir));
+  // Permissions alone do not tell (a read-only file system, a full disk, root): write a file.
+  const std::string probe = fmt::format("{}/.write-test-{}", options.out_dir, getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) throw OptionError(fmt::format("{}: cannot write in '{}': {}", named, options.out_dir, std::strerror(errno)));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+void print_option_error(const CLI::App& app, const std::string& message) {
+  std::string line = message;
+  for (char& c : line)
+    if (c == '\n') c = ' ';
+  std::fprintf(stderr, "%s: %s (see --help)\n", app.get_name().c_str(), line.c_str());
 }
 
 bool kernel_selected(const CommonOptions& options, int k) {

@@ -27,7 +27,17 @@ CLI::Validator real_in(double lo, double hi);
 void add_common_options(CLI::App& app, CommonOptions& options, int kernel_count = 0);
 
 // Parses the command line. Returns an exit code when the program should stop at once:
-// 0 after --help, 2 after a bad option (with its one-line message on stderr).
+// 0 after --help, 2 after a bad option (with its one-line message on stderr). An option
+// whose value is missing is named as such, also when the next word is another option
+// ("--kernel --quiet"), which CLI11 would otherwise take as the value.
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv);
+
+// Prints "<program>: <message> (see --help)" on one line of stderr: how every bad option is told.
+void print_option_error(const CLI::App& app, const std::string& message);
+
+// Settles the output directory before any work: --out DIR, or out/<program> when --out was not
+// given. Creates it and writes a file in it; throws OptionError naming --out when that fails
+// or when --out is empty.
+void prepare_output_directory(const CLI::App& app, CommonOptions& options, const std::string& program);
 
 }  // namespace common

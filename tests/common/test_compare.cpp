@@ -66,6 +66,27 @@ TEST_CASE("the summary names the worst element with its expected and actual valu
   CHECK_THAT(text, Catch::Contains("got 7"));
 }
 
+TEST_CASE("the worst element is the one furthest past its bound, not the first one that fails") {
+  SECTION("relative bounds") {
+    // bounds 0.01, 0.1, 1: errors 0.02 (2×), 0.5 (5×), 3 (3×)
+    const auto c = compare(std::vector<double>{1.02, 10.5, 103}, std::vector<double>{1, 10, 100}, Tolerance{0, 1e-2});
+    CHECK(c.failures == 3);
+    CHECK(c.worst_index == 1);
+    CHECK_THAT(c.summary(), Catch::Contains("worst at [1]: expected 10, got 10.5"));
+  }
+  SECTION("a bound of 0 (reference 0, no atol): the largest error") {
+    const auto c = compare(std::vector<double>{0, 1, 5, 2}, std::vector<double>{0, 0, 0, 0}, Tolerance{0, 1e-3});
+    CHECK(c.failures == 3);
+    CHECK(c.worst_index == 2);
+  }
+  SECTION("a non-finite element is named first, and as such") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto c = compare(std::vector<double>{9, nan, nan}, std::vector<double>{0, 0, 0}, Tolerance{1, 0});
+    CHECK(c.worst_index == 1);
+    CHECK_THAT(c.summary(), Catch::Contains("first non-finite at [1]"));
+  }
+}
+
 TEST_CASE("CUDA_CHECK turns an error code into an exception with the call, file:line and CUDA's message") {
   try {
     CUDA_CHECK(cudaErrorMemoryAllocation);

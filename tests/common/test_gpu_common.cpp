@@ -52,3 +52,13 @@ TEST_CASE("the GPU timer and the copy roof give sane figures", "[gpu]") {
   CHECK(gbps > 100);     // any datacenter GPU of the last decade
   CHECK(gbps < 20000);   // and nothing yet built
 }
+
+TEST_CASE("with no driver at all the probe says so, not that the driver is too old") {
+  int driver = -1;
+  cudaDriverGetVersion(&driver);
+  if (driver != 0) return;  // a driver library is there: the other cases apply
+  std::string why;
+  REQUIRE_FALSE(common::gpu_available(&why));
+  CHECK_THAT(why, Catch::StartsWith("no NVIDIA driver"));
+  CHECK_THAT(why, !Catch::Contains("insufficient"));
+}
