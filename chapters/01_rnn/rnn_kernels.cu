@@ -135,23 +135,23 @@ __global__ void __launch_bounds__(128) rnn_warp_per_sequence(const float* W, con
       float a[R];
 #pragma unroll
       for (int r = 0; r < R; ++r) a[r] = uj[r] * x_t;
-      // [snippet:shuffle_state]
 #pragma unroll
       for (int k = 0; k < H; ++k) {
+        // [snippet:shuffle_state]
         const float h_k = __shfl_sync(kFullMask, h[k / 32], k % 32);  // unit k, from the lane that owns it
+        // [/snippet:shuffle_state]
 #pragma unroll
         for (int r = 0; r < R; ++r) a[r] = fmaf(w[r][k], h_k, a[r]);
       }
-      // [/snippet:shuffle_state]
       float partial = 0.f;
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         h[r] = activate<F>(a[r]);
         partial = fmaf(cj[r], h[r], partial);
       }
-      // [snippet:butterfly]
       // y_t = Σ_j c_j h_j: a butterfly leaves the sum in every lane.
 #pragma unroll
+      // [snippet:butterfly]
       for (int offset = 16; offset > 0; offset /= 2) partial += __shfl_xor_sync(kFullMask, partial, offset);
       // [/snippet:butterfly]
       if (lane == i) y_chunk = partial;
