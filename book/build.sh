@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Render the book: OUT_DIR/index.html (contents) + OUT_DIR/NN_slug.html per chapter,
-# one pandoc run per chapters/NN_slug/README.md. Any pandoc warning fails the build.
+# Render the book: OUT_DIR/index.html (contents) + one HTML page for each page that
+# book/pages lists, one pandoc run each. Any pandoc warning fails the build, and so do
+# a control byte in the markdown, a link to a file that does not exist, an image or a
+# link that did not parse, and math left as text (book/pages.lua).
 #
 #   book/build.sh OUT_DIR
 #   BOOK_ROOT=/tmp/booktest book/build.sh /tmp/out   # render another tree (tests)
@@ -29,13 +31,33 @@ cd "$ROOT"
 export BOOK_ROOT="$ROOT"
 unset BOOK_LISTINGS   # extract mode is for scripts/sync-listings only
 
-shopt -s nullglob
-found=(chapters/*/README.md)
-if [ ${#found[@]} -eq 0 ]; then
-  echo "book/build.sh: no chapters/*/README.md under $ROOT" >&2
+# The pages, in reading order: LABEL PAGE SOURCE (book/pages says more).
+labels=() pages=() sources=()
+while read -r label page source extra; do
+  [[ -z $label || $label == \#* ]] && continue
+  if [[ -z $source || -n $extra ]]; then
+    echo "book/build.sh: book/pages: '$label $page $source $extra': want LABEL PAGE SOURCE" >&2
+    exit 1
+  fi
+  if [ ! -f "$source" ]; then
+    echo "book/build.sh: book/pages names $source, which does not exist" >&2
+    exit 1
+  fi
+  labels+=("$label") pages+=("$page") sources+=("$source")
+done < "$BOOK_DIR/pages"
+if [ ${#sources[@]} -eq 0 ]; then
+  echo "book/build.sh: book/pages lists no page" >&2
   exit 1
 fi
-mapfile -t chapters < <(printf '%s\n' "${found[@]}" | LC_ALL=C sort)
+
+# A control byte in the markdown (a \v typed into "\varphi" by a shell, say) is
+# read as text and silently breaks what it touches: refuse it. Tabs are fine.
+bad=$(grep -nP '[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]' "${sources[@]}" | cut -c1-120 || true)
+if [ -n "$bad" ]; then
+  echo "book/build.sh: raw control bytes (shown as ^X by cat -v) in the markdown:" >&2
+  printf '%s\n' "$bad" | cat -v >&2
+  exit 1
+fi
 
 reader=$(<"$BOOK_DIR/reader-format")
 common=(
@@ -48,7 +70,9 @@ common=(
   --lua-filter="$BOOK_DIR/include.lua"
   --lua-filter="$BOOK_DIR/pages.lua"
 )
-for f in "${chapters[@]}"; do common+=(-M "book-chapters=$f"); done
+for i in "${!sources[@]}"; do common+=(-M "book-pages=${labels[$i]} ${pages[$i]} ${sources[$i]}"); done
+# Links to repository files that are not pages point into the tree, relative to the book.
+common+=(-M "book-repo=$(realpath --relative-to="$OUT" "$ROOT")")
 
 # Write to a temporary name first so a failed run never leaves a half page behind.
 render() {  # render OUTPUT_FILE WHAT pandoc-args...
@@ -64,19 +88,11 @@ render() {  # render OUTPUT_FILE WHAT pandoc-args...
   mv "$dest.tmp" "$dest"
 }
 
-for f in "${chapters[@]}"; do
-  dir=$(dirname "$f")
-  slug=$(basename "$dir")
-  if ! [[ $slug =~ ^([0-9]+)_ ]]; then
-    echo "book/build.sh: $dir: chapter directories must be named NN_slug" >&2
-    exit 1
-  fi
-  num=$((10#${BASH_REMATCH[1]}))
-  # No H1 is left in the body (pages.lua makes it the title), so -N with this
-  # offset numbers the H2s num.1, num.2, ...
-  # Images resolve against the chapter directory first, then the repository root.
-  render "$OUT/$slug.html" "$f" --toc --toc-depth=3 -N --number-offset="$num" \
-    --resource-path="$dir:." "$f"
+for i in "${!sources[@]}"; do
+  f=${sources[$i]}
+  # Images resolve against the page's directory first, then the repository root.
+  # pages.lua numbers the sections with the page's label (8b.1, 8b.2, ...).
+  render "$OUT/${pages[$i]}" "$f" --toc --toc-depth=3 --resource-path="$(dirname "$f"):." "$f"
 done
 
 render "$OUT/index.html" "the contents page" -M book-page=contents --resource-path=. /dev/null

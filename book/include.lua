@@ -5,6 +5,9 @@
 --   ```{.cpp include="chapters/01_rnn/rnn_kernels.cu" snippet="warp_step"}
 --   ```{.console include="plots/01_rnn/output.txt" section="2"}   -- or "header", "summary"
 --   ```{.cpp include="chapters/01_rnn/small.cu"}                   -- the whole file
+--   ```{.console include="plots/07_reverse_scan/output.txt" section="2" fold="checks plots"}
+--        fold: "checks" folds long runs of passed checks into one line,
+--              "plots" drops the character plots (the page shows the SVG)
 --
 -- Environment:
 --   BOOK_ROOT      directory the `include` paths are relative to (default: the cwd)
@@ -110,6 +113,76 @@ local function output_section(lines, which, where)
   return out
 end
 
+-- A figure the program drew also appears in its output as a character plot,
+-- after the line `figure NAME: TITLE`; the page shows the SVG instead. gnuplot's
+-- plot is a title row (and a key, if it sits on top), a frame (rows with `|` or
+-- `+-`, top and bottom borders `+---`), then deeper-indented rows under it: tick
+-- labels, axis label, key.
+local function plot_end(lines, i)
+  local top
+  for k = i, math.min(i + 8, #lines) do
+    local l = lines[k]
+    if l:find("+---", 1, true) then top = k break end
+    if l:match("^%S") or l:match("^%s*[✔✘] ") or l:match("^%s*figure ") then break end   -- not a plot
+  end
+  if not top then return i end
+  local k = top
+  while k + 1 <= #lines and (lines[k + 1]:find("|", 1, true) or lines[k + 1]:find("+-", 1, true)) do k = k + 1 end
+  local function deep(l) return l and l:match("^     +%S") end
+  while deep(lines[k + 1]) or (lines[k + 1] == "" and deep(lines[k + 2])) do k = k + 1 end
+  return k + 1
+end
+
+local function fold_plots(lines)
+  local out, i = {}, 1
+  while i <= #lines do
+    local l = lines[i]
+    out[#out + 1] = l
+    i = i + 1
+    if l:match("^%s*figure [%w_]+: ") and not l:find(": not drawn: ", 1, true) then i = plot_end(lines, i) end
+  end
+  return out
+end
+
+-- Runs of more than three passed checks keep their first two and last lines; one
+-- line in between says how many passed and where the whole list is.
+local function fold_checks(lines, source)
+  local out, i = {}, 1
+  local function passed(l) return l:match("^%s*✔ ") end
+  while i <= #lines do
+    if passed(lines[i]) then
+      local j = i
+      while j + 1 <= #lines and passed(lines[j + 1]) do j = j + 1 end
+      local n = j - i + 1
+      if n > 3 then
+        out[#out + 1] = lines[i]
+        out[#out + 1] = lines[i + 1]
+        out[#out + 1] = string.format("%s✔ … %d more checks passed (every line: %s)",
+          lines[i]:match("^%s*"), n - 3, source)
+        out[#out + 1] = lines[j]
+      else
+        for k = i, j do out[#out + 1] = lines[k] end
+      end
+      i = j + 1
+    else
+      out[#out + 1] = lines[i]
+      i = i + 1
+    end
+  end
+  return out
+end
+
+-- fold="checks plots" (either word or both) shortens a recorded output.
+local function fold(lines, how, source)
+  local known = { checks = true, plots = true }
+  for word in how:gmatch("%S+") do
+    if not known[word] then return nil, "unknown fold '" .. word .. "' (use checks, plots)" end
+  end
+  if how:find("plots") then lines = fold_plots(lines) end
+  if how:find("checks") then lines = fold_checks(lines, source) end
+  return lines
+end
+
 -- The fresh text for one block, or nil plus a message.
 local function extract(attrs)
   local inc, name, sect = attrs["include"], attrs["snippet"], attrs["section"]
@@ -126,6 +199,11 @@ local function extract(attrs)
     sel, err = output_section(lines, sect, where)
   end
   if not sel then return nil, err end
+  if attrs["fold"] then
+    if not sect then return nil, "fold= applies to recorded output (section=) only" end
+    sel, err = fold(sel, attrs["fold"], inc)
+    if not sel then return nil, err end
+  end
   sel = tidy(sel)
   if #sel == 0 then return nil, "selects no text in " .. where end
   return table.concat(sel, "\n")
@@ -136,6 +214,7 @@ local function describe(attrs)
   local d = "include=" .. attrs["include"]
   if attrs["snippet"] then d = d .. " snippet=" .. attrs["snippet"] end
   if attrs["section"] then d = d .. " section=" .. attrs["section"] end
+  if attrs["fold"] then d = d .. " fold=" .. attrs["fold"] end
   return d
 end
 
@@ -167,7 +246,7 @@ local function code_block(cb)
   -- A small label above the block says where the text comes from.
   local label = attrs["title"] or attrs["include"]
   local is_output = attrs["section"] ~= nil or cb.classes:includes("console")
-  for _, k in ipairs({ "include", "snippet", "section", "title" }) do attrs[k] = nil end
+  for _, k in ipairs({ "include", "snippet", "section", "fold", "title" }) do attrs[k] = nil end
   return pandoc.Div(
     { pandoc.Div({ pandoc.Plain({ pandoc.Code(label) }) }, pandoc.Attr("", { "listing-label" })), cb },
     pandoc.Attr("", { "listing", is_output and "output" or "source" }))

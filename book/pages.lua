@@ -1,13 +1,16 @@
 -- pages.lua: page structure of the book (runs after include.lua).
 --
--- Chapter pages: the single `# Title` becomes the page title (so that -N numbers
--- the H2s as N.1, N.2 via --number-offset), prev / contents / next links are
--- added above and below, and links to other chapters' README.md are pointed at
--- their HTML pages.
--- Contents page (-M book-page=contents): built from the chapter files alone.
+-- Every page: the single `# Title` becomes the page title, the `##` and `###`
+-- sections are numbered with the page's label (8b.1, 8b.1.2), prev / contents /
+-- next links are added above and below, links to another page's markdown point
+-- at its HTML page, and links to other repository files point into the tree.
+-- The build fails on a link to a file that does not exist, on an image or link
+-- that did not parse (its `![` or `](` left as text), and on math left as text.
+-- Contents page (-M book-page=contents): built from the pages' files alone.
 --
--- Metadata set by build.sh: book-chapters (list of chapters/NN_slug/README.md,
--- in book order), book-reader (the pandoc reader format); from metadata.yaml:
+-- Metadata set by build.sh: book-pages (one "LABEL PAGE SOURCE" per page, in book
+-- order: book/pages), book-reader (the pandoc reader format), book-repo (the
+-- repository root relative to the book's directory); from metadata.yaml:
 -- book-title, source-url.
 
 local stringify = pandoc.utils.stringify
@@ -30,14 +33,12 @@ local function fail(msg)
   os.exit(1)
 end
 
--- chapters/01_rnn/README.md -> slug "01_rnn", number 1, page "01_rnn.html"
-local function chapter_info(path)
-  local slug = path:match("chapters/([^/]+)/README%.md$")
-  local num = slug and slug:match("^(%d+)_")
-  if not num then fail(path .. ": chapter directories must be named chapters/NN_slug") end
-  return { path = path, slug = slug, number = tonumber(num), href = slug .. ".html" }
+-- "8b 08b_x.html chapters/08_selective_scan/ADVANCED.md" -> a page
+local function page_info(entry)
+  local label, href, path = entry:match("^(%S+) (%S+) (%S+)$")
+  if not label then fail("pages.lua: bad book-pages entry '" .. entry .. "'") end
+  return { label = label, href = href, path = path, dir = path:match("^(.*)/[^/]*$") or "." }
 end
-
 -- Heading text that can sit inside a link: no nested links, no footnotes.
 local function link_safe(inlines)
   return pandoc.Span(inlines):walk({
@@ -84,31 +85,82 @@ local function normalize(dir, target)
   return table.concat(parts, "/")
 end
 
-local function rewrite_link(link, ch, source_url)
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() return true end
+  return false
+end
+
+local problems = {}
+
+-- A link to another page's markdown goes to that page; a link to any other file of
+-- the repository goes to the hosted source (source-url) or into the tree.
+local function rewrite_link(link, pg, pages, source_url, repo)
   local target = link.target
   if target == "" or target:match("^#") or target:match("^%a[%w+.-]*:") or target:match("^/") then
     return nil
   end
   local path, frag = target:match("^([^#]*)(#?.*)$")
-  local repo_path = normalize("chapters/" .. ch.slug, path)
-  if not repo_path then return nil end
-  local slug = repo_path:match("^chapters/([^/]+)/README%.md$") or repo_path:match("^chapters/([^/]+)$")
-  if slug and slug:match("^%d+_") then
-    link.target = (slug == ch.slug and frag ~= "") and frag or (slug .. ".html" .. frag)
-    return link
+  local repo_path = normalize(pg.dir, path)
+  if not repo_path then
+    problems[#problems + 1] = pg.path .. ": link to " .. target .. " leaves the repository"
+    return nil
+  end
+  for _, other in ipairs(pages) do
+    if other.path == repo_path or other.path == repo_path .. "/README.md" then
+      link.target = (other.path == pg.path and frag ~= "") and frag or (other.href .. frag)
+      return link
+    end
+  end
+  if not exists(repo_path) then
+    problems[#problems + 1] = pg.path .. ": link to " .. target .. ": no such file in the repository"
+    return nil
   end
   if source_url ~= "" then
     link.target = source_url:gsub("/+$", "") .. "/" .. repo_path .. frag
-    return link
+  else
+    link.target = repo .. "/" .. repo_path .. frag
   end
-  return nil
+  return link
+end
+
+-- Markdown that did not parse stays as text: `![alt [x]](file.svg)` with a bracket
+-- in the alt text, or `$1 + $` whose closing dollar follows a space.
+local function check_text(doc, pg)
+  local function near(s) return (s:gsub("%s+", " "):sub(1, 60)) end
+  doc:walk({
+    Str = function(s)
+      if s.text:find("![", 1, true) or s.text:find("](", 1, true) then
+        problems[#problems + 1] = pg.path .. ": an image or link did not parse, near '" .. near(s.text) .. "'"
+      elseif s.text:find("$", 1, true) then
+        problems[#problems + 1] = pg.path .. ": math left as text (a '$' in the text), near '" .. near(s.text) .. "'"
+      end
+    end,
+  })
+end
+
+-- Section numbers from the page's label: 8b.1, 8b.2, 8b.2.1 (no number for
+-- {.unnumbered}), as a span in the header, so the table of contents shows them.
+local function number_sections(doc, pg)
+  local k, j = 0, 0
+  return doc:walk({
+    Header = function(h)
+      if h.level < 2 or h.level > 3 or h.classes:includes("unnumbered") then return nil end
+      local n
+      if h.level == 2 then k, j = k + 1, 0; n = pg.label .. "." .. k
+      else j = j + 1; n = pg.label .. "." .. k .. "." .. j end
+      table.insert(h.content, 1, pandoc.Space())
+      table.insert(h.content, 1, pandoc.Span({ pandoc.Str(n) }, pandoc.Attr("", { "header-section-number" })))
+      return h
+    end,
+  })
 end
 
 local function nav_block(chapters, i, reader, where)
   local items = {}
   local function add(ch, rel, arrow_left, arrow_right)
     local title = outline(ch, reader)
-    local content = { pandoc.Str(arrow_left), number_span(tostring(ch.number)), pandoc.Space() }
+    local content = { pandoc.Str(arrow_left), number_span(ch.label), pandoc.Space() }
     for _, x in ipairs(link_safe(title)) do content[#content + 1] = x end
     content[#content + 1] = pandoc.Str(arrow_right)
     items[#items + 1] = pandoc.Span({ pandoc.Link(content, ch.href, "", pandoc.Attr("", {}, { { "rel", rel } })) },
@@ -129,7 +181,7 @@ local function chapter_page(doc, chapters, reader, book_title)
   for i, ch in ipairs(chapters) do
     if ch.path == me then idx = i end
   end
-  if not idx then fail("pages.lua: " .. tostring(me) .. " is not in book-chapters") end
+  if not idx then fail("pages.lua: " .. tostring(me) .. " is not in book/pages") end
   local ch = chapters[idx]
 
   -- Move the H1 into the title block.
@@ -145,17 +197,22 @@ local function chapter_page(doc, chapters, reader, book_title)
   if not title then fail(ch.path .. ": the first line must be '# Title'") end
   doc.blocks = blocks
 
-  local shown = { number_span(tostring(ch.number)), pandoc.Space() }
+  local shown = { number_span(ch.label), pandoc.Space() }
   for _, x in ipairs(title) do shown[#shown + 1] = x end
   doc.meta.title = pandoc.MetaInlines(shown)
-  -- Chapter first in <title>: browser tabs cut long titles short.
-  doc.meta.pagetitle = pandoc.MetaString(ch.number .. " " .. stringify(link_safe(title)) .. " – " .. book_title)
+  -- Label first in <title>: browser tabs cut long titles short.
+  doc.meta.pagetitle = pandoc.MetaString(ch.label .. " " .. stringify(link_safe(title)) .. " – " .. book_title)
 
+  check_text(doc, ch)
+  local source_url = doc.meta["source-url"] and stringify(doc.meta["source-url"]) or ""
+  local repo = doc.meta["book-repo"] and stringify(doc.meta["book-repo"]) or "."
+  doc = doc:walk({ Link = function(l) return rewrite_link(l, ch, chapters, source_url, repo) end })
+  doc = number_sections(doc, ch)
+  if #problems > 0 then fail(table.concat(problems, "\n")) end
+
+  -- After the walks: these links are already the pages' addresses.
   doc.meta["include-before"] = pandoc.MetaBlocks({ nav_block(chapters, idx, reader, "top") })
   doc.meta["include-after"] = pandoc.MetaBlocks({ nav_block(chapters, idx, reader, "bottom") })
-
-  local source_url = doc.meta["source-url"] and stringify(doc.meta["source-url"]) or ""
-  doc = doc:walk({ Link = function(l) return rewrite_link(l, ch, source_url) end })
   return doc
 end
 
@@ -163,13 +220,13 @@ local function contents_page(doc, chapters, reader, book_title)
   local items = {}
   for _, ch in ipairs(chapters) do
     local title, sections = outline(ch, reader)
-    local head = { number_span(tostring(ch.number)), pandoc.Space(), pandoc.Link(link_safe(title), ch.href) }
+    local head = { number_span(ch.label), pandoc.Space(), pandoc.Link(link_safe(title), ch.href) }
     local subs, k = {}, 0
     for _, h in ipairs(sections) do
       local text = {}
-      if not h.classes:includes("unnumbered") then      -- -N skips these too
+      if not h.classes:includes("unnumbered") then      -- number_sections skips these too
         k = k + 1
-        text = { pandoc.Span({ pandoc.Str(ch.number .. "." .. k) }, pandoc.Attr("", { "section-number" })), pandoc.Space() }
+        text = { pandoc.Span({ pandoc.Str(ch.label .. "." .. k) }, pandoc.Attr("", { "section-number" })), pandoc.Space() }
       end
       for _, x in ipairs(link_safe(h.content)) do text[#text + 1] = x end
       subs[#subs + 1] = { pandoc.Plain({ pandoc.Link(text, ch.href .. "#" .. h.identifier) }) }
@@ -186,11 +243,11 @@ end
 function Pandoc(doc)
   local reader = doc.meta["book-reader"] and stringify(doc.meta["book-reader"]) or "markdown"
   local book_title = doc.meta["book-title"] and stringify(doc.meta["book-title"]) or "Book"
-  local chapters = {}
-  for i, p in ipairs(meta_list(doc.meta["book-chapters"])) do chapters[i] = chapter_info(p) end
-  if #chapters == 0 then fail("pages.lua: no book-chapters given") end
+  local pages = {}
+  for i, p in ipairs(meta_list(doc.meta["book-pages"])) do pages[i] = page_info(p) end
+  if #pages == 0 then fail("pages.lua: no book-pages given") end
   if doc.meta["book-page"] and stringify(doc.meta["book-page"]) == "contents" then
-    return contents_page(doc, chapters, reader, book_title)
+    return contents_page(doc, pages, reader, book_title)
   end
-  return chapter_page(doc, chapters, reader, book_title)
+  return chapter_page(doc, pages, reader, book_title)
 end
