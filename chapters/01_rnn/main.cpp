@@ -7,6 +7,7 @@
 #include "checked_timing.hpp"
 #include "gpu.hpp"
 #include "gpu_rnn.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "reference.hpp"
 #include "results_csv.hpp"
@@ -396,6 +397,11 @@ int main(int argc, char** argv) {
         app.add_option("--radius", o.radius, "Spectral radius of W for the checks")->check(common::real_in(0.01, 1.0))->capture_default_str();
       },
       [&](Notebook& nb) {
+        // Before any work: the fp64 checks hold about 36 bytes per sequence-step (inputs, the
+        // fp64 and fp32 outputs, the GPU's results) and the states of every sequence.
+        common::require_host_memory(double(o.batch) * (36.0 * o.length + 32.0 * o.hidden), "--batch × --length");
+        if (nb.gpu())
+          common::require_device_memory(rnn::GpuRnn::device_bytes(o.hidden, o.batch, o.length), "--batch × --length");
         section_tanh_rnn(nb, o);
         section_memory(nb, o);
         section_gradients(nb, o);
