@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: builds everything and runs every test. Without a GPU, the GPU tests are
-# reported as skipped (never as passed).
+# reported as skipped (never as passed); the last line counts passed, failed and skipped apart,
+# since CTest's own "100% tests passed" counts the skipped ones as passed.
 #   scripts/test.sh [PRESET]   default: default. `device` is for a GPU machine without network,
 #                              whose libraries come from .deps/ (scripts/gpu-suite sets that up).
 set -euo pipefail
@@ -14,4 +15,15 @@ case "$preset" in
 esac
 cmake --preset "$preset"
 cmake --build --preset "$preset"
-ctest --preset "$preset"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+rc=0
+ctest --preset "$preset" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+total=$(sed -nE 's/^[0-9]+% tests passed, [0-9]+ tests? failed out of ([0-9]+)$/\1/p' "$log")
+failed=$(sed -nE 's/^[0-9]+% tests passed, ([0-9]+) tests? failed out of [0-9]+$/\1/p' "$log")
+skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$log" || true)
+if [ -n "$total" ]; then
+  echo
+  echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped (they need a GPU)"
+fi
+exit "$rc"
