@@ -379,7 +379,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
   }
 
   Figure f{"bench_time", fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),
-           "sequence length L", "median time (ms)", true, true, {}, {"set key left top"}};
+           "sequence length L", "median time (ms)", true, true, {}, {"set key inside right bottom"}};
   for (auto& [name, s] : series) f.series.push_back(s);
   nb.figure(f, false);
 }

@@ -144,7 +144,7 @@ void section_exact_for_staircase(Notebook& nb) {
   nb.table(header, rows);
 
   Figure f{"error_vs_delta", "Largest output error on a staircase input, against the step Δ", "step Δ",
-           "max_k |y_k − y(t_k)|", true, true, {}, {"set key right bottom", "set format y '10^{%T}'"}};
+           "max_k |y_k − y(t_k)|", true, true, {}, {"set key inside right center", "set format y '10^{%T}'"}};
   for (Method method : zoh::kMethods) f.series.push_back({zoh::name(method), deltas, errors[method], "linespoints lw 2"});
   nb.figure(f);
 
@@ -173,9 +173,9 @@ void section_responses(Notebook& nb) {
   const auto fine = linspace(0, t_end, 801);
 
   Figure step{"step_response", fmt::format("Step response, Δ = {}", kCoarseStep), "time t", "y(t)", false, false, {},
-              {"set key right bottom", "set yrange [-0.2:2.2]"}};
+              {"set key inside right bottom", "set yrange [-1.2:2.2]"}};
   Figure impulse{"impulse_response", fmt::format("Impulse response: K_k / Δ over [kΔ, (k+1)Δ), Δ = {}", kCoarseStep),
-                 "time t", "K_k / Δ", false, false, {}, {"set key right top", "set xzeroaxis"}};
+                 "time t", "K_k / Δ", false, false, {}, {"set key inside left bottom", "set yrange [-6:4]", "set xzeroaxis"}};
   std::vector<double> exact_step, exact_impulse;
   for (double t : fine) {
     exact_step.push_back(kOscillator.step_response(t));
@@ -254,7 +254,7 @@ void section_diagonal(Notebook& nb) {
 
   std::vector<std::vector<std::string>> rows;
   Figure f{"phi1_rounding", "Relative error of φ₁(z) = (e^z − 1)/z in double precision", "|z|  (z < 0)",
-           "relative error", true, true, {}, {"set key left bottom", "set yrange [1e-18:10]"}};
+           "relative error", true, true, {}, {"set key inside right top", "set yrange [1e-18:10]"}};
   Series naive{"(exp(z) − 1)/z as written", {}, {}, "linespoints lw 2"};
   Series stable{"expm1(z)/z", {}, {}, "linespoints lw 2"};
   std::vector<double> got, expected;
@@ -306,7 +306,7 @@ void section_gap(Notebook& nb) {
   nb.table({"Δ", "a", "z = Δa", "φ₁(z) = B̄_zoh/ΔB", "ΔB vs B̄_zoh"}, rows);
 
   Figure f{"bbar_gap", "How much larger Mamba's B̄ = ΔB is than ZOH's B̄", "Δ|a|", "ΔB / B̄(ZOH) − 1", true, true, {},
-           {"set key left top", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
+           {"set key inside right bottom", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
             "set label 1 'Mamba at initialisation' at 0.0015, graph 0.93"}};
   Series exact{"z/(e^z − 1) − 1", {}, {}, "lines lw 2"};
   Series first_order{"Δ|a|/2 (first order)", {}, {}, "lines lw 2 dt 2"};
@@ -319,7 +319,7 @@ void section_gap(Notebook& nb) {
   nb.figure(f);
 
   Figure stability{"abar_vs_z", "Ā for a real eigenvalue: where each rule sends z = Δa", "z = Δa", "Ā", false, false,
-                   {}, {"set key left top", "set yrange [-2:1.2]", "set xzeroaxis", "set arrow 1 from -10,-1 to 0,-1 nohead dt 3"}};
+                   {}, {"set key inside left bottom", "set yrange [-2:1.2]", "set xzeroaxis", "set arrow 1 from -10,-1 to 0,-1 nohead dt 3"}};
   const auto z = linspace(-10, 0, 201);
   for (Method method : {Method::zoh, Method::bilinear, Method::euler}) {
     Series s{method == Method::zoh ? "ZOH and Mamba: exp(z)" : zoh::name(method), z, {}, "lines lw 2"};
@@ -479,7 +479,7 @@ void section_benchmark(Notebook& nb) {
 
   Figure f{"bench_bandwidth", fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
            "bytes moved (MB)", "GB/s", true, false, {},
-           {"set key right bottom", fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
+           {"set key inside left bottom maxrows 4 spacing 0.9 font ',11'", fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
   for (auto& [name, s] : series) f.series.push_back(s);
   const auto& any = series.begin()->second;
   f.series.push_back({"device-to-device copy", any.x, std::vector<double>(any.x.size(), copy_gbps), "lines lw 2 dt 2 lc rgb 'black'"});

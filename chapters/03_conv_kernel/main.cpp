@@ -87,7 +87,7 @@ void section_kernel(Notebook& nb, const Options&) {
           "dies at once (short memory), near 1 it lasts (long memory). The decay depends on Δ and A only\n"
           "through ΔA; B̄ = (Ā − 1) B / A depends on Δ as well.");
   Figure f{"kernel_decay", "K̄_ℓ / K̄_0 of one real state, for several A and Δ", "lag ℓ", "K̄_ℓ / K̄_0", false, true, {},
-           {"set yrange [1e-6:1.5]", "set key right top"}};
+           {"set yrange [1e-6:1e3]", "set key inside right top"}};
   std::vector<std::vector<std::string>> rows;
   int wrong_predictions = 0;
   for (auto [a, delta] : {std::pair{-1.0, 1.0}, std::pair{-1.0, 0.2}, std::pair{-1.0, 0.05}, std::pair{-0.1, 0.2},
@@ -118,7 +118,7 @@ void section_oscillating(Notebook& nb, const Options&) {
   const double delta = 0.1;
   const int L = 200;
   Figure f{"kernel_oscillating", "K̄_ℓ of one conjugate pair A = -α ± iω (Δ = 0.1, C = 1)", "lag ℓ", "K̄_ℓ", false,
-           false, {}, {"set xzeroaxis", "set key right top"}};
+           false, {}, {"set xzeroaxis", "set key inside right top", "set yrange [-0.2:0.35]"}};
   double worst_imaginary = 0;
   std::vector<double> got, closed;
   for (auto [alpha, omega] : {std::pair{0.2, 1.0}, std::pair{0.2, 4.0}, std::pair{1.0, 4.0}, std::pair{0.05, 2.0}}) {
@@ -390,7 +390,7 @@ void section_benchmark(Notebook& nb) {
     timing->report("the timed kernels match fp64 before and after timing");
   }
   Figure f{"bench_time", fmt::format("Causal convolution of {} × {} rows of length n", batch, channels), "n",
-           "median time (ms)", true, true, {}, {"set key left top"}};
+           "median time (ms)", true, true, {}, {"set key inside right bottom", "set yrange [1e-6:*]"}};
   for (auto& [name, s] : series) f.series.push_back(s);
   nb.figure(f, false);
 }
@@ -423,7 +423,7 @@ void section_time_varying(Notebook& nb, const Options&) {
   nb.check("varying Δ_t: M is not Toeplitz", varying_deviation > 1e-2, fmt::format("{:.1e} > 1e-2", varying_deviation));
 
   Figure f{"time_varying", "Impulse responses M_{t,s} / M_{s,s} under a varying Δ_t",
-           "lag t - s", "M_{t,s} / M_{s,s}", false, false, {}, {"set key right top"}};
+           "lag t - s", "M_{t,s} / M_{s,s}", false, false, {}, {"set key inside right top"}};
   for (int s : {0, 10, 20, 30}) {
     std::vector<double> column;
     for (int t = s; t < s + 60; ++t) column.push_back(M_varying[std::size_t(t) * L + s] / M_varying[std::size_t(s) * L + s]);

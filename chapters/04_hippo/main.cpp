@@ -477,7 +477,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
   timing.report("the timed kernels are within the fp32 bound before and after timing",
                 fmt::format("first {} channels of each", checked_channels));
   Figure f{"bench_time", fmt::format("S4D-Lin kernels for {} channels, N = {}", channels, o.state), "length L",
-           "median time (ms)", true, true, {}, {"set key left top"}};
+           "median time (ms)", true, true, {}, {"set key inside right bottom"}};
   for (auto& [name, s] : series) f.series.push_back(s);
   nb.figure(f, false);
 }
