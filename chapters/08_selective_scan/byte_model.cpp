@@ -19,9 +19,10 @@ std::int64_t projection_bytes(const ByteShape& s, bool variable) {
                   : s.dim * s.dstate * kFloat * parts(s);
 }
 
-// dB or dC: constant ones in fp32 like B, C; variable ones in fp32 (library) or the input type (anchors).
+// dB or dC: constant ones in fp32 like B, C; variable ones in fp32 (library) or the input type
+// (official kernel).
 std::int64_t projection_gradient_bytes(const ByteShape& s, bool variable) {
-  if (!variable || s.accounting == StateAccounting::anchors) return projection_bytes(s, variable);
+  if (!variable || s.accounting == StateAccounting::official_kernel) return projection_bytes(s, variable);
   return s.batch * s.groups * s.dstate * s.seqlen * kFloat * parts(s);
 }
 
@@ -38,7 +39,7 @@ std::int64_t state_bytes(const ByteShape& s) { return s.batch * s.dim * s.dstate
 
 std::int64_t chunk_state_bytes(const ByteShape& s) {
   const std::int64_t chunks = (s.seqlen + selective_scan::kChunkLength - 1) / selective_scan::kChunkLength;
-  const std::int64_t values_per_state = s.accounting == StateAccounting::anchors ? 2 : 1;
+  const std::int64_t values_per_state = s.accounting == StateAccounting::official_kernel ? 2 : 1;
   return s.batch * s.dim * chunks * s.dstate * values_per_state * kFloat * parts(s);
 }
 

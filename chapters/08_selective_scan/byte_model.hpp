@@ -3,9 +3,9 @@
 // it -- fusion (what an unfused pipeline would move) and recomputation (what storing every
 // state would keep).
 //
-// The model is the "floor" of the project's measured anchors (notes/anchors.md, "Figures to
-// beat"): every input is read once and every output written once, nothing else. With s = the
-// input type's size in bytes:
+// The model is the floor of the official kernel's measured figures (official_baseline.md):
+// every input is read once and every output written once, nothing else. With s = the input
+// type's size in bytes:
 //   forward   reads u, delta (and z): s each per (b, d, t); B, C; A, D, delta_bias (and the
 //             initial state); writes out (and out_z): s each; the chunk states (and the last
 //             state).
@@ -25,13 +25,14 @@ enum class StateAccounting {
   // This library (selective_scan.hpp): a chunk state is dstate fp32 values (complex: pairs), and
   // dB, dC are written in fp32.
   library,
-  // anchors.md's floor, as the official kernel stores them: a (decay, state) pair per state
-  // (2·dstate values; complex: 2·dstate complex values), and dB, dC in the input type.
-  anchors,
+  // The floor of official_baseline.md, as the official kernel stores them: a (decay, state)
+  // pair per state (2·dstate values; complex: 2·dstate complex values), and dB, dC in the
+  // input type.
+  official_kernel,
 };
 
-// Defaults: the configuration the official benchmark of anchors.md timed (real A, variable B
-// and C with one group, z, D and delta_bias present), in fp32.
+// Defaults: the configuration the official kernel was timed on (official_baseline.md: real A,
+// variable B and C with one group, z, D and delta_bias present), in fp32.
 struct ByteShape {
   std::int64_t batch = 1, dim = 1, seqlen = 1;
   int dstate = 16, groups = 1;
@@ -43,9 +44,9 @@ struct ByteShape {
   StateAccounting accounting = StateAccounting::library;
 };
 
-// The copy bandwidth anchors.md measured on its H200 (cudaMemcpyAsync device to device,
-// read + write), in bytes per second: the roof of the anchors' "floor" column.
-constexpr double kAnchorsCopyBandwidth = 4.26e12;
+// The copy bandwidth measured on the H200 that timed the official kernel (official_baseline.md:
+// cudaMemcpyAsync device to device, read + write), in bytes per second: the roof of its floors.
+constexpr double kOfficialCopyBandwidth = 4.26e12;
 
 std::int64_t forward_bytes(const ByteShape& shape);
 std::int64_t backward_bytes(const ByteShape& shape);

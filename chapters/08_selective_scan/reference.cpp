@@ -150,7 +150,7 @@ double negative_half_uniform(Draw& d) { return -0.5 * d.uniform(); }
 
 }  // namespace
 
-Problem make_peer_problem(const Problem& shape, unsigned seed) {
+Problem make_official_test_problem(const Problem& shape, unsigned seed) {
   Problem p = shape;
   require(p.groups >= 1 && p.dim % p.groups == 0, "dim must be divisible by groups");
   const std::size_t sequence = std::size_t(p.sequence_elements());

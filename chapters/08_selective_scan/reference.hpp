@@ -45,13 +45,14 @@ struct Gradients {
   std::vector<Complex> dinitial_state;    // (batch, dim, dstate), empty without has_initial_state
 };
 
-// The peer suite's data (state-spaces/mamba tests/ops/test_selective_scan.py), drawn from `seed`:
+// The official test suite's data (state-spaces/mamba tests/ops/test_selective_scan.py; see
+// official_baseline.md), drawn from `seed`:
 // A = -0.5 U[0,1) (complex: both parts), B, C, D, z, u ~ N(0,1), delta = 0.5 U[0,1),
 // delta_bias = 0.5 U[0,1), initial state ~ N(0,1). Shape and flags are taken from `shape`.
 // Complex B, C and initial state draw both parts from N(0,1) (upstream draws its variable B, C
 // so; its constant complex ones have parts of variance 1/2). Every tensor has a random stream
 // of its own, so switching one flag leaves the other tensors of the same seed unchanged.
-Problem make_peer_problem(const Problem& shape, unsigned seed);
+Problem make_official_test_problem(const Problem& shape, unsigned seed);
 
 ForwardResult reference_forward(const Problem& p);
 // dout is the gradient of the final output: out_z when has_z, else out.

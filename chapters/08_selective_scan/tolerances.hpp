@@ -1,6 +1,6 @@
-// The peer suite's tolerances (state-spaces/mamba tests/ops/test_selective_scan.py, as
-// shared/notes/anchors.md gives them): |got − ref| ≤ atol + rtol·|ref| for every output and
-// gradient of a kernel against the fp64 reference. The chapter's program and its GPU tests hold
+// The official test suite's tolerances (state-spaces/mamba tests/ops/test_selective_scan.py;
+// official_baseline.md lists them with the commit): |got − ref| ≤ atol + rtol·|ref| for every
+// output and gradient of a kernel against the fp64 reference. The chapter's program and its GPU tests hold
 // every kernel version to these.
 #pragma once
 
@@ -10,12 +10,12 @@
 
 namespace ch08 {
 
-struct PeerTolerances {
+struct OfficialTolerances {
   common::Tolerance out, last_state, du, ddelta, dz, dA, dB, dC, dD, ddelta_bias, dinitial_state;
 };
 
 // By input type, and by the problem's flags: the weights' tolerances are raised to the
 // sequences' when z is present, and a constant B or C is held as a weight.
-PeerTolerances peer_tolerances(selective_scan::DataType type, const Problem& p);
+OfficialTolerances official_tolerances(selective_scan::DataType type, const Problem& p);
 
 }  // namespace ch08

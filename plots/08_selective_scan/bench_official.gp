@@ -1,7 +1,7 @@
-# Speedup over the official kernel (anchors.md's times, same GPU model) -- run `gnuplot bench_official.gp` in this directory
+# Speedup over the official kernel (its H200 times of 2026-11-21) -- run `gnuplot bench_official.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_official.svg'
-set title 'Speedup over the official kernel (anchors.md''s times, same GPU model)'
+set title 'Speedup over the official kernel (its H200 times of 2026-11-21)'
 set xlabel ''
 set ylabel 'official time ÷ this version''s'
 set logscale y
@@ -26,12 +26,12 @@ plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title '
      'bench_official.dat' index 10 using 1:2 with points pt 7 ps 1.2 lc 6 title 'v5 + kept h forward', \
      'bench_official.dat' index 11 using 1:2 with points pt 5 ps 1.2 lc 6 title 'v5 + kept h fwd+bwd', \
      'bench_official.dat' index 12 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel', \
-     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2× (issue 13)'
+     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2×'
 unset output
 reset
 set terminal dumb size 78,26 mono
 set output 'bench_official.txt'
-set title 'Speedup over the official kernel (anchors.md''s times, same GPU model)' noenhanced
+set title 'Speedup over the official kernel (its H200 times of 2026-11-21)' noenhanced
 set xlabel '' noenhanced
 set ylabel 'official time ÷ this version''s' noenhanced
 set logscale y
@@ -56,5 +56,5 @@ plot 'bench_official.dat' index 0 using 1:2 with lines title 'v1 forward' noenha
      'bench_official.dat' index 10 using 1:2 with lines title 'v5 + kept h forward' noenhanced, \
      'bench_official.dat' index 11 using 1:2 with lines title 'v5 + kept h fwd+bwd' noenhanced, \
      'bench_official.dat' index 12 using 1:2 with lines title 'level with the official kernel' noenhanced, \
-     'bench_official.dat' index 13 using 1:2 with lines title 'goal: 2× (issue 13)' noenhanced
+     'bench_official.dat' index 13 using 1:2 with lines title 'goal: 2×' noenhanced
 unset output

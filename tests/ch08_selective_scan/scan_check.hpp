@@ -1,6 +1,6 @@
 // What the GPU tests of chapter 08 share: run one kernel version on a problem, forward and
-// backward, and compare every output and gradient with the fp64 reference under the peer
-// suite's tolerances (shared/notes/anchors.md).
+// backward, and compare every output and gradient with the fp64 reference under the official
+// test suite's tolerances (official_baseline.md in chapters/08_selective_scan).
 #pragma once
 
 #include "compare.hpp"
@@ -14,9 +14,9 @@
 
 namespace ch08::testing {
 
-// The peer suite's tolerances live with the chapter (tolerances.hpp): its program uses them too.
-using ch08::PeerTolerances;
-using ch08::peer_tolerances;
+// The official tolerances live with the chapter (tolerances.hpp): its program uses them too.
+using ch08::OfficialTolerances;
+using ch08::official_tolerances;
 
 struct Outcome {
   bool ok = true;

@@ -1,6 +1,6 @@
 // The byte model: exact counts on a tiny shape, and the official kernel's measured figures
-// (anchors.md, "The official Mamba selective scan", one H200): time / floor must give the ratios
-// its table prints.
+// (official_baseline.md in chapters/08_selective_scan, one H200): time / floor must give the
+// ratios its table prints.
 #include "byte_model.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,7 +19,7 @@ struct OfficialRun {
   double forward_ratio, forward_backward_ratio;    // time / floor, as printed (two digits)
 };
 
-// anchors.md's table, dstate 16 in every row.
+// official_baseline.md's table, dstate 16 in every row.
 const OfficialRun kOfficialRuns[] = {
     {4, 8, 1536, 2048, 0.884, 2.915, 7.4, 9.4},  {2, 8, 1536, 2048, 0.460, 2.215, 7.7, 14.3},
     {4, 1, 5120, 8192, 1.618, 5.067, 8.2, 9.9},  {2, 1, 5120, 8192, 0.903, 4.060, 9.1, 15.7},
@@ -37,7 +37,7 @@ ByteShape official_shape(const OfficialRun& run, StateAccounting accounting) {
   return s;
 }
 
-double floor_ms(std::int64_t bytes) { return double(bytes) / ch08::kAnchorsCopyBandwidth * 1e3; }
+double floor_ms(std::int64_t bytes) { return double(bytes) / ch08::kOfficialCopyBandwidth * 1e3; }
 
 }  // namespace
 
@@ -88,7 +88,7 @@ TEST_CASE("byte model: each flag adds what it reads and writes") {
   CHECK(ch08::chunk_state_bytes(complex) == 2 * ch08::chunk_state_bytes(s));
   CHECK(ch08::all_states_bytes(complex) == 2 * ch08::all_states_bytes(s));
   ByteShape official = s;
-  official.accounting = StateAccounting::anchors;
+  official.accounting = StateAccounting::official_kernel;
   CHECK(ch08::chunk_state_bytes(official) == 2 * ch08::chunk_state_bytes(s));
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("byte model: recomputation keeps one state per chunk instead of one pe
 }
 
 TEST_CASE("byte model: the official forward at (8, 1536, 2048, 16) fp32 runs at 7.4 times its floor") {
-  const ByteShape s = official_shape(kOfficialRuns[0], StateAccounting::anchors);
+  const ByteShape s = official_shape(kOfficialRuns[0], StateAccounting::official_kernel);
   // The floor: bytes / 4.26 TB/s = 0.884 ms / 7.4, to within 1% (the ratio has two digits).
   CHECK(floor_ms(ch08::forward_bytes(s)) == Approx(0.884 / 7.4).epsilon(0.01));
 }
@@ -115,13 +115,13 @@ TEST_CASE("byte model: every row of the official kernel's table, to the precisio
   for (const OfficialRun& run : kOfficialRuns) {
     INFO((run.input_bytes == 4 ? "fp32" : "bf16") << " (" << run.batch << ", " << run.dim << ", " << run.seqlen
                                                   << ", 16)");
-    // anchors.md's own accounting. Its ratios carry two digits: rounding alone explains up to
+    // The official kernel's own accounting. Its ratios carry two digits: rounding alone explains up to
     // ±0.7% (±0.05 in 7.4). Measured: every forward within 0.4%; forward + backward within 0.5%
     // but for seqlen 512, 0.55% (bf16) and 0.83% (fp32: 9.92 where the table prints 10.0) -- a
     // little past rounding, in the table itself, so the bound is 1%.
-    const ByteShape anchors = official_shape(run, StateAccounting::anchors);
-    const double forward_ratio = run.forward_ms / floor_ms(ch08::forward_bytes(anchors));
-    const double both_ratio = run.forward_backward_ms / floor_ms(ch08::forward_backward_bytes(anchors));
+    const ByteShape official = official_shape(run, StateAccounting::official_kernel);
+    const double forward_ratio = run.forward_ms / floor_ms(ch08::forward_bytes(official));
+    const double both_ratio = run.forward_backward_ms / floor_ms(ch08::forward_backward_bytes(official));
     INFO("forward " << forward_ratio << "x floor, forward + backward " << both_ratio << "x floor");
     CHECK(forward_ratio == Approx(run.forward_ratio).epsilon(0.01));
     CHECK(both_ratio == Approx(run.forward_backward_ratio).epsilon(0.01));
@@ -129,16 +129,16 @@ TEST_CASE("byte model: every row of the official kernel's table, to the precisio
     // This library's accounting (one fp32 value per chunk state, dB and dC in fp32) differs
     // from it by chunk states and dB, dC alone: under 2% at these shapes.
     const ByteShape library = official_shape(run, StateAccounting::library);
-    CHECK(double(ch08::forward_bytes(library)) == Approx(double(ch08::forward_bytes(anchors))).epsilon(0.02));
+    CHECK(double(ch08::forward_bytes(library)) == Approx(double(ch08::forward_bytes(official))).epsilon(0.02));
     CHECK(double(ch08::forward_backward_bytes(library)) ==
-          Approx(double(ch08::forward_backward_bytes(anchors))).epsilon(0.02));
+          Approx(double(ch08::forward_backward_bytes(official))).epsilon(0.02));
   }
 }
 
-TEST_CASE("the exp floor: anchors.md's MUFU arithmetic for the first configuration") {
+TEST_CASE("the exp floor: official_baseline.md's MUFU arithmetic for the first configuration") {
   ByteShape s;
   s.batch = 8, s.dim = 1536, s.seqlen = 2048, s.dstate = 16;
-  CHECK(ch08::state_steps(s) == 402653184);  // anchors.md: 403 M state steps
+  CHECK(ch08::state_steps(s) == 402653184);  // official_baseline.md: 403 M state steps
   // 132 multiprocessors × 16 exp2 a clock × 1.98 GHz: one exp a state step ≈ 0.096 ms.
   const double one = ch08::exp_floor_seconds(s, ch08::kForwardExps, 132, 1.98e9);
   CHECK(one * 1e3 == Approx(0.0963).epsilon(0.002));

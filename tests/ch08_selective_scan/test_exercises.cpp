@@ -69,9 +69,9 @@ TEST_CASE("exercise 1: step_size_gradient chains dL/d(delta) into the finite dif
   shape.seqlen = 6;
   shape.dstate = 2;
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = true;
-  Problem p = ch08::make_peer_problem(shape, 8);
+  Problem p = ch08::make_official_test_problem(shape, 8);
   p.delta = {-3, -1, 0, 0.5, 1.5, 3, 2, -0.5, 24, 0.25, -2, 1};
-  const std::vector<double> dout = ch08::make_peer_problem(shape, 9).u;
+  const std::vector<double> dout = ch08::make_official_test_problem(shape, 9).u;
 
   std::vector<double> x(p.delta.size());
   Problem direct = p;
@@ -121,8 +121,8 @@ TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the i
     shape.dstate = 2;
     shape.complex = complex;
     shape.has_initial_state = true;
-    const Problem p = ch08::make_peer_problem(shape, complex ? 31 : 30);
-    const std::vector<double> dout = ch08::make_peer_problem(shape, 40).u;
+    const Problem p = ch08::make_official_test_problem(shape, complex ? 31 : 30);
+    const std::vector<double> dout = ch08::make_official_test_problem(shape, 40).u;
     const double s = complex ? 2.0 : 1.0;
     const auto T = std::size_t(p.seqlen);
 

@@ -19,7 +19,7 @@ namespace {
 
 void check_gradients(const Problem& p, unsigned seed) {
   INFO(ch08_test::describe(p) << ", seed " << seed);
-  const std::vector<double> dout = ch08::make_peer_problem(p, seed + 1000).u;  // N(0, 1), like the peers'
+  const std::vector<double> dout = ch08::make_official_test_problem(p, seed + 1000).u;  // N(0, 1), like the official suite's
   const ch08::Gradients g = ch08::reference_backward(p, dout);
 
   CHECK_CLOSE("du", common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout), ch08::kFiniteDifferenceTolerance));
@@ -52,7 +52,7 @@ void check_gradients(const Problem& p, unsigned seed) {
     CHECK(g.dinitial_state.empty());
 }
 
-// The peers' small sizes with dstate 3; seqlen runs through 5..9 from case to case.
+// The official test suite's batch and dim with dstate 3; seqlen runs through 5..9 from case to case.
 Problem small_problem(bool complex, bool variable_B, bool variable_C, int groups, std::int64_t seqlen) {
   Problem shape;
   shape.batch = 2;
@@ -66,7 +66,7 @@ Problem small_problem(bool complex, bool variable_B, bool variable_C, int groups
   return shape;
 }
 
-// Every combination of B and C (groups 2 only when both are variable, as in the peer suite),
+// Every combination of B and C (groups 2 only when both are variable, as in the official suite),
 // softplus and gate, with D, delta_bias and an initial state present.
 void check_all_combinations(bool complex) {
   unsigned seed = complex ? 100 : 0;
@@ -80,7 +80,7 @@ void check_all_combinations(bool complex) {
             shape.delta_softplus = softplus;
             shape.has_z = gate;
             shape.has_D = shape.has_delta_bias = shape.has_initial_state = true;
-            check_gradients(ch08::make_peer_problem(shape, seed), seed);
+            check_gradients(ch08::make_official_test_problem(shape, seed), seed);
             ++seed;
           }
       }
@@ -96,7 +96,7 @@ TEST_CASE("gradients without D, delta_bias or an initial state") {
   for (bool complex : {false, true}) {
     Problem shape = small_problem(complex, true, true, 1, 6);
     shape.delta_softplus = shape.has_z = true;
-    check_gradients(ch08::make_peer_problem(shape, 7), 7);
+    check_gradients(ch08::make_official_test_problem(shape, 7), 7);
   }
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("gradients without D, delta_bias or an initial state") {
 TEST_CASE("gradients with a step size past softplus's cut at 20") {
   Problem shape = small_problem(false, true, true, 1, 5);
   shape.delta_softplus = shape.has_delta_bias = true;
-  Problem p = ch08::make_peer_problem(shape, 9);
+  Problem p = ch08::make_official_test_problem(shape, 9);
   p.delta[3] = 21.0;  // x = 21 + delta_bias > 20
   check_gradients(p, 9);
 }
@@ -115,7 +115,7 @@ TEST_CASE("gradients with a step size past softplus's cut at 20") {
 TEST_CASE("a real problem has gradients with zero imaginary parts") {
   Problem shape = small_problem(false, false, true, 1, 7);
   shape.has_z = shape.has_D = shape.has_initial_state = true;
-  const Problem p = ch08::make_peer_problem(shape, 4);
+  const Problem p = ch08::make_official_test_problem(shape, 4);
   const ch08::Gradients g = ch08::reference_backward(p, std::vector<double>(std::size_t(p.sequence_elements()), 1.0));
   for (const auto* v : {&g.dA, &g.dB, &g.dC, &g.dinitial_state})
     for (const Complex& x : *v) CHECK(x.imag() == 0.0);
@@ -125,9 +125,9 @@ TEST_CASE("dB and dC of constant B and C are those of the same B and C made vari
   // One channel per group, so a variable B can hold the constant one repeated.
   Problem shape = small_problem(true, false, false, 4, 6);
   shape.has_z = true;
-  const Problem constant = ch08::make_peer_problem(shape, 12);
+  const Problem constant = ch08::make_official_test_problem(shape, 12);
   const Problem variable = ch08_test::made_variable(constant);
-  const std::vector<double> dout = ch08::make_peer_problem(shape, 13).u;
+  const std::vector<double> dout = ch08::make_official_test_problem(shape, 13).u;
   const ch08::Gradients gc = ch08::reference_backward(constant, dout), gv = ch08::reference_backward(variable, dout);
   std::vector<Complex> summed_B(constant.B.size()), summed_C(constant.C.size());
   for (std::int64_t b = 0; b < shape.batch; ++b)

@@ -1,5 +1,5 @@
-// Every kernel version of chapter 08 against the fp64 reference: the whole peer grid, then the
-// cases the official kernel does not take or gets wrong.
+// Every kernel version of chapter 08 against the fp64 reference: the official test suite's whole
+// grid, then the cases the official kernel does not take or gets wrong.
 #include "gpu_test.hpp"
 #include "scan_check.hpp"
 
@@ -44,10 +44,11 @@ void require_all_versions_match(const Problem& drawn, DataType type, bool determ
   }
 }
 
-// [snippet:peer_grid]
-// The peer suite's whole grid (anchors.md): every seqlen, every flag on and off, groups 1 and 2
-// (2 only with both B and C variable), for one input type.
-void run_peer_grid(DataType type) {
+// [snippet:official_grid]
+// The official test suite's whole grid (tests/ops/test_selective_scan.py; official_baseline.md):
+// every seqlen, every flag on and off, groups 1 and 2 (2 only with both B and C variable), for
+// one input type.
+void run_official_grid(DataType type) {
   const std::int64_t seqlens[] = {8, 16, 32, 64, 128, 256, 372, 512, 784, 1024, 1134, 2048, 4096};
   int cases = 0;
   for (std::int64_t seqlen : seqlens)
@@ -65,26 +66,26 @@ void run_peer_grid(DataType type) {
         if (groups == 2 && !(p.variable_B && p.variable_C)) continue;
         p.groups = groups;
         (void)return_last_state;
-        require_all_versions_match(ch08::make_peer_problem(p, unsigned(1000 + cases)), type);
+        require_all_versions_match(ch08::make_official_test_problem(p, unsigned(1000 + cases)), type);
         ++cases;
       }
   CHECK(cases == 13 * (128 + 32));
 }
-// [/snippet:peer_grid]
+// [/snippet:official_grid]
 
 }  // namespace
 
-TEST_CASE("peer grid fp32", "[gpu]") {
+TEST_CASE("official grid fp32", "[gpu]") {
   REQUIRE_GPU();
-  run_peer_grid(DataType::float32);
+  run_official_grid(DataType::float32);
 }
-TEST_CASE("peer grid fp16", "[gpu]") {
+TEST_CASE("official grid fp16", "[gpu]") {
   REQUIRE_GPU();
-  run_peer_grid(DataType::float16);
+  run_official_grid(DataType::float16);
 }
-TEST_CASE("peer grid bf16", "[gpu]") {
+TEST_CASE("official grid bf16", "[gpu]") {
   REQUIRE_GPU();
-  run_peer_grid(DataType::bfloat16);
+  run_official_grid(DataType::bfloat16);
 }
 
 // Short runs of every compiled configuration -- block shape (by seqlen), input type, real and
@@ -102,7 +103,7 @@ TEST_CASE("every kernel configuration at small sizes", "[gpu]") {
         p.complex = complex;
         p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = p.has_initial_state = true;
         p.groups = 2;
-        const Problem drawn = ch08::make_peer_problem(p, 11);
+        const Problem drawn = ch08::make_official_test_problem(p, 11);
         require_all_versions_match(drawn, type, /*deterministic=*/complex);
         if (complex) continue;  // version 5's forward keeps no states for complex A
         ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
@@ -118,7 +119,7 @@ TEST_CASE("awkward sequence lengths", "[gpu]") {
   for (std::int64_t seqlen : {1, 2, 3, 31, 33, 127, 129, 1023, 1025, 2047, 2049, 4095, 4097, 6007}) {
     Problem p = shape(2, 3, seqlen, 5);
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-    require_all_versions_match(ch08::make_peer_problem(p, 21), DataType::float32);
+    require_all_versions_match(ch08::make_official_test_problem(p, 21), DataType::float32);
   }
 }
 
@@ -136,7 +137,7 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
       for (int variable = 0; variable < 4; ++variable)
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(16, seqlen, dstate, variable);
-          const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+          const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
           for (Kernel kernel : {Kernel::registers, Kernel::checkpoints}) {
             const auto outcome = run_and_compare(drawn, type, kernel);
             INFO(describe(p, type, kernel) << "\n" << outcome.report);
@@ -158,7 +159,7 @@ TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
       for (int variable = 1; variable < 4; ++variable)
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(32, seqlen, dstate, variable);
-          const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+          const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
           INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
           CHECK(outcome.ok);
         }
@@ -173,7 +174,7 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
     Problem p = shape(2, 4096, 40, 16);
     p.groups = 2;
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-    const auto outcome = run_and_compare(ch08::make_peer_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+    const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
     INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
     CHECK(outcome.ok);
   }
@@ -195,7 +196,7 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
       for (int variable = 1; variable < 4; ++variable) {
         Problem p = in_groups(32, seqlen, 16, variable);
         p.batch = 1;
-        const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+        const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
         // The cut happens only where the groups alone leave the device idle: make sure it does.
         ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
         REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
@@ -217,7 +218,7 @@ TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
     for (bool aligned : {true, false})
       for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
         const std::int64_t row_padding = aligned ? (seqlen + 7) / 8 * 8 + 8 - seqlen : 3;
-        const Problem drawn = ch08::make_peer_problem(in_groups(32, seqlen, 16, 3), unsigned(seed++));
+        const Problem drawn = ch08::make_official_test_problem(in_groups(32, seqlen, 16, 3), unsigned(seed++));
         for (Kernel kernel : kVersions) {
           const auto outcome = run_and_compare(drawn, type, kernel, false, 7, row_padding);
           INFO(describe(drawn, type, kernel) << ", rows padded by " << row_padding << "\n" << outcome.report);
@@ -238,7 +239,7 @@ TEST_CASE("version 5's backward from the forward's checkpoints", "[gpu]") {
         for (int dstate : {16, 5}) {
           Problem p = in_groups(32, seqlen, dstate, variable);
           if (seqlen == 8200) p.batch = 1;  // few groups: the sequences are cut
-          const Problem drawn = ch08::make_peer_problem(p, unsigned(seed++));
+          const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
           ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
           REQUIRE(probe.forward_params().state_checkpoints != nullptr);
           const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, true);
@@ -255,7 +256,7 @@ TEST_CASE("complex A with constant and variable B and C", "[gpu]") {
       p.complex = true;
       p.variable_B = p.variable_C = variable;
       p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-      require_all_versions_match(ch08::make_peer_problem(p, 31), DataType::float32);
+      require_all_versions_match(ch08::make_official_test_problem(p, 31), DataType::float32);
     }
 }
 
@@ -267,7 +268,7 @@ TEST_CASE("initial state and its gradient", "[gpu]") {
       p.complex = complex;
       p.has_initial_state = true;
       p.has_D = true;
-      require_all_versions_match(ch08::make_peer_problem(p, 41), DataType::float32);
+      require_all_versions_match(ch08::make_official_test_problem(p, 41), DataType::float32);
     }
 }
 
@@ -276,7 +277,7 @@ TEST_CASE("dstate from 1 to 256", "[gpu]") {
   for (int dstate : {1, 2, 17, 64, 255, 256}) {
     Problem p = shape(1, 2, 600, dstate);
     p.has_D = p.has_z = true;
-    require_all_versions_match(ch08::make_peer_problem(p, 51), DataType::float32);
+    require_all_versions_match(ch08::make_official_test_problem(p, 51), DataType::float32);
   }
 }
 
@@ -285,7 +286,7 @@ TEST_CASE("more channels than a grid dimension of 65535", "[gpu]") {
   Problem p = shape(1, 70007, 5, 2);  // 70007 = 7 * 10001
   p.has_D = p.has_z = true;
   p.groups = 7;
-  require_all_versions_match(ch08::make_peer_problem(p, 61), DataType::float32);
+  require_all_versions_match(ch08::make_official_test_problem(p, 61), DataType::float32);
 }
 
 // The backward with the deterministic flag uses no float atomics: two runs must agree bit for
@@ -296,7 +297,7 @@ TEST_CASE("deterministic backward is bit-identical run to run", "[gpu]") {
     Problem p = shape(2, 16, 3000, 8);
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
     p.groups = 2;
-    const Problem drawn = ch08::as_gpu_sees(ch08::make_peer_problem(p, 71), DataType::float32);
+    const Problem drawn = ch08::as_gpu_sees(ch08::make_official_test_problem(p, 71), DataType::float32);
     std::vector<double> dout(std::size_t(drawn.sequence_elements()), 0.5);
     ch08::Gradients first, second;
     for (ch08::Gradients* out : {&first, &second}) {
@@ -373,7 +374,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
   shape_only.variable_B = shape_only.variable_C = false;
   shape_only.has_D = true;
   REQUIRE(shape_only.batch * shape_only.dim * shape_only.dstate > (std::int64_t(1) << 31));
-  const Problem p = ch08::as_gpu_sees(ch08::make_peer_problem(shape_only, 81), DataType::bfloat16);
+  const Problem p = ch08::as_gpu_sees(ch08::make_official_test_problem(shape_only, 81), DataType::bfloat16);
   common::require_device_memory(std::size_t(3) * 4 * p.batch * p.dim * p.dstate + (std::size_t(1) << 30),
                                 "the 2^31 test");
   for (Kernel kernel : kVersions) {
@@ -400,7 +401,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
         expected_last[n] = expected.last_state[b * N + n].real();
         expected_dA[n] = expected_grad.dA[n].real();
       }
-      const auto tol = ch08::testing::peer_tolerances(DataType::bfloat16, p);
+      const auto tol = ch08::testing::official_tolerances(DataType::bfloat16, p);
       const auto c1 = common::compare(std::span<const float>(last_state), std::span<const double>(expected_last),
                                       tol.last_state);
       const auto c2 = common::compare(std::span<const float>(dA), std::span<const double>(expected_dA), tol.dA);

@@ -58,7 +58,7 @@ Problem split_in_time_problem(bool complex, unsigned seed) {
   shape.groups = 2;
   shape.complex = complex;
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
-  return ch08::make_peer_problem(shape, seed);
+  return ch08::make_official_test_problem(shape, seed);
 }
 
 }  // namespace
@@ -136,7 +136,7 @@ TEST_CASE("channel d reads group d / (dim / groups) of a variable B and C") {
   shape.dstate = 3;
   shape.groups = 2;
   shape.has_D = true;
-  const Problem p = ch08::make_peer_problem(shape, 11);
+  const Problem p = ch08::make_official_test_problem(shape, 11);
   // Silence group 1 of B: channels 2 and 3 receive no input, so only D u is left; 0 and 1 keep theirs.
   Problem silenced = p;
   for (std::int64_t b = 0; b < p.batch; ++b)
@@ -257,7 +257,7 @@ TEST_CASE("real A stays real: every imaginary part of the states is zero") {
   shape.seqlen = 6;
   shape.dstate = 3;
   shape.has_initial_state = true;
-  const ch08::ForwardResult r = ch08::reference_forward(ch08::make_peer_problem(shape, 3));
+  const ch08::ForwardResult r = ch08::reference_forward(ch08::make_official_test_problem(shape, 3));
   for (const Complex& h : r.last_state) CHECK(h.imag() == 0.0);
 }
 
@@ -271,7 +271,7 @@ TEST_CASE("constant B and C equal variable ones repeated over batch and time") {
   shape.complex = true;
   shape.has_D = shape.has_z = true;
   shape.variable_B = shape.variable_C = false;
-  const Problem constant = ch08::make_peer_problem(shape, 8);
+  const Problem constant = ch08::make_official_test_problem(shape, 8);
   const Problem variable = ch08_test::made_variable(constant);
   CHECK_CLOSE("out_z", common::compare(ch08::reference_forward(variable).out_z,
                                        ch08::reference_forward(constant).out_z, {0, 0}));
@@ -281,13 +281,13 @@ TEST_CASE("the reference refuses inconsistent problems with one line") {
   Problem shape;
   shape.dim = 4;
   shape.seqlen = 3;
-  Problem p = ch08::make_peer_problem(shape, 1);
+  Problem p = ch08::make_official_test_problem(shape, 1);
   p.groups = 3;  // 4 channels cannot split into 3 groups
   CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("divisible by groups"));
-  CHECK_THROWS_AS(ch08::make_peer_problem(p, 1), std::invalid_argument);
+  CHECK_THROWS_AS(ch08::make_official_test_problem(p, 1), std::invalid_argument);
   p.groups = 1;
   p.u.pop_back();
   CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("u has 11 elements, expected 12"));
-  p = ch08::make_peer_problem(shape, 1);
+  p = ch08::make_official_test_problem(shape, 1);
   CHECK_THROWS_WITH(ch08::reference_backward(p, std::vector<double>(5)), Catch::Contains("dout has 5 elements"));
 }

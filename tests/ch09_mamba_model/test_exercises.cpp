@@ -133,7 +133,7 @@ TEST_CASE("exercise 3: ssm_step stepped over a sequence equals chapter 08's para
   shape.dstate = 4;
   shape.variable_B = shape.variable_C = true;
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = true;
-  const ch08::Problem p = ch08::make_peer_problem(shape, 17);
+  const ch08::Problem p = ch08::make_official_test_problem(shape, 17);
   const std::vector<double> expected = ch08::reference_forward(p).out_z;
   const std::size_t N = 4, L = 9;
   std::vector<double> got(expected.size());

@@ -1,5 +1,5 @@
-// make_peer_problem: the peer suite's distributions, shapes that follow the flags, and the same
-// data for the same seed.
+// make_official_test_problem: the official test suite's distributions, shapes that follow the
+// flags, and the same data for the same seed.
 #include "ch08_test_support.hpp"
 
 #include <algorithm>
@@ -79,12 +79,12 @@ void check_scaled_uniform(const char* what, const std::vector<double>& v, double
 
 }  // namespace
 
-TEST_CASE("peer problem: every tensor has the shape its flags ask for") {
+TEST_CASE("official test problem: every tensor has the shape its flags ask for") {
   for (bool variable : {false, true}) {
     Problem shape = every_flag(false);
     shape.variable_B = shape.variable_C = variable;
     shape.groups = variable ? 2 : 1;
-    const Problem p = ch08::make_peer_problem(shape, 1);
+    const Problem p = ch08::make_official_test_problem(shape, 1);
     const std::size_t sequence = 4 * 64 * 256;
     CHECK(p.u.size() == sequence);
     CHECK(p.delta.size() == sequence);
@@ -98,17 +98,17 @@ TEST_CASE("peer problem: every tensor has the shape its flags ask for") {
   }
   Problem shape = every_flag(false);
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.has_initial_state = false;
-  const Problem p = ch08::make_peer_problem(shape, 1);
+  const Problem p = ch08::make_official_test_problem(shape, 1);
   CHECK(p.z.empty());
   CHECK(p.D.empty());
   CHECK(p.delta_bias.empty());
   CHECK(p.initial_state.empty());
 }
 
-TEST_CASE("peer problem: the peer suite's ranges and distributions") {
+TEST_CASE("official test problem: the official suite's ranges and distributions") {
   for (bool complex : {false, true}) {
     INFO((complex ? "complex" : "real"));
-    const Problem p = ch08::make_peer_problem(every_flag(complex), 2);
+    const Problem p = ch08::make_official_test_problem(every_flag(complex), 2);
     // A = −0.5 U[0, 1): both parts when complex, a zero imaginary part when real.
     CHECK(all_negative_half_uniform(real_parts(p.A)));
     CHECK(all_in(p.delta, 0.0, 0.5));
@@ -134,13 +134,13 @@ TEST_CASE("peer problem: the peer suite's ranges and distributions") {
   Problem wide;
   wide.dim = 20000;
   wide.has_D = true;
-  check_standard_normal("D", ch08::make_peer_problem(wide, 3).D);
+  check_standard_normal("D", ch08::make_official_test_problem(wide, 3).D);
 }
 
-TEST_CASE("peer problem: the same seed gives the same data, another seed other data") {
+TEST_CASE("official test problem: the same seed gives the same data, another seed other data") {
   const Problem shape = every_flag(true);
-  const Problem a = ch08::make_peer_problem(shape, 42), b = ch08::make_peer_problem(shape, 42),
-                c = ch08::make_peer_problem(shape, 43);
+  const Problem a = ch08::make_official_test_problem(shape, 42), b = ch08::make_official_test_problem(shape, 42),
+                c = ch08::make_official_test_problem(shape, 43);
   CHECK(a.u == b.u);
   CHECK(a.delta == b.delta);
   CHECK(a.z == b.z);
@@ -155,11 +155,11 @@ TEST_CASE("peer problem: the same seed gives the same data, another seed other d
   CHECK(a.B != c.B);
 }
 
-TEST_CASE("peer problem: switching a flag leaves every other tensor of the seed as it was") {
+TEST_CASE("official test problem: switching a flag leaves every other tensor of the seed as it was") {
   Problem shape = every_flag(false);
-  const Problem with = ch08::make_peer_problem(shape, 6);
+  const Problem with = ch08::make_official_test_problem(shape, 6);
   shape.has_z = shape.has_D = false;
-  const Problem without = ch08::make_peer_problem(shape, 6);
+  const Problem without = ch08::make_official_test_problem(shape, 6);
   CHECK(with.u == without.u);
   CHECK(with.delta == without.delta);
   CHECK(with.B == without.B);
