@@ -1,5 +1,7 @@
 #include "diagonal_ssm.hpp"
 
+#include "phi1.hpp"
+
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -7,13 +9,6 @@
 namespace conv {
 
 // [snippet:zoh]
-// (exp(z) − 1) / z without the 0/0 at z = 0: the series 1 + z/2 + z²/6 + z³/24 is exact to
-// fp64 rounding for |z| < 1e-4, and the direct form has lost nothing yet there.
-complex exp_minus_one_over(complex z) {
-  if (std::abs(z) < 1e-4) return 1.0 + z * (0.5 + z * (1.0 / 6 + z / 24.0));
-  return (std::exp(z) - 1.0) / z;
-}
-
 Discretized discretize_zoh(const DiagonalSsm& ssm, double delta) {
   if (!(delta > 0)) throw std::invalid_argument("discretize_zoh: the step Δ must be positive");
   const std::size_t N = ssm.A.size();
@@ -22,7 +17,7 @@ Discretized discretize_zoh(const DiagonalSsm& ssm, double delta) {
   for (std::size_t n = 0; n < N; ++n) {
     const complex z = delta * ssm.A[n];
     d.A_bar[n] = std::exp(z);
-    d.B_bar[n] = delta * exp_minus_one_over(z) * ssm.B[n];  // = (exp(ΔA) − 1)/A · B
+    d.B_bar[n] = delta * common::phi1(z) * ssm.B[n];  // = Δ (exp(ΔA) − 1)/(ΔA) · B, without cancellation
   }
   return d;
 }

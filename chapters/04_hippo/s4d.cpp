@@ -1,8 +1,12 @@
 #include "s4d.hpp"
 
+#include "phi1.hpp"
+#include "vandermonde.hpp"
+
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <span>
 #include <stdexcept>
 
 namespace s4d {
@@ -34,20 +38,13 @@ std::vector<complex> init_A(Init init, int N) {
 }
 // [/snippet:inits]
 
-complex exp_minus_one_over(complex z) {
-  // Below |z| = 1e-3 the series 1 + z/2 + z²/6 + z³/24 is exact to ~1e-14 relative, where
-  // (e^z − 1)/z would lose three digits to cancellation.
-  if (std::abs(z) < 1e-3) return 1.0 + z * (0.5 + z * (1.0 / 6 + z / 24.0));
-  return (std::exp(z) - 1.0) / z;
-}
-
 // [snippet:zoh]
 Discretized zoh(const Channel& ch) {
   Discretized d;
   for (std::size_t n = 0; n < ch.A.size(); ++n) {
     const complex dA = ch.dt * ch.A[n];
     d.A_bar.push_back(std::exp(dA));
-    d.B_bar.push_back(ch.dt * exp_minus_one_over(dA) * ch.B[n]);  // (ΔA)⁻¹(e^{ΔA} − 1) ΔB
+    d.B_bar.push_back(ch.dt * common::phi1(dA) * ch.B[n]);  // (ΔA)⁻¹(e^{ΔA} − 1) ΔB
   }
   return d;
 }
@@ -56,14 +53,12 @@ Discretized zoh(const Channel& ch) {
 // [snippet:kernel_vandermonde]
 std::vector<double> kernel_vandermonde(const Channel& ch, int length) {
   const Discretized d = zoh(ch);
-  const double scale = ch.conjugate_pairs ? 2 : 1;
-  std::vector<double> K(length);
-  for (int l = 0; l < length; ++l) {
-    complex sum = 0;
-    for (std::size_t n = 0; n < ch.A.size(); ++n) sum += ch.C[n] * d.B_bar[n] * std::exp(double(l) * ch.dt * ch.A[n]);
-    K[l] = scale * sum.real();
+  std::vector<complex> weights, exponents;  // W_n = C_n B̄_n, z_n = Δ A_n: Ā_n^ℓ = e^{ℓ z_n}
+  for (std::size_t n = 0; n < ch.A.size(); ++n) {
+    weights.push_back(ch.C[n] * d.B_bar[n]);
+    exponents.push_back(ch.dt * ch.A[n]);
   }
-  return K;
+  return common::vandermonde_kernel(weights, exponents, length, ch.conjugate_pairs ? 2 : 1);
 }
 // [/snippet:kernel_vandermonde]
 
@@ -105,16 +100,14 @@ Bank make_bank(Init init, int channels, int state_size, int length, std::uint64_
 }
 
 std::vector<double> bank_reference(const Bank& bank, int count) {
-  std::vector<double> K(std::size_t(count) * bank.length);
-  for (int c = 0; c < count; ++c)
-    for (int l = 0; l < bank.length; ++l) {
-      complex sum = 0;
-      for (int n = 0; n < bank.modes; ++n) {
-        const std::size_t i = std::size_t(c) * bank.modes + n;
-        sum += bank.W[i] * std::exp(double(l) * bank.z[i]);
-      }
-      K[std::size_t(c) * bank.length + l] = bank.scale * sum.real();
-    }
+  std::vector<double> K;
+  K.reserve(std::size_t(count) * bank.length);
+  for (int c = 0; c < count; ++c) {
+    const std::size_t row = std::size_t(c) * bank.modes;
+    const auto Kc = common::vandermonde_kernel(std::span(bank.W).subspan(row, bank.modes),
+                                               std::span(bank.z).subspan(row, bank.modes), bank.length, bank.scale);
+    K.insert(K.end(), Kc.begin(), Kc.end());
+  }
   return K;
 }
 

@@ -35,9 +35,6 @@ struct Channel {
   bool conjugate_pairs = false;
 };
 
-// (exp(z) − 1) / z without cancellation for small |z| (→ 1 as z → 0).
-complex exp_minus_one_over(complex z);
-
 struct Discretized {
   std::vector<complex> A_bar, B_bar;
 };

@@ -25,14 +25,6 @@ TEST_CASE("the S4D initializations follow their formulas") {
   CHECK_THROWS(s4d::init_A(Init::lin, 7));
 }
 
-TEST_CASE("(e^z − 1)/z has no cancellation for small z and matches the definition elsewhere") {
-  CHECK(std::abs(s4d::exp_minus_one_over(complex(1e-12, 0)) - (1.0 + 5e-13)) < 1e-17);
-  const complex tiny(-3e-9, 2e-9);
-  CHECK(std::abs(s4d::exp_minus_one_over(tiny) - (1.0 + tiny / 2.0)) < 1e-17);
-  for (complex z : {complex(-0.5, 3), complex(-2, 0), complex(-1e-3, 1e-3)})
-    CHECK(std::abs(s4d::exp_minus_one_over(z) - (std::exp(z) - 1.0) / z) < 1e-12);
-}
-
 TEST_CASE("ZOH of a diagonal SSM is exact for a piecewise-constant input") {
   // One real mode, input 1 on [0, Δ): h(Δ) = (e^{ΔA} − 1)/A · B exactly.
   const s4d::Channel ch{{complex(-3.0, 0)}, {complex(2.0, 0)}, {complex(1.0, 0)}, 0.1, false};
