@@ -2,6 +2,7 @@
 //
 // Why an RNN is sequential, and why a *linear* RNN is a state space model. Run with --help
 // for the options; the chapter's text is README.md beside this file.
+#include "benchmark_results.hpp"
 #include "bptt.hpp"
 #include "chapter_main.hpp"
 #include "checked_timing.hpp"
@@ -21,7 +22,6 @@
 #include <cmath>
 #include <iterator>
 #include <tuple>
-#include <map>
 #include <numbers>
 #include <optional>
 #include <random>
@@ -32,7 +32,6 @@ namespace {
 
 using common::Figure;
 using common::Notebook;
-using common::Series;
 using common::Tolerance;
 using rnn::Activation;
 
@@ -308,7 +307,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
       std::vector<std::string>{"implementation", "batch", "hidden", "length", "median_ms", "min_ms", "max_ms", "bytes",
                                "gb_per_s", "pct_of_copy", "ns_per_step"});
 
-  std::map<std::string, Series> series;
+  common::BenchmarkResults results(*csv, common::BenchmarkResults::Shown::median_ms, 3);
   std::optional<common::CheckedTiming> timing;
   if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 10 : 5, true});
   std::vector<std::vector<std::string>> rows;
@@ -316,20 +315,14 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const auto s = rnn::random_sequences(batch, length, nb.options().seed + length);
     const double bytes = 8.0 * batch * length;  // x read + y written, fp32
     std::vector<std::string> row{std::to_string(length)};
-    auto record = [&](const std::string& name, const common::TimingStats& t) {
-      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      csv->row({name, std::to_string(batch), std::to_string(o.hidden), std::to_string(length),
-                fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms), fmt::format("{:.5f}", t.max_ms),
-                fmt::format("{:.0f}", bytes), fmt::format("{:.2f}", gbps),
-                copy_gbps > 0 ? fmt::format("{:.3f}", 100 * gbps / copy_gbps) : "",
-                fmt::format("{:.1f}", 1e6 * t.median_ms / length)});
-      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
-      series[name].x.push_back(length);
-      series[name].y.push_back(t.median_ms);
-      row.push_back(fmt::format("{:.3f}", t.median_ms));
+    const common::BenchmarkPoint at{
+        double(length), {std::to_string(batch), std::to_string(o.hidden), std::to_string(length)}, bytes, copy_gbps};
+    const auto ns_per_step = [&](const common::TimingStats& t) {
+      return fmt::format("{:.1f}", 1e6 * t.median_ms / length);
     };
     if (length <= cpu_max_length) {
-      record("CPU fp32 (1 core)", common::time_cpu([&] { rnn::run_cpu<float>(w, s, Activation::tanh); }, 1, 3));
+      const auto t = common::time_cpu([&] { rnn::run_cpu<float>(w, s, Activation::tanh); }, 1, 3);
+      row.push_back(results.record("CPU fp32 (1 core)", at, t, {ns_per_step(t)}));
     } else {
       row.push_back("-");
     }
@@ -356,7 +349,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
         row.push_back("wrong");
         continue;
       }
-      record(fmt::format("GPU kernel {}", int(info.id)), *t);
+      row.push_back(results.record(fmt::format("GPU kernel {}", int(info.id)), at, *t, {ns_per_step(*t)}));
       if (t->median_ms < best.median_ms) best = *t;
     }
     const double gbps = common::gigabytes_per_second(bytes, best.median_ms);
@@ -380,7 +373,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
 
   Figure f{"bench_time", fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),
            "sequence length L", "median time (ms)", true, true, {}, {"set key inside right bottom"}};
-  for (auto& [name, s] : series) f.series.push_back(s);
+  f.series = results.series();
   nb.figure(f, false);
 }
 

@@ -4,6 +4,7 @@
 // the recurrence h_k = Ā h_{k-1} + B̄ x_k: zero-order hold (ZOH), bilinear, forward Euler and
 // Mamba's mix. Run with --help for the options; the chapter's text is README.md beside this
 // file.
+#include "benchmark_results.hpp"
 #include "chapter_main.hpp"
 #include "checked_timing.hpp"
 #include "diagonal.hpp"
@@ -416,10 +417,10 @@ void section_benchmark(Notebook& nb) {
   const double copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);
   nb.value("device-to-device copy", fmt::format("{:.0f} GB/s (read + write)", copy_gbps));
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", common::gpu_status().device.name, nb.date(),
-                         {"implementation", "rule", "batch", "length", "channels", "state", "median_ms", "min_ms",
-                          "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
+                         {"implementation", "batch", "length", "channels", "state", "median_ms", "min_ms", "max_ms",
+                          "bytes", "gb_per_s", "pct_of_copy", "rule"});
   common::GpuTimer timer({2, bench ? 20 : 5, true});
-  std::map<std::string, Series> series;
+  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::gb_per_s, 0);
   std::vector<std::vector<std::string>> rows;
   common::CheckedTiming timing(nb, {2, bench ? 20 : 5, true});
   for (int length : lengths) {
@@ -429,17 +430,9 @@ void section_benchmark(Notebook& nb) {
     const double tol_z = zoh::max_abs_z(problem);
     zoh::GpuDiscretization gpu(problem);
     std::vector<std::string> row{std::to_string(length), fmt::format("{:.0f}", bytes / 1e6)};
-    auto record = [&](const std::string& name, const std::string& rule, const common::TimingStats& t) {
-      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      csv.row({name, rule, std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state),
-               fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms), fmt::format("{:.5f}", t.max_ms),
-               fmt::format("{:.0f}", bytes), fmt::format("{:.1f}", gbps), fmt::format("{:.1f}", 100 * gbps / copy_gbps)});
-      const std::string key = name + (rule.empty() ? "" : ", " + rule);
-      series.try_emplace(key, Series{key, {}, {}, "linespoints lw 2"});
-      series[key].x.push_back(bytes / 1e6);
-      series[key].y.push_back(gbps);
-      row.push_back(fmt::format("{:.0f}", gbps));
-    };
+    const common::BenchmarkPoint at{
+        bytes / 1e6, {std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state)},
+        bytes, copy_gbps};
     for (const auto& info : zoh::kKernels) {
       for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
         if (!common::kernel_selected(nb.options(), int(info.id))) {
@@ -460,12 +453,15 @@ void section_benchmark(Notebook& nb) {
           row.push_back("wrong");
           continue;
         }
-        record(fmt::format("kernel {}", int(info.id)), rule == zoh::Rule::zoh ? "ZOH" : "Mamba", *t);
+        // One curve per kernel and rule; the CSV keeps the rule in its last column.
+        const std::string kernel = fmt::format("kernel {}", int(info.id));
+        const std::string rule_name = rule == zoh::Rule::zoh ? "ZOH" : "Mamba";
+        row.push_back(results.record(kernel, at, *t, {rule_name}, kernel + ", " + rule_name));
       }
     }
     // The write roof: both outputs set by cudaMemset, nothing read.
     const auto memset_time = timer.time([&] { gpu.poison_outputs(); });
-    record("cudaMemset of Ā and B̄", "", memset_time);
+    row.push_back(results.record("cudaMemset of Ā and B̄", at, memset_time, {""}));
     rows.push_back(row);
   }
   std::vector<std::string> header{"L", "MB"};
@@ -480,8 +476,8 @@ void section_benchmark(Notebook& nb) {
   Figure f{"bench_bandwidth", fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
            "bytes moved (MB)", "GB/s", true, false, {},
            {"set key inside left bottom maxrows 4 spacing 0.9 font ',11'", fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
-  for (auto& [name, s] : series) f.series.push_back(s);
-  const auto& any = series.begin()->second;
+  f.series = results.series();
+  const auto& any = results.series().front();
   f.series.push_back({"device-to-device copy", any.x, std::vector<double>(any.x.size(), copy_gbps), "lines lw 2 dt 2 lc rgb 'black'"});
   nb.figure(f, false);
 }

@@ -4,6 +4,7 @@
 // the GPU versions of the causal product, the FFT path, and why input-dependent Δ, B, C
 // leave no kernel to convolve with. Run with --help for the options; the chapter's text is
 // README.md beside this file.
+#include "benchmark_results.hpp"
 #include "chapter_main.hpp"
 #include "finite_differences.hpp"
 #include "checked_timing.hpp"
@@ -23,7 +24,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <optional>
 #include <memory>
 #include <string>
@@ -36,7 +36,6 @@ using conv::finite_differences;
 
 using common::Figure;
 using common::Notebook;
-using common::Series;
 using conv::complex;
 
 struct Options {
@@ -306,8 +305,8 @@ void section_benchmark(Notebook& nb) {
   const bool gpu = nb.gpu();
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
-                         {"implementation", "batch", "channels", "n", "fft_length", "median_ms", "min_ms", "max_ms"});
-  std::map<std::string, Series> series;
+                         {"implementation", "batch", "channels", "n", "median_ms", "min_ms", "max_ms", "fft_length"});
+  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::median_ms, 4);
   std::vector<std::vector<std::string>> rows;
   std::optional<common::CheckedTiming> timing;
   if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 20 : 5, true});
@@ -315,17 +314,11 @@ void section_benchmark(Notebook& nb) {
   for (int n : lengths) {
     const auto p = conv::ssm_problem(batch, channels, n, nb.options().seed + 1000 + n);
     std::vector<std::string> row{std::to_string(n)};
-    auto record = [&](const std::string& name, const common::TimingStats& t, int fft_length) {
-      csv.row({name, std::to_string(batch), std::to_string(channels), std::to_string(n), std::to_string(fft_length),
-               fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms), fmt::format("{:.5f}", t.max_ms)});
-      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
-      series[name].x.push_back(n);
-      series[name].y.push_back(t.median_ms);
-      row.push_back(fmt::format("{:.4f}", t.median_ms));
-    };
+    // The CSV's size columns; the FFT's padded length goes last (0 for the direct sums).
+    const common::BenchmarkPoint at{double(n), {std::to_string(batch), std::to_string(channels), std::to_string(n)}};
     if (n <= cpu_max) {
-      record("CPU direct, fp64 (1 core)",
-             common::time_cpu([&] { conv::causal_toeplitz_batched(p.t, p.x, batch, channels, n); }, 0, 3), 0);
+      const auto t = common::time_cpu([&] { conv::causal_toeplitz_batched(p.t, p.x, batch, channels, n); }, 0, 3);
+      row.push_back(results.record("CPU direct, fp64 (1 core)", at, t, {"0"}));
     } else {
       row.push_back("-");
     }
@@ -354,8 +347,8 @@ void section_benchmark(Notebook& nb) {
         continue;
       }
       const bool is_fft = info.id == conv::Kernel::fft_convolution;
-      record(fmt::format("GPU {} {}", int(info.id), is_fft ? "FFT (cuFFT)" : "direct"), *t,
-             is_fft ? problem.fft_length() : 0);
+      row.push_back(results.record(fmt::format("GPU {} {}", int(info.id), is_fft ? "FFT (cuFFT)" : "direct"), at, *t,
+                                   {std::to_string(is_fft ? problem.fft_length() : 0)}));
       if (is_fft) {
         fft = t->median_ms;
       } else if (t->median_ms < best_direct) {
@@ -391,7 +384,7 @@ void section_benchmark(Notebook& nb) {
   }
   Figure f{"bench_time", fmt::format("Causal convolution of {} × {} rows of length n", batch, channels), "n",
            "median time (ms)", true, true, {}, {"set key inside right bottom", "set yrange [1e-6:*]"}};
-  for (auto& [name, s] : series) f.series.push_back(s);
+  f.series = results.series();
   nb.figure(f, false);
 }
 

@@ -3,6 +3,7 @@
 // The running sum y_k = x_0 + ... + x_k looks as sequential as chapter 01's RNN, but + is
 // associative, and that is enough to compute it in O(log N) parallel steps. Run with --help
 // for the options; the chapter's text is README.md beside this file.
+#include "benchmark_results.hpp"
 #include "chapter_main.hpp"
 #include "checked_timing.hpp"
 #include "gpu.hpp"
@@ -19,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <optional>
 #include <memory>
 #include <string>
@@ -342,31 +342,17 @@ void section_benchmark(Notebook& nb) {
 
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
                          {"implementation", "n", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
-  std::map<std::string, Series> series;
-  std::vector<std::string> order;
+  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::gb_per_s, 0);
   std::vector<std::vector<std::string>> rows;
   std::optional<common::CheckedTiming> timing;
   if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 15 : 5, true});
-  std::map<std::string, double> gbps_at_top;
   for (std::size_t n : sizes) {
     const auto x = scan::integer_input(n, nb.options().seed + n);
-    const double bytes = 8.0 * double(n);
-    double copy_gbps = 0;
+    common::BenchmarkPoint at{double(n), {std::to_string(n)}, 8.0 * double(n)};
     std::vector<std::string> row{power_of_two_label(n)};
-    auto record = [&](const std::string& name, const common::TimingStats& t) {
-      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      csv.row({name, std::to_string(n), fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms),
-               fmt::format("{:.5f}", t.max_ms), fmt::format("{:.0f}", bytes), fmt::format("{:.2f}", gbps),
-               copy_gbps > 0 ? fmt::format("{:.2f}", 100 * gbps / copy_gbps) : ""});
-      if (!series.count(name)) order.push_back(name);
-      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
-      series[name].x.push_back(double(n));
-      series[name].y.push_back(gbps);
-      row.push_back(fmt::format("{:.0f}", gbps));
-      if (n == sizes.back()) gbps_at_top[name] = gbps;
-    };
     if (n <= cpu_max) {
-      record("CPU fp32 loop (1 core)", common::time_cpu([&] { scan::inclusive_scan_fp32(x); }, 1, 3));
+      row.push_back(results.record("CPU fp32 loop (1 core)", at,
+                                   common::time_cpu([&] { scan::inclusive_scan_fp32(x); }, 1, 3)));
     } else {
       row.push_back("-");
     }
@@ -383,8 +369,8 @@ void section_benchmark(Notebook& nb) {
       const auto t = timer.time([&] {
         CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice));
       });
-      copy_gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      record("copy (cudaMemcpy D2D)", t);
+      at.copy_gbps = common::gigabytes_per_second(at.bytes, t.median_ms);
+      row.push_back(results.record("copy (cudaMemcpy D2D)", at, t));
     }
     for (const auto& info : scan::kKernels) {
       if (!common::kernel_selected(nb.options(), int(info.id)) || n > info.max_n) {
@@ -398,7 +384,7 @@ void section_benchmark(Notebook& nb) {
         row.push_back("wrong");
         continue;
       }
-      record(fmt::format("{} {}", int(info.id), info.name), *t);
+      row.push_back(results.record(fmt::format("{} {}", int(info.id), info.name), at, *t));
     }
     rows.push_back(row);
   }
@@ -416,21 +402,21 @@ void section_benchmark(Notebook& nb) {
                                          scan::info(scan::Kernel::decoupled_look_back).name);
     const std::string cub = fmt::format("{} {}", int(scan::Kernel::cub_device_scan),
                                         scan::info(scan::Kernel::cub_device_scan).name);
-    const std::string copy = "copy (cudaMemcpy D2D)";
-    if (gbps_at_top.count(ours) && gbps_at_top.count(cub) && gbps_at_top.count(copy)) {
+    const double top = double(sizes.back());
+    const auto ours_gbps = results.shown_at(ours, top), cub_gbps = results.shown_at(cub, top),
+               copy_gbps = results.shown_at("copy (cudaMemcpy D2D)", top);
+    if (ours_gbps && cub_gbps && copy_gbps) {
       nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())),
                fmt::format("version 7 {:.0f} GB/s = {:.1f}% of CUB ({:.0f} GB/s); copy {:.0f} GB/s; "
                            "version 7 {:.1f}% and CUB {:.1f}% of copy",
-                           gbps_at_top[ours], 100 * gbps_at_top[ours] / gbps_at_top[cub], gbps_at_top[cub],
-                           gbps_at_top[copy], 100 * gbps_at_top[ours] / gbps_at_top[copy],
-                           100 * gbps_at_top[cub] / gbps_at_top[copy]));
+                           *ours_gbps, 100 * *ours_gbps / *cub_gbps, *cub_gbps, *copy_gbps,
+                           100 * *ours_gbps / *copy_gbps, 100 * *cub_gbps / *copy_gbps));
     }
   }
   Figure f{"bench_throughput", "Inclusive scan of N floats: GB/s (8 bytes per element)", "N (elements)", "GB/s",
            true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
-  for (const auto& name : order) {
-    Series s = series[name];
-    if (name.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
+  for (Series s : results.series()) {
+    if (s.title.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
     f.series.push_back(s);
   }
   nb.figure(f, false);

@@ -4,6 +4,7 @@
 // composing affine maps is associative: the whole recurrence is a scan with the pair operator
 // (a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2). Run with --help for the options; the chapter's
 // text is README.md beside this file.
+#include "benchmark_results.hpp"
 #include "chapter_main.hpp"
 #include "checked_timing.hpp"
 #include "ema_kernels.hpp"
@@ -259,31 +260,17 @@ void section_benchmark(Notebook& nb) {
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
                          {"implementation", "n", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
-  std::map<std::string, Series> series;
-  std::vector<std::string> order;
+  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::gb_per_s, 0);
   std::vector<std::vector<std::string>> rows;
   std::optional<common::CheckedTiming> timing;
   if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 15 : 5, true});
-  std::map<std::string, double> at_top;
   for (std::size_t n : sizes) {
     const auto p = ema::random_problem(1, n, kDecayLo, kDecayHi, nb.options().seed + n);
-    const double bytes = 12.0 * double(n);
-    double copy_gbps = 0;
+    common::BenchmarkPoint at{double(n), {std::to_string(n)}, 12.0 * double(n)};
     std::vector<std::string> row{power_of_two_label(n)};
-    auto record = [&](const std::string& name, const common::TimingStats& t) {
-      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      csv.row({name, std::to_string(n), fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms),
-               fmt::format("{:.5f}", t.max_ms), fmt::format("{:.0f}", bytes), fmt::format("{:.2f}", gbps),
-               copy_gbps > 0 ? fmt::format("{:.2f}", 100 * gbps / copy_gbps) : ""});
-      if (!series.count(name)) order.push_back(name);
-      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
-      series[name].x.push_back(double(n));
-      series[name].y.push_back(gbps);
-      row.push_back(fmt::format("{:.0f}", gbps));
-      if (n == sizes.back()) at_top[name] = gbps;
-    };
     if (n <= (std::size_t(1) << 22)) {
-      record("CPU fp32 loop (1 core)", common::time_cpu([&] { ema::recurrence_fp32(p); }, 1, 3));
+      row.push_back(
+          results.record("CPU fp32 loop (1 core)", at, common::time_cpu([&] { ema::recurrence_fp32(p); }, 1, 3)));
     } else {
       row.push_back("-");
     }
@@ -296,8 +283,8 @@ void section_benchmark(Notebook& nb) {
     common::GpuTimer timer({2, bench ? 15 : 5, true});
     {
       const auto t = time_copy(n, timer);
-      copy_gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      record("copy (cudaMemcpy D2D)", t);
+      at.copy_gbps = common::gigabytes_per_second(at.bytes, t.median_ms);
+      row.push_back(results.record("copy (cudaMemcpy D2D)", at, t));
     }
     for (const auto& info : ema::kKernels) {
       if (!common::kernel_selected(nb.options(), int(info.id)) || n > info.max_length) {
@@ -311,7 +298,7 @@ void section_benchmark(Notebook& nb) {
         row.push_back("wrong");
         continue;
       }
-      record(fmt::format("{} {}", int(info.id), info.name), *t);
+      row.push_back(results.record(fmt::format("{} {}", int(info.id), info.name), at, *t));
     }
     rows.push_back(row);
   }
@@ -325,27 +312,26 @@ void section_benchmark(Notebook& nb) {
   nb.value("results", csv.path());
   if (gpu) {
     timing->report("the timed versions match fp64 before and after timing");
-    const std::string copy = "copy (cudaMemcpy D2D)";
-    const std::string cub = version_label(ema::Kernel::cub_device_scan);
+    const auto at_top = [&](const std::string& name) { return results.shown_at(name, double(sizes.back())); };
+    const auto copy = at_top("copy (cudaMemcpy D2D)");
     std::string line;
     for (auto k : {ema::Kernel::look_back, ema::Kernel::look_back_window, ema::Kernel::cub_device_scan,
                    ema::Kernel::cub_device_scan_float2}) {
-      const std::string name = version_label(k);
-      if (!at_top.count(name) || !at_top.count(copy)) continue;
-      line += fmt::format("{}version {} {:.0f} GB/s = {:.1f}% of copy", line.empty() ? "" : "; ", int(k), at_top[name],
-                          100 * at_top[name] / at_top[copy]);
+      const auto gbps = at_top(version_label(k));
+      if (!gbps || !copy) continue;
+      line += fmt::format("{}version {} {:.0f} GB/s = {:.1f}% of copy", line.empty() ? "" : "; ", int(k), *gbps,
+                          100 * *gbps / *copy);
     }
-    if (at_top.count(copy)) line += fmt::format(" ({:.0f} GB/s)", at_top[copy]);
-    const std::string window = version_label(ema::Kernel::look_back_window);
-    if (at_top.count(window) && at_top.count(cub))
-      line += fmt::format("; version 5 = {:.1f}% of CUB (version 6)", 100 * at_top[window] / at_top[cub]);
+    if (copy) line += fmt::format(" ({:.0f} GB/s)", *copy);
+    const auto window = at_top(version_label(ema::Kernel::look_back_window));
+    const auto cub = at_top(version_label(ema::Kernel::cub_device_scan));
+    if (window && cub) line += fmt::format("; version 5 = {:.1f}% of CUB (version 6)", 100 * *window / *cub);
     if (!line.empty()) nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())), line);
   }
   Figure f{"bench_throughput", "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)", "N (elements)",
            "GB/s", true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
-  for (const auto& name : order) {
-    Series s = series[name];
-    if (name.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
+  for (Series s : results.series()) {
+    if (s.title.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
     f.series.push_back(s);
   }
   nb.figure(f, false);
