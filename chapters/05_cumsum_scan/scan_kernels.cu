@@ -15,23 +15,22 @@
 // Versions 2-5 run in ONE block, which walks the array tile by tile and carries the running
 // total from one tile to the next (the way Mamba's kernel walks a sequence chunk by chunk):
 // correct for every N, but one multiprocessor does all the work. Versions 6 and 7 spread the
-// tiles over every multiprocessor. The libraries live in scan_libraries.cu.
+// tiles over every multiprocessor. The libraries live in scan_libraries.cu; the register tile,
+// its scans and the look-back that versions 4, 6 and 7 share live in tile_scan.cuh, written for
+// any associative operator (chapter 06 reuses them for pairs).
 #include "cuda_check.hpp"
 #include "scan_kernels.hpp"
+#include "tile_scan.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
-#include <cuda/atomic>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace scan {
 namespace {
-
-constexpr unsigned kFullMask = 0xffffffffu;
 
 // ---- Version 1 ---------------------------------------------------------------------------------
 // [snippet:one_thread]
@@ -120,125 +119,6 @@ __global__ void __launch_bounds__(Threads) scan_blelloch(const float* __restrict
 }
 // [/snippet:blelloch]
 
-// ---- The register tile shared by versions 4, 6 and 7 --------------------------------------------
-// A tile of Threads × 4·Vectors floats. Warp w owns a contiguous stretch of 128·Vectors of them;
-// in that stretch, "row" k (128 floats) holds one float4 per lane: lane l has elements
-// 128k + 4l .. 128k + 4l + 3. So every load and store instruction of a warp moves 512
-// contiguous bytes (perfectly coalesced), and every thread still owns runs of 4 neighbours.
-template <int Threads, int Vectors>
-struct Tile {
-  static constexpr int kWarps = Threads / 32;
-  static constexpr int kItemsPerThread = 4 * Vectors;
-  static constexpr int kSize = Threads * kItemsPerThread;
-  // Position in the tile of item e of row k of this thread.
-  static __device__ int index(int k, int e) {
-    return (threadIdx.x / 32) * 128 * Vectors + k * 128 + (threadIdx.x % 32) * 4 + e;
-  }
-};
-
-// [snippet:load_tile]
-// Loads this thread's items; `valid` elements of the tile exist. A full tile at 16-byte
-// aligned addresses takes one float4 load per row; otherwise each element is guarded, and
-// the missing ones read as 0 (the identity, so they change no sum).
-template <int Threads, int Vectors>
-__device__ __forceinline__ void load_tile(const float* __restrict__ tile_in, int valid, bool vectorized,
-                                          float (&v)[Vectors][4]) {
-  using T = Tile<Threads, Vectors>;
-  if (vectorized && valid == T::kSize) {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k) {
-      const float4 q = *reinterpret_cast<const float4*>(tile_in + T::index(k, 0));
-      v[k][0] = q.x, v[k][1] = q.y, v[k][2] = q.z, v[k][3] = q.w;
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) v[k][e] = T::index(k, e) < valid ? tile_in[T::index(k, e)] : 0.f;
-  }
-}
-// [/snippet:load_tile]
-
-// Adds `offset` to every item and stores the valid ones (the same two paths as load_tile).
-template <int Threads, int Vectors>
-__device__ __forceinline__ void store_tile(float* __restrict__ tile_out, int valid, bool vectorized,
-                                           float (&v)[Vectors][4], float offset) {
-  using T = Tile<Threads, Vectors>;
-  if (vectorized && valid == T::kSize) {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-      *reinterpret_cast<float4*>(tile_out + T::index(k, 0)) =
-          make_float4(offset + v[k][0], offset + v[k][1], offset + v[k][2], offset + v[k][3]);
-  } else {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (T::index(k, e) < valid) tile_out[T::index(k, e)] = offset + v[k][e];
-  }
-}
-
-// [snippet:warp_scan]
-// Inclusive scan across the 32 lanes of a warp: Hillis–Steele again, but in registers, with
-// __shfl_up_sync handing each lane the value of the lane `offset` below. No shared memory, no
-// barrier: the 32 lanes of a warp execute each shuffle together.
-__device__ __forceinline__ float warp_inclusive_scan(float value, int lane) {
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const float below = __shfl_up_sync(kFullMask, value, offset);
-    if (lane >= offset) value += below;
-  }
-  return value;
-}
-// [/snippet:warp_scan]
-
-struct TileScan {
-  float warp_prefix;  // the sum of the tile's earlier warps
-  float total;        // the sum of the whole tile
-};
-
-// [snippet:scan_tile]
-// Scans the tile in registers. On return each item holds the inclusive sum *within its warp's
-// stretch*; adding warp_prefix (and whatever comes before the tile) completes it. Contains one
-// __syncthreads(); `warp_totals` is shared, one float per warp.
-template <int Threads, int Vectors>
-__device__ __forceinline__ TileScan scan_tile(float (&v)[Vectors][4], float* warp_totals) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  // 1. Each thread scans its own runs of 4, sequentially, in registers.
-  // 2. Each row's run totals are scanned across the warp (the rows are independent: their
-  //    shuffles overlap).
-  float row_inclusive[Vectors];
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k) {
-    v[k][1] += v[k][0];
-    v[k][2] += v[k][1];
-    v[k][3] += v[k][2];
-    row_inclusive[k] = warp_inclusive_scan(v[k][3], lane);
-  }
-  // 3. Add what comes before each run: the earlier lanes of its row, and the earlier rows.
-  float rows_before = 0;
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k) {
-    float lanes_before = __shfl_up_sync(kFullMask, row_inclusive[k], 1);
-    if (lane == 0) lanes_before = 0;
-    const float before = rows_before + lanes_before;
-#pragma unroll
-    for (int e = 0; e < 4; ++e) v[k][e] += before;
-    rows_before += __shfl_sync(kFullMask, row_inclusive[k], 31);
-  }
-  // 4. The warps meet once, through shared memory.
-  if (lane == 31) warp_totals[warp] = rows_before;
-  __syncthreads();
-  TileScan result{0.f, 0.f};
-#pragma unroll
-  for (int w = 0; w < Threads / 32; ++w) {
-    if (w == warp) result.warp_prefix = result.total;
-    result.total += warp_totals[w];
-  }
-  return result;
-}
-// [/snippet:scan_tile]
-
 // ---- Version 4 ---------------------------------------------------------------------------------
 // [snippet:warp_shuffle]
 template <int Threads, int Vectors>
@@ -250,9 +130,9 @@ __global__ void __launch_bounds__(Threads) scan_warp_shuffle(const float* __rest
   for (std::size_t base = 0; base < n; base += T::kSize) {
     const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
     float v[Vectors][4];
-    load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
-    const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
-    store_tile<Threads, Vectors>(out + base, valid, vectorized, v, carry + s.warp_prefix);
+    load_tile<Threads, Vectors>(in + base, valid, vectorized, v, Sum::identity());
+    const TileScan<float> s = scan_tile<Sum, Threads, Vectors>(v, warp_totals);
+    store_tile<Threads, Vectors>(out + base, valid, vectorized, v, AddPrefix{carry + s.warp_prefix});
     carry += s.total;
     __syncthreads();  // warp_totals is read by everyone before the next tile writes it
   }
@@ -310,7 +190,7 @@ __global__ void __launch_bounds__(Threads) reduce_tiles(const float* __restrict_
   const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
   const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
   float v[Vectors][4];
-  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v, Sum::identity());
   float sum = 0;
 #pragma unroll
   for (int k = 0; k < Vectors; ++k) sum += (v[k][0] + v[k][1]) + (v[k][2] + v[k][3]);
@@ -337,74 +217,14 @@ __global__ void __launch_bounds__(Threads) scan_tiles_from_prefix(const float* _
   const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
   const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
   float v[Vectors][4];
-  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
-  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v, Sum::identity());
+  const TileScan<float> s = scan_tile<Sum, Threads, Vectors>(v, warp_totals);
   const float before = blockIdx.x == 0 ? 0.f : tile_prefix[blockIdx.x - 1];
-  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, before + s.warp_prefix);
+  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, AddPrefix{before + s.warp_prefix});
 }
 // [/snippet:reduce_then_scan]
 
 // ---- Version 7 ---------------------------------------------------------------------------------
-// A tile's status: its flag and a float travel together in one 64-bit word, written with
-// one store and read with one load, so a reader never sees a flag without its value.
-constexpr unsigned kNotReady = 0;   // what the cleared status array holds
-constexpr unsigned kAggregate = 1;  // value = the tile's own sum
-constexpr unsigned kPrefix = 2;     // value = the sum of this tile and every tile before it
-
-__device__ __forceinline__ unsigned long long pack_status(unsigned flag, float value) {
-  return (static_cast<unsigned long long>(flag) << 32) | __float_as_uint(value);
-}
-__device__ __forceinline__ unsigned status_flag(unsigned long long word) { return static_cast<unsigned>(word >> 32); }
-__device__ __forceinline__ float status_value(unsigned long long word) {
-  return __uint_as_float(static_cast<unsigned>(word));
-}
-
-using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
-// Relaxed atomics are enough: no other data is published with the status (the value is in the
-// word itself), so there is nothing whose order a fence would have to guarantee. Had the value
-// and the flag been two words, the writer would need a fence (__threadfence()) between
-// writing the value and the flag, and the reader one between reading the flag and the value.
-__device__ __forceinline__ void publish(unsigned long long* status, unsigned flag, float value) {
-  StatusRef(*status).store(pack_status(flag, value), cuda::std::memory_order_relaxed);
-}
-
-// [snippet:look_back]
-// Run by the tile's first warp, after the tile's sum is known. Returns (in every lane) the
-// sum of every tile before `tile`, and publishes this tile's inclusive prefix.
-__device__ float look_back(unsigned long long* tile_status, unsigned tile, float tile_total, int lane) {
-  if (tile == 0) {
-    if (lane == 0) publish(&tile_status[0], kPrefix, tile_total);
-    return 0.f;
-  }
-  // Publish the aggregate at once: successors can use it before this tile knows its prefix.
-  if (lane == 0) publish(&tile_status[tile], kAggregate, tile_total);
-  float exclusive = 0;
-  // A window of 32 predecessors at a time: lane l reads tile window_end − 1 − l.
-  for (long long window_end = tile;; window_end -= 32) {
-    const long long p = window_end - 1 - lane;
-    unsigned long long word;
-    unsigned prefix_lanes, needed;
-    do {
-      // Before tile 0 there is nothing: read that as "prefix 0" (never used: tile 0 stops the walk).
-      word = p >= 0 ? StatusRef(tile_status[p]).load(cuda::std::memory_order_relaxed) : pack_status(kPrefix, 0.f);
-      prefix_lanes = __ballot_sync(kFullMask, status_flag(word) == kPrefix);
-      // The walk stops at the nearest tile with a prefix (the lowest such lane); every lane up
-      // to it must have published something. Tiles farther back do not matter.
-      const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
-      needed = stop == 31 ? kFullMask : (2u << stop) - 1;
-    } while (__ballot_sync(kFullMask, status_flag(word) == kNotReady) & needed);
-    float value = (needed >> lane) & 1u ? status_value(word) : 0.f;
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(kFullMask, value, offset);
-    exclusive += value;
-    if (prefix_lanes) break;
-  }
-  if (lane == 0) publish(&tile_status[tile], kPrefix, exclusive + tile_total);
-  return exclusive;
-}
-// [/snippet:look_back]
-
 // [snippet:decoupled_look_back]
 template <int Threads, int Vectors>
 __global__ void __launch_bounds__(Threads) scan_decoupled_look_back(const float* __restrict__ in,
@@ -414,32 +234,24 @@ __global__ void __launch_bounds__(Threads) scan_decoupled_look_back(const float*
                                                                    unsigned long long* tile_status) {
   using T = Tile<Threads, Vectors>;
   __shared__ float warp_totals[T::kWarps];
-  __shared__ unsigned tile_shared;
   __shared__ float prefix_shared;
-  // Claim tiles in the order blocks start, not by blockIdx: every tile with a smaller
-  // index has then already started, so the look-back never waits for a tile that might
-  // still be queued behind this one (which could deadlock the GPU).
-  if (threadIdx.x == 0) tile_shared = static_cast<unsigned>(atomicAdd(tile_counter, 1ull));
-  __syncthreads();
-  const unsigned tile = tile_shared;
+  const unsigned long long tile = claim_tile(tile_counter);  // in the order blocks start
   const std::size_t base = std::size_t(tile) * T::kSize;
   const int valid = static_cast<int>(min(std::size_t(T::kSize), n - base));
 
   float v[Vectors][4];
-  load_tile<Threads, Vectors>(in + base, valid, vectorized, v);
-  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  load_tile<Threads, Vectors>(in + base, valid, vectorized, v, Sum::identity());
+  const TileScan<float> s = scan_tile<Sum, Threads, Vectors>(v, warp_totals);
   if (threadIdx.x < 32) {
-    const float before = look_back(tile_status, tile, s.total, threadIdx.x);
+    const float before = look_back<Sum>(FloatStatus{tile_status}, tile, 0, s.total, threadIdx.x);
     if (threadIdx.x == 0) prefix_shared = before;
   }
   __syncthreads();
-  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, prefix_shared + s.warp_prefix);
+  store_tile<Threads, Vectors>(out + base, valid, vectorized, v, AddPrefix{prefix_shared + s.warp_prefix});
 }
 // [/snippet:decoupled_look_back]
 
 // ---- Launching --------------------------------------------------------------------------------
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 unsigned grid_size(std::size_t blocks) {
   if (blocks > 0x7fffffffu) throw std::invalid_argument("scan: too many tiles for one grid");
   return static_cast<unsigned>(blocks);

@@ -13,22 +13,26 @@
 // Versions 2 and 3 are Mamba's layout: a block owns a sequence and walks it chunk by chunk,
 // carrying the state h from one chunk to the next; many sequences fill the GPU. One long
 // sequence needs versions 4 and 5, which spread its tiles over every multiprocessor.
+//
+// This chapter builds on chapter 05's library: its register tile, tile scan, status words and
+// look-back (tile_scan.cuh) are written for any associative operator, and run here with the
+// pair operator. What is new is what a pair changes: the operator, the loads of two arrays,
+// the output h = A·h_before + B, and a status that has to hold two floats.
 #include "cuda_check.hpp"
 #include "ema_kernels.hpp"
 #include "pair.hpp"
+#include "tile_scan.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cuda/atomic>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 
 #include <algorithm>
 #include <climits>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -36,7 +40,14 @@ namespace ema {
 namespace {
 
 using PairF = Pair<float>;
-constexpr unsigned kFullMask = 0xffffffffu;
+using scan::kAggregate;
+using scan::kFullMask;
+using scan::kNotReady;
+using scan::kPrefix;
+using scan::pack_status;
+using scan::StatusRef;
+using scan::Tile;
+using scan::TileScan;
 
 // ---- Version 1 ---------------------------------------------------------------------------------
 // [snippet:one_thread]
@@ -48,120 +59,54 @@ __global__ void ema_one_thread(const float* __restrict__ a, const float* __restr
 }
 // [/snippet:one_thread]
 
-// ---- The register tile of versions 2 and 4 (chapter 05's layout, two arrays) --------------------
-// Warp w owns a stretch of 128·Vectors elements; in row k of it lane l holds elements
-// 128k + 4l .. 128k + 4l + 3, loaded as one float4 from a and one from b.
-template <int Threads, int Vectors>
-struct Tile {
-  static constexpr int kWarps = Threads / 32;
-  static constexpr int kSize = Threads * 4 * Vectors;
-  static __device__ int index(int k, int e) {
-    return (threadIdx.x / 32) * 128 * Vectors + k * 128 + (threadIdx.x % 32) * 4 + e;
+// ---- The pair operator, and what else changes from chapter 05 ------------------------------------
+// [snippet:pair_operator]
+// Chapter 05's scans take their operator as a type; this is the pair operator (pair.hpp) in
+// that form. A pair crosses lanes as two floats: two shuffles where a sum needed one.
+struct ComposeMaps {
+  using Value = PairF;
+  static __device__ PairF identity() { return ema::identity<float>(); }
+  static __device__ PairF combine(PairF earlier, PairF later) { return ema::combine(earlier, later); }
+  static __device__ PairF shfl_up(PairF v, int offset) {
+    return {__shfl_up_sync(kFullMask, v.a, offset), __shfl_up_sync(kFullMask, v.b, offset)};
+  }
+  static __device__ PairF shfl_down(PairF v, int offset) {
+    return {__shfl_down_sync(kFullMask, v.a, offset), __shfl_down_sync(kFullMask, v.b, offset)};
+  }
+  static __device__ PairF shfl(PairF v, int lane) {
+    return {__shfl_sync(kFullMask, v.a, lane), __shfl_sync(kFullMask, v.b, lane)};
   }
 };
+// [/snippet:pair_operator]
 
-bool __host__ __device__ aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-// Missing elements (past the end) read as the identity (1, 0), which changes no composition.
+// [snippet:load_pairs]
+// The tile is chapter 05's, loaded from two arrays: a and b each take chapter 05's load (one
+// float4 per row where it can), and missing elements read as the identity (1, 0).
 template <int Threads, int Vectors>
 __device__ __forceinline__ void load_pairs(const float* __restrict__ a, const float* __restrict__ b, int valid,
                                            PairF (&v)[Vectors][4]) {
-  using T = Tile<Threads, Vectors>;
-  if (valid == T::kSize && aligned16(a) && aligned16(b)) {
+  const bool vectorized = scan::aligned16(a) && scan::aligned16(b);
+  float va[Vectors][4], vb[Vectors][4];
+  scan::load_tile<Threads, Vectors>(a, valid, vectorized, va, 1.f);
+  scan::load_tile<Threads, Vectors>(b, valid, vectorized, vb, 0.f);
 #pragma unroll
-    for (int k = 0; k < Vectors; ++k) {
-      const float4 qa = *reinterpret_cast<const float4*>(a + T::index(k, 0));
-      const float4 qb = *reinterpret_cast<const float4*>(b + T::index(k, 0));
-      v[k][0] = {qa.x, qb.x}, v[k][1] = {qa.y, qb.y}, v[k][2] = {qa.z, qb.z}, v[k][3] = {qa.w, qb.w};
-    }
-  } else {
+  for (int k = 0; k < Vectors; ++k)
 #pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int i = T::index(k, e);
-        v[k][e] = i < valid ? PairF{a[i], b[i]} : identity<float>();
-      }
-  }
+    for (int e = 0; e < 4; ++e) v[k][e] = {va[k][e], vb[k][e]};
 }
 
-// Stores h = A·h_before + B for every valid element.
+// What is stored: the state h = A·h_before + B of every scanned pair.
+struct StateFrom {
+  float h_before;
+  __device__ float operator()(PairF map) const { return apply(map, h_before); }
+};
+// [/snippet:load_pairs]
+
 template <int Threads, int Vectors>
 __device__ __forceinline__ void store_states(float* __restrict__ h, int valid, const PairF (&v)[Vectors][4],
                                              float h_before) {
-  using T = Tile<Threads, Vectors>;
-  if (valid == T::kSize && aligned16(h)) {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-      *reinterpret_cast<float4*>(h + T::index(k, 0)) = make_float4(apply(v[k][0], h_before), apply(v[k][1], h_before),
-                                                                   apply(v[k][2], h_before), apply(v[k][3], h_before));
-  } else {
-#pragma unroll
-    for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (T::index(k, e) < valid) h[T::index(k, e)] = apply(v[k][e], h_before);
-  }
+  scan::store_tile<Threads, Vectors>(h, valid, scan::aligned16(h), v, StateFrom{h_before});
 }
-
-// [snippet:warp_scan_pairs]
-// Inclusive scan of pairs across a warp: chapter 05's shuffle scan with combine() in place of
-// +. Both halves of the pair travel, two shuffles per step; the lane below is the earlier map.
-__device__ __forceinline__ PairF warp_inclusive_scan(PairF value, int lane) {
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const PairF below{__shfl_up_sync(kFullMask, value.a, offset), __shfl_up_sync(kFullMask, value.b, offset)};
-    if (lane >= offset) value = combine(below, value);
-  }
-  return value;
-}
-__device__ __forceinline__ PairF shfl_pair(PairF value, int src_lane) {
-  return {__shfl_sync(kFullMask, value.a, src_lane), __shfl_sync(kFullMask, value.b, src_lane)};
-}
-// [/snippet:warp_scan_pairs]
-
-struct TileScan {
-  PairF warp_prefix;  // the composition of the tile's earlier warps
-  PairF total;        // the composition of the whole tile
-};
-
-// [snippet:scan_tile]
-// Scans the tile in registers: on return each item holds the composition of its warp's
-// stretch up to it. One __syncthreads(); warp_totals is shared, one pair per warp.
-template <int Threads, int Vectors>
-__device__ __forceinline__ TileScan scan_tile(PairF (&v)[Vectors][4], PairF* warp_totals) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  PairF row_inclusive[Vectors];
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k) {
-    // Each thread's run of 4, sequentially; then the run totals across the warp.
-    v[k][1] = combine(v[k][0], v[k][1]);
-    v[k][2] = combine(v[k][1], v[k][2]);
-    v[k][3] = combine(v[k][2], v[k][3]);
-    row_inclusive[k] = warp_inclusive_scan(v[k][3], lane);
-  }
-  PairF rows_before = identity<float>();
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k) {
-    PairF lanes_before{__shfl_up_sync(kFullMask, row_inclusive[k].a, 1),
-                       __shfl_up_sync(kFullMask, row_inclusive[k].b, 1)};
-    if (lane == 0) lanes_before = identity<float>();
-    const PairF before = combine(rows_before, lanes_before);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) v[k][e] = combine(before, v[k][e]);
-    rows_before = combine(rows_before, shfl_pair(row_inclusive[k], 31));
-  }
-  if (lane == 31) warp_totals[warp] = rows_before;
-  __syncthreads();
-  TileScan result{identity<float>(), identity<float>()};
-#pragma unroll
-  for (int w = 0; w < Threads / 32; ++w) {
-    if (w == warp) result.warp_prefix = result.total;
-    result.total = combine(result.total, warp_totals[w]);
-  }
-  return result;
-}
-// [/snippet:scan_tile]
 
 // ---- Version 2 ---------------------------------------------------------------------------------
 // [snippet:warp_pairs]
@@ -178,7 +123,7 @@ __global__ void __launch_bounds__(Threads) ema_warp_pairs(const float* __restric
     const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
     PairF v[Vectors][4];
     load_pairs<Threads, Vectors>(a + start + base, b + start + base, valid, v);
-    const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+    const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
     store_states<Threads, Vectors>(h + start + base, valid, v, apply(s.warp_prefix, carry));
     carry = apply(s.total, carry);
     __syncthreads();  // warp_totals is read by everyone before the next chunk writes it
@@ -237,19 +182,11 @@ __global__ void __launch_bounds__(Threads) ema_cub_block(const float* __restrict
 // [/snippet:cub_block]
 
 // ---- Version 4 ---------------------------------------------------------------------------------
-// A tile's status word: the flag in the high half; for a prefix, the state h at the tile's end
-// in the low half (one float, so flag and value travel in one 64-bit word). An aggregate is a
-// pair, two floats: it goes into tile_aggregate first, and the flag is stored with release
-// order after it; a reader that sees the flag with an acquire load then sees the pair.
-constexpr unsigned kNotReady = 0;
-constexpr unsigned kAggregate = 1;  // tile_aggregate[tile] = the tile's own composition
-constexpr unsigned kPrefix = 2;     // low half = h at the end of the tile
-
-using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
-__device__ __forceinline__ unsigned long long pack_status(unsigned flag, float value) {
-  return (static_cast<unsigned long long>(flag) << 32) | __float_as_uint(value);
-}
+// A tile's status word (chapter 05's): the flag in the high half; for a prefix, the state h at
+// the tile's end in the low half (one float, so flag and value travel in one 64-bit word). An
+// aggregate is a pair, two floats: it goes into tile_aggregate first, and the flag is stored
+// with release order after it; a reader that sees the flag with an acquire load then sees the
+// pair.
 
 // [snippet:look_back]
 // Run by one thread of the tile after the tile's composition is known; returns the state h
@@ -294,10 +231,7 @@ struct ClaimedTile {
 };
 template <int kTileSize>
 __device__ ClaimedTile claim_tile(unsigned long long* tile_counter, std::size_t length, std::size_t tiles_per_seq) {
-  __shared__ unsigned long long tile_shared;
-  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1ull);
-  __syncthreads();
-  const std::size_t tile = tile_shared;
+  const std::size_t tile = scan::claim_tile(tile_counter);
   const std::size_t sequence = tile / tiles_per_seq;
   const std::size_t base = (tile % tiles_per_seq) * kTileSize;
   return {tile, sequence * tiles_per_seq, sequence * length + base,
@@ -317,7 +251,7 @@ __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict
 
   PairF v[Vectors][4];
   load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
-  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
   if (threadIdx.x == 0)
     h_before_shared = look_back(tile_status, tile_aggregate, t.tile, t.first_of_sequence, s.total);
   __syncthreads();
@@ -326,90 +260,44 @@ __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict
 
 // ---- Version 5 ---------------------------------------------------------------------------------
 // Chapter 05's version 7 for pairs: the whole first warp looks back over 32 predecessors at
-// once, and every status travels beside its flag in one 64-bit word, with no separate array
-// and no fence. An aggregate is two floats, so a tile has two words:
+// once (chapter 05's look_back, with the pair operator), and every status travels beside its
+// flag in one 64-bit word, with no separate array and no fence. An aggregate is two floats, so
+// a tile has two words:
 //   word 2t     = (flag, a)   written once:           (kAggregate, total.a)
 //   word 2t + 1 = (flag, b)   written at most twice:  (kAggregate, total.b), then (kPrefix, h at the end)
 // A prefix needs one float (every sequence starts from h = 0), so it goes into the b word alone.
-__device__ __forceinline__ unsigned status_flag(unsigned long long word) { return static_cast<unsigned>(word >> 32); }
-__device__ __forceinline__ float status_value(unsigned long long word) {
-  return __uint_as_float(static_cast<unsigned>(word));
-}
-
 // Relaxed order is enough, as in chapter 05: every value is inside the word that carries its
 // flag, so there is no other write whose visibility a release/acquire pair would have to order.
-__device__ __forceinline__ void publish(unsigned long long* word, unsigned flag, float value) {
-  StatusRef(*word).store(pack_status(flag, value), cuda::std::memory_order_relaxed);
-}
 
-// [snippet:window_entry]
+// [snippet:pair_status]
 // What a look-back lane reads for tile p, as a map: an aggregate is the tile's own pair; a
 // prefix h is the map (0, h), which forgets the state before it and yields h. Tiles before the
 // sequence's first read as the prefix 0: the state before a sequence.
-struct WindowEntry {
-  PairF map;
-  bool ready;
-  bool prefix;
+struct PairStatus {
+  unsigned long long* words;
+  __device__ void publish_aggregate(long long tile, PairF total) const {
+    scan::publish(&words[2 * tile], kAggregate, total.a);
+    scan::publish(&words[2 * tile + 1], kAggregate, total.b);
+  }
+  // `inclusive` is a prefix composed from the state before the sequence: only h = inclusive.b is kept.
+  __device__ void publish_prefix(long long tile, PairF inclusive) const {
+    scan::publish(&words[2 * tile + 1], kPrefix, inclusive.b);
+  }
+  __device__ scan::StatusEntry<PairF> read(long long p, long long first_tile) const {
+    if (p < first_tile) return {{0.f, 0.f}, true, true};
+    const unsigned long long word_a = StatusRef(words[2 * p]).load(cuda::std::memory_order_relaxed);
+    const unsigned long long word_b = StatusRef(words[2 * p + 1]).load(cuda::std::memory_order_relaxed);
+    if (scan::status_flag(word_b) == kPrefix) return {{0.f, scan::status_value(word_b)}, true, true};
+    // Both words say "aggregate": each holds the only value ever stored with that flag, so
+    // the two halves are the same tile's pair. Any other mix is a tile caught mid-publication.
+    if (scan::status_flag(word_b) == kAggregate && scan::status_flag(word_a) == kAggregate)
+      return {{scan::status_value(word_a), scan::status_value(word_b)}, true, false};
+    return {identity<float>(), false, false};
+  }
 };
+// [/snippet:pair_status]
 
-__device__ __forceinline__ WindowEntry read_window_entry(unsigned long long* status, long long p,
-                                                         long long first_tile) {
-  if (p < first_tile) return {{0.f, 0.f}, true, true};
-  const unsigned long long word_a = StatusRef(status[2 * p]).load(cuda::std::memory_order_relaxed);
-  const unsigned long long word_b = StatusRef(status[2 * p + 1]).load(cuda::std::memory_order_relaxed);
-  if (status_flag(word_b) == kPrefix) return {{0.f, status_value(word_b)}, true, true};
-  // Both words say "aggregate": each holds the only value ever stored with that flag, so
-  // the two halves are the same tile's pair. Any other mix is a tile caught mid-publication.
-  if (status_flag(word_b) == kAggregate && status_flag(word_a) == kAggregate)
-    return {{status_value(word_a), status_value(word_b)}, true, false};
-  return {identity<float>(), false, false};
-}
-// [/snippet:window_entry]
-
-// [snippet:window_look_back]
-// Run by the tile's first warp once the tile's composition is known. Returns (in every lane)
-// the state h before the tile, and publishes the state at its end.
-__device__ float look_back_window(unsigned long long* status, long long tile, long long first_tile, PairF total,
-                                  int lane) {
-  if (tile == first_tile) {
-    if (lane == 0) publish(&status[2 * tile + 1], kPrefix, total.b);  // h at the end = B (from h = 0)
-    return 0.f;
-  }
-  if (lane == 0) {  // the aggregate at once: successors may use it before this tile knows its prefix
-    publish(&status[2 * tile], kAggregate, total.a);
-    publish(&status[2 * tile + 1], kAggregate, total.b);
-  }
-  PairF later = identity<float>();  // the composition of every tile walked so far, in order
-  for (long long window_end = tile;; window_end -= 32) {
-    // Lane l reads tile window_end - 1 - l: lane 0 the nearest, lane 31 the farthest back.
-    WindowEntry e;
-    unsigned prefix_lanes, needed;
-    do {
-      e = read_window_entry(status, window_end - 1 - lane, first_tile);
-      prefix_lanes = __ballot_sync(kFullMask, e.prefix);
-      // The walk stops at the nearest prefix (the lowest such lane); the lanes up to it must
-      // be ready, the lanes beyond it do not matter.
-      const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
-      needed = stop == 31 ? kFullMask : (2u << stop) - 1;
-    } while (__ballot_sync(kFullMask, !e.ready) & needed);
-    PairF map = (needed >> lane) & 1u ? e.map : identity<float>();
-    // Compose the window in time order, the farthest tile (lane 31) first: after the step
-    // with `offset`, lane l holds the composition of lanes l .. l + 2·offset − 1.
-#pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const PairF farther{__shfl_down_sync(kFullMask, map.a, offset), __shfl_down_sync(kFullMask, map.b, offset)};
-      if (lane + offset < 32) map = combine(farther, map);
-    }
-    later = combine(shfl_pair(map, 0), later);
-    if (prefix_lanes) break;
-  }
-  // A prefix (0, h) came first in the composition, so later = (0, h before this tile).
-  const float h_before = later.b;
-  if (lane == 0) publish(&status[2 * tile + 1], kPrefix, apply(total, h_before));
-  return h_before;
-}
-// [/snippet:window_look_back]
-
+// [snippet:look_back_window]
 template <int Threads, int Vectors>
 __global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __restrict__ a,
                                                                const float* __restrict__ b, float* __restrict__ h,
@@ -423,15 +311,19 @@ __global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __r
 
   PairF v[Vectors][4];
   load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
-  const TileScan s = scan_tile<Threads, Vectors>(v, warp_totals);
+  const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
   if (threadIdx.x < 32) {
-    const float before = look_back_window(tile_status, static_cast<long long>(t.tile),
-                                          static_cast<long long>(t.first_of_sequence), s.total, threadIdx.x);
-    if (threadIdx.x == 0) h_before_shared = before;
+    // The composition of the earlier tiles of the sequence: (0, h before this tile), or the
+    // identity (1, 0) for its first tile. Either way, its b is the state before the tile.
+    const PairF before = scan::look_back<ComposeMaps>(PairStatus{tile_status}, static_cast<long long>(t.tile),
+                                                      static_cast<long long>(t.first_of_sequence), s.total,
+                                                      threadIdx.x);
+    if (threadIdx.x == 0) h_before_shared = before.b;
   }
   __syncthreads();
   store_states<Threads, Vectors>(h + t.offset, t.valid, v, apply(s.warp_prefix, h_before_shared));
 }
+// [/snippet:look_back_window]
 
 // ---- Version 6 ---------------------------------------------------------------------------------
 // [snippet:cub_device_scan]
