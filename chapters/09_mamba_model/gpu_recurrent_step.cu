@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "gpu_conv1d.hpp"
 #include "gpu_launch.cuh"
+#include "softplus.hpp"
 
 namespace ch09::gpu {
 
@@ -38,7 +39,7 @@ __global__ void ssm_step_kernel(SsmStepArgs a) {
   const long long s = i / a.channels;
   const int c = static_cast<int>(i % a.channels), N = a.dstate;
   const float raw = (a.delta_raw ? a.delta_raw[i] : 0.0f) + a.dt_bias[c];
-  const float delta = raw > 20.0f ? raw : log1pf(expf(raw));  // softplus, cut as chapter 08's scan cuts it
+  const float delta = common::softplus(raw);  // cut at 20, as chapter 08's scan cuts it
   const float u = a.u[i];
   // Variable B, C: row s of x_proj's output; constant: row c of the layer's (channels, N) matrices.
   const float* B = a.bc_stride ? a.B + s * a.bc_stride : a.B + static_cast<long long>(c) * N;

@@ -1,5 +1,7 @@
 #include "real_scan.hpp"
 
+#include "softplus.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -9,7 +11,7 @@ namespace ch09 {
 namespace {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
+using common::softplus;
 
 void check(const ch08::Problem& p) {
   if (p.groups != 1 || p.complex || !p.has_D || !p.has_z || !p.has_delta_bias || !p.delta_softplus ||

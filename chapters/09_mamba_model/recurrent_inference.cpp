@@ -1,6 +1,7 @@
 #include "recurrent_inference.hpp"
 
 #include "rms_norm.hpp"
+#include "softplus.hpp"
 #include "ssm_step.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace ch09 {
 namespace {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
+using common::softplus;
 
 // y = W·x for a row-major W (rows, cols).
 void matvec(const double* W, std::size_t rows, std::size_t cols, const double* x, double* y) {

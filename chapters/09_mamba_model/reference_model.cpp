@@ -3,6 +3,7 @@
 #include "causal_conv1d.hpp"
 #include "real_scan.hpp"
 #include "rms_norm.hpp"
+#include "softplus.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,7 @@ namespace ch09 {
 namespace {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }  // chapter 08's cut
+using common::softplus;  // cut at 20, as chapter 08's scan cuts it
 
 struct Dims {
   std::size_t batch, L, dm, di, N, R, V, W, xp;
