@@ -38,6 +38,7 @@ endfunction()
 #   <name>.cpu_parts    everything that runs without a GPU (GPU sections forced off)
 #   <name>.full         every section; needs a GPU (exit 77 -> skipped without one)
 #   <name>.bad_option   a bad option value -> one-line error, exit code 2
+#   <name>.bad_out      an --out directory that cannot be created -> the same, before any work
 function(book_chapter_program name)
   cmake_parse_arguments(ARG "" "LIBRARY" "SOURCES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -53,6 +54,11 @@ function(book_chapter_program name)
             -DEXPECT_RC=2 -DEXPECT_STDERR=--seed
             -P ${CMAKE_SOURCE_DIR}/cmake/ExpectExit.cmake)
   set_tests_properties(${name}.bad_option PROPERTIES LABELS "cpu;chapter")
+  add_test(NAME ${name}.bad_out
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${name}> "-DARGS=--out;/proc/no_directory_here"
+            -DEXPECT_RC=2 "-DEXPECT_STDERR=^${name}: --out: cannot create" -DEXPECT_NO_STDOUT=ON
+            -P ${CMAKE_SOURCE_DIR}/cmake/ExpectExit.cmake)
+  set_tests_properties(${name}.bad_out PROPERTIES LABELS "cpu;chapter")
   set_property(GLOBAL APPEND PROPERTY BOOK_CHAPTER_PROGRAMS ${name})
 endfunction()
 
