@@ -15,6 +15,7 @@
 #include "options.hpp"
 #include "finite_differences.hpp"
 #include "reference.hpp"
+#include "softplus.hpp"
 #include "results_csv.hpp"
 #include "selective_scan.hpp"
 #include "timing.hpp"
@@ -89,7 +90,7 @@ std::vector<Run> selected_runs(const common::CommonOptions& options) {
   return runs;
 }
 
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
+using common::softplus;
 double silu(double x) { return x / (1.0 + std::exp(-x)); }
 
 // Adding +0 turns −0 into 0, so the tables print no "-0.0000".

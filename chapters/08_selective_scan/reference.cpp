@@ -1,5 +1,7 @@
 #include "reference.hpp"
 
+#include "softplus.hpp"
+
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -56,7 +58,7 @@ void check_problem(const Problem& p) {
 }
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
+using common::softplus;
 double silu(double x) { return x * sigmoid(x); }
 // d/dx (x σ(x)) = σ(x) + x σ(x)(1 − σ(x)).
 double silu_slope(double x) { return sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x))); }

@@ -5,6 +5,7 @@
 // numbers and from finite differences of reference_loss, which runs only the forward.
 #include "ch08_test_support.hpp"
 #include "finite_differences.hpp"
+#include "softplus.hpp"
 #include "striped_writes.hpp"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ std::string listed(const std::vector<T>& v) {
 
 std::vector<double> as_doubles(const std::vector<int>& v) { return {v.begin(), v.end()}; }
 
-double softplus(double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); }
+using common::softplus;
 
 }  // namespace
 
