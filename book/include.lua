@@ -157,8 +157,8 @@ local function fold_checks(lines, source)
       if n > 3 then
         out[#out + 1] = lines[i]
         out[#out + 1] = lines[i + 1]
-        out[#out + 1] = string.format("%s✔ … %d more checks passed (every line: %s)",
-          lines[i]:match("^%s*"), n - 3, source)
+        out[#out + 1] = string.format("%s✔ … %d more %s passed (every line: %s)",
+          lines[i]:match("^%s*"), n - 3, n == 4 and "check" or "checks", source)
         out[#out + 1] = lines[j]
       else
         for k = i, j do out[#out + 1] = lines[k] end
