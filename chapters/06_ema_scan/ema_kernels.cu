@@ -279,7 +279,7 @@ struct PairStatus {
     scan::publish(&words[2 * tile], kAggregate, total.a);
     scan::publish(&words[2 * tile + 1], kAggregate, total.b);
   }
-  // `inclusive` is a prefix composed from the state before the sequence: only h = inclusive.b is kept.
+  // A prefix acts on the state 0 before the sequence: only what it yields, h = inclusive.b, is kept.
   __device__ void publish_prefix(long long tile, PairF inclusive) const {
     scan::publish(&words[2 * tile + 1], kPrefix, inclusive.b);
   }
@@ -313,11 +313,11 @@ __global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __r
   load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
   const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
   if (threadIdx.x < 32) {
-    // The composition of the earlier tiles of the sequence: (0, h before this tile), or the
-    // identity (1, 0) for its first tile. Either way, its b is the state before the tile.
-    const PairF before = scan::look_back<ComposeMaps>(PairStatus{tile_status}, static_cast<long long>(t.tile),
-                                                      static_cast<long long>(t.first_of_sequence), s.total,
-                                                      threadIdx.x);
+    // The composition of the sequence's earlier tiles: (0, h before this tile), or the identity
+    // (1, 0) for its first tile. Either way, its b is the state before the tile.
+    const long long tile = t.tile, first = t.first_of_sequence;
+    const PairF before =
+        scan::look_back<ComposeMaps>(PairStatus{tile_status}, tile, first, s.total, threadIdx.x);
     if (threadIdx.x == 0) h_before_shared = before.b;
   }
   __syncthreads();
