@@ -141,6 +141,24 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   CUBLAS_CHECK(cublasCreate(&cublas_));
 }
 
+double GpuModel::device_bytes(const ModelConfig& c, int max_batch, int max_seqlen) {
+  const double D = c.d_model, E = c.d_inner(), N = c.d_state, XR = c.x_proj_rows(), V = c.vocab, layers = c.layers;
+  const bool selective = c.kind == SsmKind::selective;
+  // Floats per position, as the constructor allocates them: the forward's activations (residual,
+  // normed, rstd, xz, xc, xs, y, out_z, Δ and x_proj's output or the LTI's zero Δ; final norm,
+  // logits, loss, tokens) and the backward's scratch (dlogits, two D-sized, d_xz and four
+  // E-sized, d_dbc, dB, dC).
+  const double forward = (layers + 1) * (D + 1) + layers * (D + 6 * E + (selective ? E + XR : 0)) +
+                         (selective ? 0 : E) + D + V + 5;
+  const double backward = V + 2 * D + 6 * E + (selective ? XR + 2 * N : 0);
+  const double positions = double(max_batch) * double(max_seqlen);
+  const double chunk_states = layers * double(selective_scan::chunk_states_floats(
+                                           {max_batch, c.d_inner(), max_seqlen, c.d_state, 1}, /*complex=*/false));
+  const double weight_scratch = max_batch * std::max({2 * E * D, XR * E, V * D});
+  const double parameters = 5.0 * double(parameter_layout(c).total);  // weights, gradients, moments, decay mask
+  return 4.0 * (positions * (forward + backward) + chunk_states + weight_scratch + parameters + E * N * (layers + 1));
+}
+
 void GpuModel::poison_outputs() {
   for (Buffer<float>* buffer : {&residual_, &normed_, &rstd_, &xz_, &xc_, &xs_, &dbc_, &delta_raw_, &A_, &y_, &out_z_,
                                 &chunk_states_, &final_normed_, &logits_, &position_loss_, &logsumexp_, &dlogits_,

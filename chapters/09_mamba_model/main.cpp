@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <stdexcept>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -37,7 +38,9 @@ int main(int argc, char** argv) {
             ->check(common::integer_in(0, 1 << 16))
             ->capture_default_str();
         app.add_option("--load", o.load_dir,
-                       "Skip training: load selective.weights and lti.weights from this directory (a previous run's --out)");
+                       "Skip training: load the weights an earlier run saved in its --out (cpu_selective.weights and "
+                       "cpu_lti.weights; with a GPU, selective.weights and lti.weights too)")
+            ->type_name("DIR");
         app.final_callback([&] {  // a ValidationError here exits with code 2, like any bad option
           if (o.data_tokens > o.body_length)
             throw CLI::ValidationError("--data-tokens", std::to_string(o.data_tokens) + " data tokens do not fit a body of " +
@@ -46,23 +49,32 @@ int main(int argc, char** argv) {
             throw CLI::ValidationError("--curriculum", "the first bodies (" + std::to_string(o.curriculum_from) +
                                                            ") must hold the " + std::to_string(o.data_tokens) +
                                                            " data tokens: 0 (off) or at least --data-tokens");
+          if (!o.load_dir.empty()) {  // read and check the files now, before any work
+            const bool gpu_sections = app.get_option("--cpu-only")->count() == 0 && common::gpu_available();
+            try {
+              o.loaded = ch09::load_run_weights(o.load_dir, gpu_sections);
+            } catch (const std::runtime_error& e) {
+              throw CLI::ValidationError("--load", e.what());
+            }
+          }
         });
       },
       [&](common::Notebook& nb) {
         ch09::finish_options(o, nb.options());
+        ch09::check_gpu_memory(nb, o);
         ch09::section_task(nb, o);
         ch09::section_models(nb);
         ch09::section_finite_differences(nb);
         ch09::section_recurrence(nb);
-        ch09::section_cpu_training(nb);
         ch09::Trained trained;
+        ch09::section_cpu_training(nb, o, trained);
         ch09::section_gpu_against_reference(nb);
         ch09::section_gpu_training(nb, o, trained);
         ch09::section_selection(nb, o, trained);
         ch09::section_generalization(nb, o, trained);
         ch09::section_decays(nb, trained);
         ch09::section_inference(nb, o, trained);
-        ch09::section_weights_file(nb, trained);
+        ch09::section_weights_file(nb, o, trained);
         ch09::section_curriculum(nb);
       });
 }

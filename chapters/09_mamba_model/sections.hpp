@@ -1,12 +1,14 @@
 // sections.hpp: the sections of chapter 09's program, in the order it runs them, and what they
 // hand each other (the trained models). sections_cpu.cpp holds the ones that run without a GPU,
-// sections_gpu.cpp the training and what is measured on the trained models.
+// sections_training.cpp the GPU training and what is measured on the trained models,
+// sections_inference.cpp the GPU model's checks, generation and the weights file.
 #pragma once
 
 #include "common_options.hpp"
 #include "gpu_training.hpp"
 #include "model_config.hpp"
 #include "notebook.hpp"
+#include "run_weights.hpp"
 
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ struct ProgramOptions {
   int data_tokens = 16;
   int curriculum_from = 32;  // > 0: training bodies grow from this length to body_length (0: off)
   std::string load_dir;  // non-empty: load the weights instead of training
+  RunWeights loaded;     // what --load DIR holds, read and checked while the options were parsed
   std::vector<unsigned> seeds;  // the training seeds: --seed, and with --bench --seed + 1 too
 
   TaskShape task() const { return {body_length, data_tokens}; }
@@ -42,22 +45,26 @@ struct TrainedModel {
 };
 
 struct Trained {
-  std::vector<TrainedModel> runs;  // every kind and seed; empty when there is no GPU
+  std::vector<TrainedModel> cpu;   // the tiny models of the CPU section, selective then LTI
+  std::vector<TrainedModel> runs;  // every kind and seed on the GPU; empty when there is no GPU
   const TrainedModel* find(SsmKind kind) const;  // the first seed's
 };
 
+// Before any work, with a GPU: the largest GPU models the sections will build fit in its free
+// memory (else one line naming the options, exit code 2).
+void check_gpu_memory(common::Notebook& nb, const ProgramOptions& o);
 void section_task(common::Notebook& nb, const ProgramOptions& o);
 void section_models(common::Notebook& nb);
 void section_finite_differences(common::Notebook& nb);
 void section_recurrence(common::Notebook& nb);
-void section_cpu_training(common::Notebook& nb);
+void section_cpu_training(common::Notebook& nb, const ProgramOptions& o, Trained& trained);
 void section_gpu_against_reference(common::Notebook& nb);
 void section_gpu_training(common::Notebook& nb, const ProgramOptions& o, Trained& trained);
 void section_selection(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_generalization(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_decays(common::Notebook& nb, const Trained& trained);
 void section_inference(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
-void section_weights_file(common::Notebook& nb, const Trained& trained);
+void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_curriculum(common::Notebook& nb);
 
 }  // namespace ch09

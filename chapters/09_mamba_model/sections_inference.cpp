@@ -154,17 +154,19 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
 }
 
 // ---- the weights file --------------------------------------------------------------------------
-void section_weights_file(Notebook& nb, const Trained& trained) {
+void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& trained) {
   nb.section("The weights file: train once, run again later");
-  const bool have_trained = !trained.runs.empty();
-  const ModelConfig c = have_trained ? trained.find(SsmKind::selective)->config : tiny_config(SsmKind::selective);
-  const std::vector<float> parameters = have_trained ? trained.find(SsmKind::selective)->parameters
-                                                     : to_float(tiny_parameters(c, unsigned(nb.options().seed)));
+  // The GPU's selective model where there is one, else the CPU section's tiny one.
+  const bool on_gpu = !trained.runs.empty();
+  const TrainedModel& model = on_gpu ? *trained.find(SsmKind::selective) : trained.cpu.front();
+  const ModelConfig& c = model.config;
+  const std::vector<float>& parameters = model.parameters;
   const std::string path = (std::filesystem::path(nb.out_dir()) / "weights_check.weights").string();
   save_weights(path, c, parameters);
-  nb.text(fmt::format("{} ({}, {} floats): {} bytes: an 8-byte magic, the format version, the model's shape,\n"
-                      "the float count, the floats, and an FNV-1a checksum of everything after the magic.",
-                      have_trained ? "The trained selective model" : "A tiny model", to_string(c), parameters.size(),
+  nb.text(fmt::format("The {} selective model ({}, {} floats) in a file of {} bytes:\n"
+                      "an 8-byte magic, the format version, the model's shape, the float count, the floats, and an\n"
+                      "FNV-1a checksum of everything after the magic.",
+                      on_gpu ? "GPU's" : "CPU section's", to_string(c), parameters.size(),
                       std::filesystem::file_size(path)));
   nb.check("saved and loaded back: the same floats, bit for bit", load_weights(path, c) == parameters,
            fmt::format("{} floats", parameters.size()));
@@ -194,9 +196,10 @@ void section_weights_file(Notebook& nb, const Trained& trained) {
   }
   std::filesystem::remove(damaged_path);
   std::filesystem::remove(path);
-  if (have_trained)
-    nb.text("The training run left selective.weights and lti.weights in the output directory; `--load DIR`\n"
-            "starts from them instead of training.");
+  if (o.load_dir.empty())
+    nb.text(fmt::format("This run saved its trained models in {}/ (cpu_selective.weights, cpu_lti.weights{});\n"
+                        "`--load {}` reads them back instead of training.",
+                        nb.out_dir(), on_gpu ? ", selective.weights, lti.weights" : "", nb.out_dir()));
 }
 
 }  // namespace ch09

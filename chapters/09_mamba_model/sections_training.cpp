@@ -1,6 +1,7 @@
 // The training sections of chapter 09: both models trained on the GPU, then looked inside.
 #include "sections.hpp"
 
+#include "gpu.hpp"
 #include "gpu_model.hpp"
 #include "gpu_training.hpp"
 #include "progress_line.hpp"
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <random>
 
 namespace ch09 {
@@ -23,10 +23,6 @@ using common::Notebook;
 using common::Series;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
-
-std::string weights_path(const std::string& dir, SsmKind kind) {
-  return (std::filesystem::path(dir) / (kind == SsmKind::selective ? "selective.weights" : "lti.weights")).string();
-}
 
 // Per channel of one layer, on one sequence: the mean of Δ on data tokens over its mean on noise.
 // delta is (1, d_inner, L) as the model computed it; only the body (no markers) is counted.
@@ -77,6 +73,27 @@ const TrainedModel* Trained::find(SsmKind kind) const {
   return nullptr;
 }
 
+void check_gpu_memory(Notebook& nb, const ProgramOptions& o) {
+  if (!nb.gpu()) return;
+  std::vector<ModelConfig> configs;
+  for (const Weights& w : o.loaded.gpu) configs.push_back(w.config);
+  if (configs.empty()) configs = {gpu_model_config(SsmKind::selective), gpu_model_config(SsmKind::lti)};
+  const int seqlen = o.task().seqlen();
+  double training = 0, generating = 0, longest = 0;
+  for (const ModelConfig& c : configs) {
+    training = std::max(training, GpuModel::device_bytes(c, o.batch, seqlen));
+    // Generation keeps its model and the timed one of 64 sequences at once.
+    generating = std::max(generating, GpuModel::device_bytes(c, std::max(8, o.batch), seqlen) +
+                                          GpuModel::device_bytes(c, 64, seqlen));
+    for (int factor : {1, 2, 4, 16})  // as section_generalization sizes them
+      longest = std::max(longest, GpuModel::device_bytes(c, std::max(1, std::min(o.batch, 64 / factor)),
+                                                         o.body_length * factor + o.data_tokens));
+  }
+  common::require_device_memory(std::size_t(training), "training: --batch × (--body-length + --data-tokens)");
+  common::require_device_memory(std::size_t(generating), "generation: --batch × (--body-length + --data-tokens)");
+  common::require_device_memory(std::size_t(longest), "lengths 2-16 times the training's: --body-length");
+}
+
 // ---- training ----------------------------------------------------------------------------------
 void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& trained) {
   nb.section("Training on the GPU: the selective model against the LTI model");
@@ -84,10 +101,7 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
   const TaskShape task = o.task();
   const int held_out_sequences = 1024;
   if (!o.load_dir.empty()) {
-    for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
-      const Weights w = load_weights(weights_path(o.load_dir, kind));
-      if (w.config.kind != kind) throw std::runtime_error(weights_path(o.load_dir, kind) + ": holds a " +
-                                                          to_string(w.config.kind) + " model");
+    for (const Weights& w : o.loaded.gpu) {  // read and checked with the options
       TrainedModel run{w.config, unsigned(nb.options().seed), {}, w.parameters, {}, 0, {}};
       GpuModel model(run.config, o.batch, task.seqlen());
       model.load_parameters(run.parameters);
@@ -125,7 +139,8 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         run.parameters = model.download_parameters();
         run.held_out = evaluate_on_gpu(model, task, held_out_sequences, seed);
-        save_weights(weights_path(nb.out_dir(), kind), run.config, run.parameters);
+        // The first seed's models are the ones the later sections use, and the ones --load reads.
+        if (seed == o.seeds.front()) save_weights(weights_path(nb.out_dir(), kind, TrainedOn::gpu), run.config, run.parameters);
         trained.runs.push_back(std::move(run));
         if (seed != o.seeds.front()) trained.runs.back().initial.clear();
       }
