@@ -11,6 +11,7 @@
 #include "discretize.hpp"
 #include "gpu.hpp"
 #include "gpu_discretize.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "oscillator.hpp"
 #include "results_csv.hpp"
@@ -353,6 +354,17 @@ void section_gap(Notebook& nb) {
 }
 
 constexpr std::size_t kCheckedTokens = 4096;
+constexpr const char* kShapeOptions = "--batch × --length × --channels × --state";
+
+// Host memory of the GPU check at the command line's shape: its inputs (Δ, B and A in fp32),
+// and for its first kCheckedTokens tokens the fp64 reference of Ā and B̄ with what
+// check_kernel holds while it compares them (the GPU's results, copies, the merged lists):
+// about 80 bytes an element checked. In doubles, so that no product of sizes can overflow.
+double check_host_bytes(const zoh::SelectiveShape& s) {
+  const double tokens = double(s.batch) * s.length, D = s.channels, N = s.state;
+  const double checked = std::min(tokens, double(kCheckedTokens));
+  return 4 * (tokens * (D + N) + 2 * D * N) + 80 * checked * D * N;
+}
 
 // Checks one kernel and rule on several problems, as one check line.
 void check_kernel(Notebook& nb, zoh::Kernel kernel, zoh::Rule rule, const std::vector<zoh::SelectiveShape>& shapes,
@@ -495,6 +507,12 @@ int main(int argc, char** argv) {
         app.add_option("--state", o.state, "State size N in the GPU check")->check(common::integer_in(1, 1024))->capture_default_str();
       },
       [&](Notebook& nb) {
+        // Before any work: the sizes are the GPU check's, and take memory only where it runs.
+        if (nb.gpu()) {
+          const zoh::SelectiveShape shape{o.batch, o.length, o.channels, o.state};
+          common::require_host_memory(check_host_bytes(shape), kShapeOptions);
+          common::require_device_memory(zoh::GpuDiscretization::device_bytes(shape), kShapeOptions);
+        }
         section_four_rules(nb);
         section_exact_for_staircase(nb);
         section_responses(nb);

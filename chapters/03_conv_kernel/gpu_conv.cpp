@@ -14,12 +14,17 @@ std::size_t checked_device_bytes(const std::vector<double>& t, const std::vector
   if (batch < 1 || channels < 1 || n < 1) throw std::invalid_argument("GpuConvolution: sizes must be at least 1");
   if (t.size() != std::size_t(channels) * n || x.size() != std::size_t(batch) * channels * n)
     throw std::invalid_argument("GpuConvolution: t must be channels × n and x batch × channels × n");
-  const std::size_t bytes = sizeof(float) * (t.size() + 2 * x.size()) + FftConvolution::device_bytes(batch, channels, n);
+  const std::size_t bytes = GpuConvolution::device_bytes(batch, channels, n);
   common::require_device_memory(bytes, "--batch × --channels × --length");
   return bytes;
 }
 
 }  // namespace
+
+std::size_t GpuConvolution::device_bytes(int batch, int channels, int n) {
+  const std::size_t kernels = std::size_t(channels) * n, elements = std::size_t(batch) * kernels;
+  return sizeof(float) * (kernels + 2 * elements) + FftConvolution::device_bytes(batch, channels, n);
+}
 
 GpuConvolution::GpuConvolution(const std::vector<double>& t, const std::vector<double>& x, int batch, int channels,
                                int n)

@@ -24,6 +24,8 @@ class GpuConvolution {
   std::vector<float> output() const { return o_.download(); }
 
   int fft_length() const { return fft_.length(); }
+  // Device memory a problem of these sizes takes: t, x, the output and the FFT's buffers.
+  static std::size_t device_bytes(int batch, int channels, int n);
 
  private:
   DeviceProblem problem();

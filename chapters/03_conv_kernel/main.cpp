@@ -10,8 +10,10 @@
 #include "checked_timing.hpp"
 #include "conv_kernels.hpp"
 #include "diagonal_ssm.hpp"
+#include "fft_conv.hpp"
 #include "gpu.hpp"
 #include "gpu_conv.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "problem.hpp"
 #include "results_csv.hpp"
@@ -22,6 +24,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -255,6 +258,22 @@ std::vector<float> output_prefix(const std::vector<float>& o, int rows, int n) {
   return {o.begin(), o.begin() + std::size_t(rows) * n};
 }
 
+// The GPU check's problem at the command line's size (batch × channels rows of n), checked
+// before any work: the FFT path (cufftPlanMany, int sizes) takes fewer than 2^31 numbers; the
+// host holds t, x, the fp64 reference and the GPU's result (8 bytes an element of t, about 24
+// of x with the fp32 copies sent up); the GPU holds t, x, the output and the FFT's buffers.
+// The sizes take memory only where the GPU check runs.
+void require_gpu_check_fits(const Options& o) {
+  constexpr const char* options = "--batch × --channels × --length";
+  const double rows = double(o.batch) * o.channels, N = conv::fft_length(o.length);
+  if (rows * N > INT_MAX)
+    throw common::OptionError(fmt::format("{}: the FFT path pads {:.0f} rows to {:.0f} numbers each, {:.0f} in all, "
+                                          "and takes fewer than 2^31: make them smaller",
+                                          options, rows, N, rows * N));
+  common::require_host_memory(8.0 * o.channels * o.length + 24.0 * rows * o.length, options);
+  common::require_device_memory(conv::GpuConvolution::device_bytes(o.batch, o.channels, o.length), options);
+}
+
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("The causal product on the GPU: five versions, each checked against fp64");
   for (const auto& k : conv::kKernels) nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
@@ -441,6 +460,7 @@ int main(int argc, char** argv) {
         app.add_option("--length", o.length, "Sequence length n for the GPU check (its fp64 reference is O(n²) on the CPU)")->check(common::integer_in(1, 1 << 14))->capture_default_str();
       },
       [&](Notebook& nb) {
+        if (nb.gpu()) require_gpu_check_fits(o);
         section_kernel(nb, o);
         section_oscillating(nb, o);
         section_toeplitz(nb, o);

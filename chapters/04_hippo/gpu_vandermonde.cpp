@@ -30,7 +30,7 @@ GpuVandermonde::GpuVandermonde(const Bank& bank)
     : channels_(bank.channels), modes_(bank.modes), length_(bank.length), scale_(static_cast<float>(bank.scale)) {
   const std::size_t coefficients = std::size_t(channels_) * modes_;
   common::require_device_memory(2 * coefficients * sizeof(float2) + std::size_t(channels_) * length_ * sizeof(float),
-                                "--channels × --length");
+                                "--channels × the kernel length L");
   const auto W = to_float2(bank.W), z = to_halfturns(bank.z);
   W_ = common::DeviceBuffer<float2>(std::span<const float2>(W));
   z_ = common::DeviceBuffer<float2>(std::span<const float2>(z));

@@ -8,6 +8,7 @@
 #include "checked_timing.hpp"
 #include "gpu.hpp"
 #include "gpu_scan.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "reference.hpp"
 #include "results_csv.hpp"
@@ -438,6 +439,10 @@ int main(int argc, char** argv) {
             ->capture_default_str();
       },
       [&](Notebook& nb) {
+        // Before any work: section 1 holds N inputs, their fp32 scan and the fp64 one (16 bytes
+        // an element); with a GPU, section 5 holds the fp64 scan, a version's result and the
+        // merged lists its check compares (24).
+        common::require_host_memory((nb.gpu() ? 24.0 : 16.0) * double(o.check_size), "--check-size");
         section_reference(nb, o);
         section_hillis_steele(nb);
         section_blelloch(nb);

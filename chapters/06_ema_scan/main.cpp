@@ -10,6 +10,7 @@
 #include "ema_kernels.hpp"
 #include "gpu.hpp"
 #include "gpu_ema.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "reference.hpp"
 #include "results_csv.hpp"
@@ -214,6 +215,8 @@ void section_underflow(Notebook& nb) {
 }
 
 // ---- [6] ---------------------------------------------------------------------------------------
+constexpr std::size_t kBatchedLength = 20001;  // the length of the batched GPU check's sequences
+
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("Every GPU version against fp64, on awkward sizes and batches");
   std::vector<std::string> lines;
@@ -224,7 +227,7 @@ void section_gpu(Notebook& nb, const Options& o) {
   if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
   const std::size_t long_length = static_cast<std::size_t>(o.check_length);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes{
-      {1, 1}, {1, 2}, {1, 31}, {1, 33}, {1, 1000}, {1, 4097}, {1, long_length}, {7, 1000}, {static_cast<std::size_t>(o.batch), 20001}};
+      {1, 1}, {1, 2}, {1, 31}, {1, 33}, {1, 1000}, {1, 4097}, {1, long_length}, {7, 1000}, {static_cast<std::size_t>(o.batch), kBatchedLength}};
   for (const auto& info : ema::kKernels) {
     if (!common::kernel_selected(nb.options(), int(info.id))) continue;
     std::string done;
@@ -406,6 +409,12 @@ int main(int argc, char** argv) {
                      "kWindowTileShapes");
       },
       [&](Notebook& nb) {
+        // Before any work: section 2 holds a sequence of --check-length as pairs, its fp64
+        // recurrence and two fp32 ones (about 32 bytes an element); a GPU check holds a problem's
+        // pairs, its fp64 reference and the GPU's result (20), the longest and the batched in turn.
+        const double sequence = 32.0 * double(o.check_length), batched = 20.0 * double(o.batch) * kBatchedLength;
+        if (nb.gpu() && batched > sequence) common::require_host_memory(batched, "--batch");
+        else common::require_host_memory(sequence, "--check-length");
         section_recurrence(nb);
         section_pair_operator(nb, o);
         section_impulse(nb);

@@ -6,6 +6,7 @@
 #include "chapter_main.hpp"
 #include "gpu.hpp"
 #include "gpu_reverse.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "reference.hpp"
 #include "results_csv.hpp"
@@ -403,6 +404,10 @@ int main(int argc, char** argv) {
             ->capture_default_str();
       },
       [&](Notebook& nb) {
+        // Before any work: the longest check holds its problem in fp64 (a, b, target, h, dy) and
+        // either the simulation's steps and results or the fp64 gradients and the fp32 copies
+        // sent to the GPU: at most about 72 bytes an element.
+        common::require_host_memory(72.0 * double(o.check_length), "--check-length");
         section_small_example(nb, nb.options());
         section_finite_differences(nb, nb.options());
         section_vanishing(nb);

@@ -12,6 +12,7 @@
 #include "device_problem.hpp"
 #include "gpu.hpp"
 #include "kernel_versions.hpp"
+#include "memory.hpp"
 #include "options.hpp"
 #include "finite_differences.hpp"
 #include "reference.hpp"
@@ -402,6 +403,22 @@ std::vector<Config> small_configs(const Options& o) {
   std::vector<Config> configs;
   for (DataType t : selected_dtypes(o)) configs.push_back(make_config(t, o.batch, o.dim, o.seqlen, int(o.dstate)));
   return configs;
+}
+
+// The benchmark at the command line's shape, checked before any work where it runs (a GPU,
+// no --bench). The host holds the fp64 problem, its copy in the DeviceProblem, the slice check's
+// dout and fp64 gradients, and a run's results brought back: about 88 bytes a sequence element
+// (batch × dim × seqlen) and 192 an element of B or C (batch × dstate × seqlen). The GPU holds
+// at least the nine sequence tensors, B, C and their gradients (the workspaces come on top).
+// In doubles, so that no product of sizes can overflow.
+void require_benchmark_fits(const Options& o) {
+  constexpr const char* options = "--batch × --dim × --seqlen × --dstate";
+  const double sequence = double(o.batch) * double(o.dim) * double(o.seqlen);
+  const double projection = double(o.batch) * double(o.dstate) * double(o.seqlen);
+  common::require_host_memory(88 * sequence + 192 * projection, options);
+  int input_bytes = 0;
+  for (DataType t : selected_dtypes(o)) input_bytes = std::max(input_bytes, dtype_bytes(t));
+  common::require_device_memory(std::size_t(9 * sequence * input_bytes + projection * (2 * input_bytes + 8)), options);
 }
 
 // What the benchmark's runs move (DeviceProblem writes the last state too).
@@ -1031,6 +1048,7 @@ int main(int argc, char** argv) {
             ->capture_default_str();
       },
       [&](Notebook& nb) {
+        if (nb.gpu() && !nb.options().bench) require_benchmark_fits(o);
         section_one_channel(nb);
         section_selective_delta(nb);
         section_state_decay(nb);
