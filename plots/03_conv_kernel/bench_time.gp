@@ -10,7 +10,8 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key left top
+set key inside right bottom
+set yrange [1e-6:*]
 plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU direct, fp64 (1 core)', \
      'bench_time.dat' index 1 using 1:2 with linespoints lw 2 title 'GPU 1 direct', \
      'bench_time.dat' index 2 using 1:2 with linespoints lw 2 title 'GPU 2 direct', \
@@ -31,7 +32,8 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key left top
+set key inside right bottom
+set yrange [1e-6:*]
 plot 'bench_time.dat' index 0 using 1:2 with lines title 'CPU direct, fp64 (1 core)' noenhanced, \
      'bench_time.dat' index 1 using 1:2 with lines title 'GPU 1 direct' noenhanced, \
      'bench_time.dat' index 2 using 1:2 with lines title 'GPU 2 direct' noenhanced, \

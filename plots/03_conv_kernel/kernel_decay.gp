@@ -8,8 +8,8 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set yrange [1e-6:1.5]
-set key right top
+set yrange [1e-6:1e3]
+set key inside right top
 plot 'kernel_decay.dat' index 0 using 1:2 with lines lw 2 title 'A = -1, Δ = 1 (Ā = 0.368)', \
      'kernel_decay.dat' index 1 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.2 (Ā = 0.819)', \
      'kernel_decay.dat' index 2 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.05 (Ā = 0.951)', \
@@ -26,8 +26,8 @@ set logscale y
 set format y '10^{%L}'
 set key below
 set format y '1e%L'
-set yrange [1e-6:1.5]
-set key right top
+set yrange [1e-6:1e3]
+set key inside right top
 plot 'kernel_decay.dat' index 0 using 1:2 with lines title 'A = -1, Δ = 1 (Ā = 0.368)' noenhanced, \
      'kernel_decay.dat' index 1 using 1:2 with lines title 'A = -1, Δ = 0.2 (Ā = 0.819)' noenhanced, \
      'kernel_decay.dat' index 2 using 1:2 with lines title 'A = -1, Δ = 0.05 (Ā = 0.951)' noenhanced, \

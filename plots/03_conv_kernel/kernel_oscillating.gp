@@ -7,7 +7,8 @@ set ylabel 'K̄_ℓ'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set xzeroaxis
-set key right top
+set key inside right top
+set yrange [-0.2:0.35]
 plot 'kernel_oscillating.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.2, ω = 1 (|Ā| = 0.980)', \
      'kernel_oscillating.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.2, ω = 4 (|Ā| = 0.980)', \
      'kernel_oscillating.dat' index 2 using 1:2 with lines lw 2 title 'α = 1, ω = 4 (|Ā| = 0.905)', \
@@ -21,7 +22,8 @@ set xlabel 'lag ℓ' noenhanced
 set ylabel 'K̄_ℓ' noenhanced
 set key below
 set xzeroaxis
-set key right top
+set key inside right top
+set yrange [-0.2:0.35]
 plot 'kernel_oscillating.dat' index 0 using 1:2 with lines title 'α = 0.2, ω = 1 (|Ā| = 0.980)' noenhanced, \
      'kernel_oscillating.dat' index 1 using 1:2 with lines title 'α = 0.2, ω = 4 (|Ā| = 0.980)' noenhanced, \
      'kernel_oscillating.dat' index 2 using 1:2 with lines title 'α = 1, ω = 4 (|Ā| = 0.905)' noenhanced, \

@@ -6,7 +6,7 @@ set xlabel 'lag t - s'
 set ylabel 'M_{t,s} / M_{s,s}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key right top
+set key inside right top
 plot 'time_varying.dat' index 0 using 1:2 with lines lw 2 title 'impulse at s = 0 (Δ_s = 0.02)', \
      'time_varying.dat' index 1 using 1:2 with lines lw 2 title 'impulse at s = 10 (Δ_s = 0.02)', \
      'time_varying.dat' index 2 using 1:2 with lines lw 2 title 'impulse at s = 20 (Δ_s = 0.5)', \
@@ -20,7 +20,7 @@ set title 'Impulse responses M_{t,s} / M_{s,s} under a varying Δ_t' noenhanced
 set xlabel 'lag t - s' noenhanced
 set ylabel 'M_{t,s} / M_{s,s}' noenhanced
 set key below
-set key right top
+set key inside right top
 plot 'time_varying.dat' index 0 using 1:2 with lines title 'impulse at s = 0 (Δ_s = 0.02)' noenhanced, \
      'time_varying.dat' index 1 using 1:2 with lines title 'impulse at s = 10 (Δ_s = 0.02)' noenhanced, \
      'time_varying.dat' index 2 using 1:2 with lines title 'impulse at s = 20 (Δ_s = 0.5)' noenhanced, \
