@@ -8,6 +8,7 @@
 #include "gpu_rms_norm.hpp"
 #include "gpu_ssm_parameters.hpp"
 #include "selective_scan.hpp"
+#include "softplus.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -393,7 +394,7 @@ std::vector<float> GpuModel::download_delta(int layer) const {
                           cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < delta.size(); ++i) {
     const double x = static_cast<double>(delta[i]) + dt_bias[(i / seqlen_) % E];
-    delta[i] = static_cast<float>(x > 20.0 ? x : std::log1p(std::exp(x)));  // softplus, cut as the scan cuts it
+    delta[i] = static_cast<float>(common::softplus(x));
   }
   return delta;
 }
