@@ -214,7 +214,7 @@ void section_selective_delta(Notebook& nb) {
   nb.check("the loop above is the reference's forward (one state, softplus, bias)",
            common::compare(h, ch08::reference_forward(p).out, {1e-14, 1e-12}));
   Figure f{"selective_delta", "The selective step size: δ follows the input, h follows δ", "step t", "", false, false, {},
-           {"set key top right", "set yrange [-0.5:3]"}};
+           {"set key inside top right", "set yrange [-0.5:3]"}};
   Series su{"input u_t", {}, {}, "lines lw 1"}, sd{"step size δ_t", {}, {}, "lines lw 2"},
       sh{"state h_t (A = −1)", {}, {}, "lines lw 2"};
   for (std::size_t t = 0; t < L; ++t) {
@@ -238,7 +238,7 @@ void section_state_decay(Notebook& nb) {
   std::vector<double> got, expected;
   std::vector<std::vector<std::string>> rows;
   Figure f{"state_decay", fmt::format("Impulse response of each state, δ = {}", delta), "steps k after the impulse",
-           "h_k = δ exp(δ A_n)^k", false, true, {}, {"set key top right", "set yrange [1e-8:1]"}};
+           "h_k = δ exp(δ A_n)^k", false, true, {}, {"set key inside top right", "set yrange [1e-8:1]"}};
   for (int n = 0; n < N; ++n) {
     const double A = -(n + 1.0);
     std::vector<double> u(K, 0.0);
@@ -293,7 +293,7 @@ void section_zoh_vs_euler(Notebook& nb) {
   nb.value("after 40 steps, Euler's state ÷ ZOH's", fmt::format("{:.4f} (= x / (1 − e^{{−x}}) at x = {})", euler.back() / zoh.back(), delta * -A));
 
   Figure f{"zoh_vs_euler", "B̄ by zero-order hold, per unit of Euler's δB", "x = δ|A|", "B̄_ZOH ÷ δB", true, false, {},
-           {"set key bottom left", "set yrange [0:1.1]"}};
+           {"set key inside bottom left", "set yrange [0:1.1]"}};
   Series ratio{"ZOH: (1 − e^{−x}) / x", {}, {}, "lines lw 2"}, one{"Euler (Mamba's kernel): 1", {}, {}, "lines lw 2 dt 2"};
   for (int i = 0; i <= 80; ++i) {
     const double x = std::pow(10.0, -3.0 + 4.3 * i / 80);
@@ -468,7 +468,7 @@ void section_bytes(Notebook& nb) {
   nb.check("the byte model gives official_baseline.md's ratios for all six rows", reproduced, "every ratio within 1% of the printed one");
 
   Figure f{"bytes_moved", "Bytes moved and kept, batch 8, dim 1536, dstate 16, fp32", "seqlen", "bytes", true, true, {},
-           {"set key top left"}};
+           {"set key inside top left", "set yrange [1e5:1e15]"}};
   Series fused{"forward, fused", {}, {}, "linespoints lw 2 pt 7"}, unfused{"forward, unfused (Ā, B̄u in memory)", {}, {}, "linespoints lw 2 pt 5"},
       both{"forward + backward, fused", {}, {}, "linespoints lw 2 pt 9"}, chunks{"kept: one state per chunk", {}, {}, "lines lw 2 dt 2"},
       every{"kept: every state", {}, {}, "lines lw 2 dt 3"};

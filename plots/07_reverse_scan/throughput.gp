@@ -8,6 +8,7 @@ set logscale x
 set format x '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
+set offsets 0, 0, graph 0.1, 0
 plot 'throughput.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title '1 sequential', \
      'throughput.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title '2 by reversed index', \
      'throughput.dat' index 2 using 1:2 with linespoints lw 2 pt 7 title '3 block scan', \
@@ -24,6 +25,7 @@ set logscale x
 set format x '10^{%L}'
 set key below
 set format x '1e%L'
+set offsets 0, 0, graph 0.1, 0
 plot 'throughput.dat' index 0 using 1:2 with lines title '1 sequential' noenhanced, \
      'throughput.dat' index 1 using 1:2 with lines title '2 by reversed index' noenhanced, \
      'throughput.dat' index 2 using 1:2 with lines title '3 block scan' noenhanced, \

@@ -10,7 +10,8 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key top left
+set key inside top left
+set yrange [1e5:1e15]
 plot 'bytes_moved.dat' index 0 using 1:2 with linespoints lw 2 pt 5 title 'forward, unfused (Ā, B̄u in memory)', \
      'bytes_moved.dat' index 1 using 1:2 with lines lw 2 dt 3 title 'kept: every state', \
      'bytes_moved.dat' index 2 using 1:2 with linespoints lw 2 pt 9 title 'forward + backward, fused', \
@@ -30,7 +31,8 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key top left
+set key inside top left
+set yrange [1e5:1e15]
 plot 'bytes_moved.dat' index 0 using 1:2 with lines title 'forward, unfused (Ā, B̄u in memory)' noenhanced, \
      'bytes_moved.dat' index 1 using 1:2 with lines title 'kept: every state' noenhanced, \
      'bytes_moved.dat' index 2 using 1:2 with lines title 'forward + backward, fused' noenhanced, \

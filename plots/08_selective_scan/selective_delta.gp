@@ -6,7 +6,7 @@ set xlabel 'step t'
 set ylabel ''
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key top right
+set key inside top right
 set yrange [-0.5:3]
 plot 'selective_delta.dat' index 0 using 1:2 with lines lw 1 title 'input u_t', \
      'selective_delta.dat' index 1 using 1:2 with lines lw 2 title 'step size δ_t', \
@@ -19,7 +19,7 @@ set title 'The selective step size: δ follows the input, h follows δ' noenhanc
 set xlabel 'step t' noenhanced
 set ylabel '' noenhanced
 set key below
-set key top right
+set key inside top right
 set yrange [-0.5:3]
 plot 'selective_delta.dat' index 0 using 1:2 with lines title 'input u_t' noenhanced, \
      'selective_delta.dat' index 1 using 1:2 with lines title 'step size δ_t' noenhanced, \

@@ -8,7 +8,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key top right
+set key inside top right
 set yrange [1e-8:1]
 plot 'state_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 0 (A = -1)', \
      'state_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 1 (A = -2)', \
@@ -26,7 +26,7 @@ set logscale y
 set format y '10^{%L}'
 set key below
 set format y '1e%L'
-set key top right
+set key inside top right
 set yrange [1e-8:1]
 plot 'state_decay.dat' index 0 using 1:2 with lines title 'n = 0 (A = -1)' noenhanced, \
      'state_decay.dat' index 1 using 1:2 with lines title 'n = 1 (A = -2)' noenhanced, \

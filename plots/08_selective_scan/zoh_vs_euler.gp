@@ -8,7 +8,7 @@ set logscale x
 set format x '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key bottom left
+set key inside bottom left
 set yrange [0:1.1]
 plot 'zoh_vs_euler.dat' index 0 using 1:2 with lines lw 2 title 'ZOH: (1 − e^{−x}) / x', \
      'zoh_vs_euler.dat' index 1 using 1:2 with lines lw 2 dt 2 title 'Euler (Mamba''s kernel): 1'
@@ -23,7 +23,7 @@ set logscale x
 set format x '10^{%L}'
 set key below
 set format x '1e%L'
-set key bottom left
+set key inside bottom left
 set yrange [0:1.1]
 plot 'zoh_vs_euler.dat' index 0 using 1:2 with lines title 'ZOH: (1 − e^{−x}) / x' noenhanced, \
      'zoh_vs_euler.dat' index 1 using 1:2 with lines title 'Euler (Mamba''s kernel): 1' noenhanced
