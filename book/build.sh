@@ -5,7 +5,7 @@
 # link that did not parse, and math left as text (book/pages.lua).
 #
 #   book/build.sh OUT_DIR
-#   BOOK_ROOT=/tmp/booktest book/build.sh /tmp/out   # render another tree (tests)
+#   BOOK_ROOT=/tmp/booktest book/build.sh /tmp/out   # render another tree, by its book/pages
 set -euo pipefail
 
 BOOK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,6 +32,10 @@ export BOOK_ROOT="$ROOT"
 unset BOOK_LISTINGS   # extract mode is for scripts/sync-listings only
 
 # The pages, in reading order: LABEL PAGE SOURCE (book/pages says more).
+if [ ! -f book/pages ]; then
+  echo "book/build.sh: no book/pages under $ROOT" >&2
+  exit 1
+fi
 labels=() pages=() sources=()
 while read -r label page source extra; do
   [[ -z $label || $label == \#* ]] && continue
@@ -44,7 +48,7 @@ while read -r label page source extra; do
     exit 1
   fi
   labels+=("$label") pages+=("$page") sources+=("$source")
-done < "$BOOK_DIR/pages"
+done < book/pages
 if [ ${#sources[@]} -eq 0 ]; then
   echo "book/build.sh: book/pages lists no page" >&2
   exit 1
