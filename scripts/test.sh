@@ -19,8 +19,11 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rc=0
 ctest --preset "$preset" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
-total=$(sed -nE 's/^[0-9]+% tests passed, [0-9]+ tests? failed out of ([0-9]+)$/\1/p' "$log")
+# CTest says "100% tests passed, 0 tests failed out of N", or in newer versions, when none
+# failed, "100% tests passed out of N".
+total=$(sed -nE 's/^[0-9]+% tests passed(, [0-9]+ tests? failed)? out of ([0-9]+)$/\2/p' "$log")
 failed=$(sed -nE 's/^[0-9]+% tests passed, ([0-9]+) tests? failed out of [0-9]+$/\1/p' "$log")
+failed=${failed:-0}
 skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$log" || true)
 if [ -n "$total" ]; then
   echo
