@@ -62,6 +62,21 @@ function(book_chapter_program name)
   set_property(GLOBAL APPEND PROPERTY BOOK_CHAPTER_PROGRAMS ${name})
 endfunction()
 
+# book_program_refuses_on_gpu(<program> <test> STDERR <regex> ARGS <args...>)
+# <program>.<test>: with a GPU, ARGS (sizes each in range whose product does not fit) are
+# refused before any work: one line matching STDERR, exit code 2. Without a GPU nothing holds
+# those sizes, and --require-gpu exits 77: skipped.
+function(book_program_refuses_on_gpu program test)
+  cmake_parse_arguments(ARG "" "STDERR" "ARGS" ${ARGN})
+  set(args --require-gpu ${ARG_ARGS} --out ${CMAKE_BINARY_DIR}/test-out/${program}/${test})
+  add_test(NAME ${program}.${test}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGS=${args}"
+            -DEXPECT_RC=2 "-DEXPECT_STDERR=${ARG_STDERR}"
+            -P ${CMAKE_SOURCE_DIR}/cmake/ExpectExit.cmake)
+  set_tests_properties(${program}.${test} PROPERTIES LABELS "gpu;chapter"
+    SKIP_REGULAR_EXPRESSION "expected exit code 2, got 77")
+endfunction()
+
 # book_test(<target> PREFIX <name prefix> SOURCES <files...> LIBRARIES <libs...>
 #           [KINDS <cpu|gpu|exercise_cpu|exercise_gpu>...])
 # One Catch2 executable; every test case becomes its own CTest test, labelled by tag:
