@@ -11,7 +11,6 @@
 #include "checked_timing.hpp"
 #include "device_problem.hpp"
 #include "gpu.hpp"
-#include "kernel_versions.hpp"
 #include "memory.hpp"
 #include "options.hpp"
 #include "finite_differences.hpp"
@@ -72,10 +71,13 @@ std::vector<DataType> selected_dtypes(const Options& o) {
   return types;
 }
 
-std::string version_label(Kernel k) { return fmt::format("{} {}", int(k), ch08::info(k).name); }
+std::string version_label(Kernel k) {
+  return k == Kernel::automatic ? "auto" : fmt::format("{} {}", int(k), selective_scan::version_of(k)->name);
+}
 
-// What the checks and the benchmark run: every version, and version 5 a second time with the
-// forward's kept states (state_checkpoints), which its backward reads instead of recomputing.
+// What the checks and the benchmark run: every version, version 5 a second time with the
+// forward's kept states (state_checkpoints), which its backward reads instead of recomputing,
+// and (without --kernel) Kernel::automatic, the library's default.
 struct Run {
   Kernel kernel;
   bool keep_checkpoints;
@@ -83,11 +85,12 @@ struct Run {
 };
 std::vector<Run> selected_runs(const common::CommonOptions& options) {
   std::vector<Run> runs;
-  for (const auto& k : ch08::kKernels) {
+  for (const auto& k : selective_scan::kVersions) {
     if (!common::kernel_selected(options, int(k.id))) continue;
     runs.push_back({k.id, false});
     if (k.id == Kernel::checkpoints) runs.push_back({k.id, true});
   }
+  if (options.kernels.empty()) runs.push_back({Kernel::automatic, false});  // the default, by itself
   return runs;
 }
 
@@ -571,7 +574,7 @@ std::vector<CheckCase> check_cases(const Options& o) {
 void section_gpu_checks(Notebook& nb, const Options& o) {
   nb.section("Every version against the fp64 reference");
   std::string list;
-  for (const auto& k : ch08::kKernels) list += fmt::format("\n  {:>2}  {:<8} {}", int(k.id), k.name, k.idea);
+  for (const auto& k : selective_scan::kVersions) list += fmt::format("\n  {:>2}  {:<8} {}", int(k.id), k.name, k.idea);
   nb.text("The versions (selective_scan.hpp):" + list);
   const std::vector<CheckCase> cases = check_cases(o);
   std::string case_list;
@@ -625,7 +628,7 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
   const Problem p = ch08::make_official_test_problem(c.shape, unsigned(seed + 1));
   const std::vector<double> dout = normal_values(std::size_t(p.sequence_elements()), seed + 2);
   ch08::CheckGroup deterministic;
-  for (const auto& k : ch08::kKernels) {
+  for (const auto& k : selective_scan::kVersions) {
     if (!common::kernel_selected(nb.options(), int(k.id))) continue;
     std::vector<ch08::Gradients> twice;
     for (int run = 0; run < 2; ++run) {
@@ -911,7 +914,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
                           "fwd_bwd_floor_ms", "fwd_bwd_x_floor", "fwd_bwd_exp_floor_ms", "fwd_bwd_x_exp_floor",
                           "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_speedup_v4", "fwd_bwd_speedup_v1",
                           "fwd_bwd_speedup_v2", "fwd_bwd_speedup_v4", "official_fwd_ms", "official_fwd_bwd_ms",
-                          "fwd_speedup_official", "fwd_bwd_speedup_official", "copy_GBps", "clock_MHz"});
+                          "fwd_speedup_official", "fwd_bwd_speedup_official", "copy_GBps", "clock_MHz", "plan"});
   Figure against_official{"bench_official", "Speedup over the official kernel (its H200 times of 2026-11-21)", "",
                           "official time ÷ this version's", false, true, {}, {}};
   // Only the official kernel's six configurations have an official time: bench_configs() lists them first.
@@ -921,7 +924,9 @@ void section_benchmark(Notebook& nb, const Options& o) {
   const std::vector<Run> runs = selected_runs(nb.options());
   std::vector<Series> versions;
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    const std::string name = fmt::format("v{}{}", int(runs[r].kernel), runs[r].keep_checkpoints ? " + kept h" : "");
+    const std::string name = runs[r].kernel == Kernel::automatic
+                                 ? "auto"
+                                 : fmt::format("v{}{}", int(runs[r].kernel), runs[r].keep_checkpoints ? " + kept h" : "");
     // One colour a run (gnuplot's line type), a filled circle forward, a square both ways.
     const int colour = int(r) + 1;
     versions.push_back({name + " forward", {}, {}, fmt::format("linespoints lw 2 pt 7 lc {}", colour)});
@@ -943,8 +948,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
     std::vector<Timed> times(runs.size());
     std::vector<std::int64_t> kept_bytes(runs.size(), 0);
+    std::vector<std::string> plans(runs.size());
     for (std::size_t r = 0; r < runs.size(); ++r) {
       ch08::DeviceProblem device(p, c.type, runs[r].kernel, false, 0, runs[r].keep_checkpoints);
+      plans[r] = selective_scan::plan_of(device.backward_params()).summary();
       kept_bytes[r] = runs[r].keep_checkpoints ? selective_scan::state_checkpoints_floats(device.forward_params()) * 4 : 0;
       if (runs[r].keep_checkpoints && kept_bytes[r] == 0) continue;  // version 5 declines the call: nothing to keep
       device.set_dout(slice.dout());
@@ -978,11 +985,12 @@ void section_benchmark(Notebook& nb, const Options& o) {
       const double both_gbps = both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
       const double official_fwd_ms = official ? official->forward_ms : 0, official_both_ms = official ? official->forward_backward_ms : 0;
       const std::string kept_mb = kept_bytes[r] > 0 ? megabytes(kept_bytes[r]) : "-";
-      rows.push_back({c.label, runs[r].label(), cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
+      rows.push_back({c.label, runs[r].label(), plans[r], cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
                       cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd),
                       ratio(ms(4, true), both), ratio(official_fwd_ms, fwd), ratio(official_both_ms, both), kept_mb});
       csv.row({c.label, dtype_name(c.type), std::to_string(c.batch), std::to_string(c.dim), std::to_string(c.seqlen),
-               std::to_string(c.dstate), c.variable_BC ? "1" : "0", std::to_string(v), kept_bytes[r] > 0 ? "1" : "0",
+               std::to_string(c.dstate), c.variable_BC ? "1" : "0", v == 0 ? "auto" : std::to_string(v),
+               kept_bytes[r] > 0 ? "1" : "0",
                kept_mb == "-" ? "0" : kept_mb, cell(fwd, "{:.4f}"),
                fmt::format("{:.4f}", fwd_floor_ms), cell(fwd_x, "{:.2f}"), fmt::format("{:.4f}", fwd_exp_ms),
                cell(fwd / fwd_exp_ms, "{:.2f}"), cell(fwd_gbps, "{:.1f}"), cell(both, "{:.4f}"),
@@ -990,7 +998,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
                cell(both / both_exp_ms, "{:.2f}"), cell(both_gbps, "{:.1f}"), ratio(ms(1, false), fwd), ratio(ms(2, false), fwd),
                ratio(ms(4, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), ratio(ms(4, true), both),
                cell(official_fwd_ms, "{:.3f}"), cell(official_both_ms, "{:.3f}"), ratio(official_fwd_ms, fwd),
-               ratio(official_both_ms, both), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.0f}", clock_hz / 1e6)});
+               ratio(official_both_ms, both), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.0f}", clock_hz / 1e6),
+               plans[r]});
       const double x = double(ci + 1) + 0.07 * (double(r) - 2.5);  // runs side by side, not on top of each other
       if (official && fwd > 0) official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
       if (official && both > 0)
@@ -999,7 +1008,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
       if (both > 0) versions[2 * r + 1].x.push_back(double(ci + 1)), versions[2 * r + 1].y.push_back(both_x);
     }
   }
-  nb.table({"configuration", "version", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
+  nb.table({"configuration", "version", "plan", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
             "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
            rows);
   nb.text("vs v4, vs official: the speedup over version 4 and over the official kernel (its times on an H200,\n"
@@ -1030,7 +1039,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
 int main(int argc, char** argv) {
   Options o;
   return common::run_chapter(
-      {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward", ch08::kKernelCount}, argc, argv,
+      {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward", selective_scan::kVersionCount}, argc, argv,
       [&](CLI::App& app) {
         app.add_option("--dtype", o.dtypes, "Input types of the GPU checks and of the small benchmark (repeatable)")
             ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))

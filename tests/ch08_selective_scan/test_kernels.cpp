@@ -15,7 +15,9 @@ using selective_scan::Kernel;
 
 namespace {
 
-constexpr Kernel kVersions[] = {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::checkpoints};
+// Every explicit version, and the default: automatic's choice must pass the same checks.
+constexpr Kernel kVersions[] = {Kernel::naive,     Kernel::blocked,     Kernel::lanes,
+                                Kernel::registers, Kernel::checkpoints, Kernel::automatic};
 
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
   Problem p;

@@ -1,5 +1,7 @@
-// The library's entry points: check a call completely, then pick the kernel for its version,
-// input type and real/complex A. Nothing is launched for a call that validate() rejects.
+// The library's entry points: check a call completely, make its plan (plan.cpp), then run the
+// planned version's kernel for its input type and real/complex A. Nothing is launched for a call
+// that validate() rejects.
+#include "plan.hpp"
 #include "scan_args.hpp"
 #include "selective_scan.hpp"
 
@@ -59,35 +61,46 @@ std::string first_of(std::initializer_list<std::string> problems) {
   return "";
 }
 
+// [snippet:run_plan]
 template <class Input, bool kComplex>
-void run_forward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
-  if (kernel == Kernel::naive) detail::naive_forward<Input, kComplex>(args, stream);
-  else if (kernel == Kernel::lanes && args.dstate <= 32) detail::lanes_forward<Input, kComplex>(args, stream);
-  else if (kernel == Kernel::registers) detail::registers_forward<Input, kComplex>(args, stream);
-  else if (kernel == Kernel::checkpoints) detail::ring_forward<Input, kComplex>(args, stream);
-  else detail::blocked_forward<Input, kComplex>(args, stream);
-}
-template <class Input, bool kComplex>
-void run_backward(const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
-  if (kernel == Kernel::naive) return detail::naive_backward<Input, kComplex>(args, stream);
-  if constexpr (!kComplex) {
-    if (kernel == Kernel::checkpoints && detail::checkpoints_backward_takes(args, kComplex))
-      return detail::checkpoints_backward<Input>(args, stream);
-    // Version 5 hands what it cannot take to version 4, where that can take it.
-    if ((kernel == Kernel::registers || kernel == Kernel::checkpoints) &&
-        detail::registers_backward_takes(args, kComplex))
-      return detail::registers_backward<Input>(args, stream);
+void run_forward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
+  switch (body) {
+    case Kernel::naive: return detail::naive_forward<Input, kComplex>(args, stream);
+    case Kernel::lanes: return detail::lanes_forward<Input, kComplex>(args, stream);
+    case Kernel::registers: return detail::registers_forward<Input, kComplex>(args, stream);
+    case Kernel::checkpoints:
+      if constexpr (!kComplex) return detail::ring_forward<Input>(args, stream);
+      break;
+    case Kernel::blocked: return detail::blocked_forward<Input, kComplex>(args, stream);
+    case Kernel::automatic: break;
   }
-  detail::blocked_backward<Input, kComplex>(args, stream);
+  throw Error("selective_scan: internal error: no forward body for this plan");
 }
+template <class Input, bool kComplex>
+void run_backward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
+  switch (body) {
+    case Kernel::naive: return detail::naive_backward<Input, kComplex>(args, stream);
+    case Kernel::blocked: return detail::blocked_backward<Input, kComplex>(args, stream);
+    case Kernel::registers:
+      if constexpr (!kComplex) return detail::registers_backward<Input>(args, stream);
+      break;
+    case Kernel::checkpoints:
+      if constexpr (!kComplex) return detail::checkpoints_backward<Input>(args, stream);
+      break;
+    case Kernel::lanes:
+    case Kernel::automatic: break;
+  }
+  throw Error("selective_scan: internal error: no backward body for this plan");
+}
+// [/snippet:run_plan]
 
-// Calls run<Input, kComplex>(...) for the call's input type and A.
+// Calls Run<Input, kComplex>::call(...) for the call's input type and A.
 template <template <class, bool> class Run>
-void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kernel kernel, cudaStream_t stream) {
+void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
   const auto with = [&](auto input) {
     using Input = decltype(input);
-    if (is_complex) Run<Input, true>::call(args, kernel, stream);
-    else Run<Input, false>::call(args, kernel, stream);
+    if (is_complex) Run<Input, true>::call(args, body, stream);
+    else Run<Input, false>::call(args, body, stream);
   };
   switch (type) {
     case DataType::float32: return with(float{});
@@ -104,27 +117,19 @@ struct Backward {
   static void call(const detail::ScanArgs& a, Kernel k, cudaStream_t s) { run_backward<Input, kComplex>(a, k, s); }
 };
 
-}  // namespace
-
-std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
-  const std::int64_t chunks = (s.seqlen + kChunkLength - 1) / kChunkLength;
-  return s.batch * s.dim * chunks * s.dstate * (is_complex ? 2 : 1);
+// A forward call as its backward would see it: deterministic off, dout laid out like u, and no
+// gradient buffers yet (their alignment is the backward's own to check).
+detail::ScanArgs as_backward_sees(const ForwardParams& p) {
+  detail::ScanArgs a = detail::make_args(p);
+  a.dout = a.u;
+  a.deterministic = false;
+  return a;
 }
 
-std::int64_t state_checkpoints_floats(const ForwardParams& p) {
-  if (p.kernel != Kernel::checkpoints || p.flags.complex) return 0;
-  ForwardParams without = p;  // the size asked for does not depend on the pointer
-  without.state_checkpoints = nullptr;
-  if (!validate(without).empty() || !detail::ring_forward_takes(detail::make_args(without), false)) return 0;
-  const Sizes& s = p.sizes;
-  return s.batch * s.dim * detail::kept_rows(s.seqlen) * s.dstate;
-}
-
-std::string validate(const ForwardParams& p) {
+// Every check of validate() but the ones that need the plan.
+std::string check_forward(const ForwardParams& p) {
   const DataType t = p.input_type;
-  if (p.kernel != Kernel::naive && p.kernel != Kernel::blocked && p.kernel != Kernel::lanes &&
-      p.kernel != Kernel::registers && p.kernel != Kernel::checkpoints)
-    return "unknown kernel version";
+  if (p.kernel != Kernel::automatic && !version_of(p.kernel)) return "unknown kernel version";
   return first_of({
       check_sizes(p.sizes, p.B.variable || p.C.variable),
       check_sequence(p.u, "u", t, true),
@@ -138,17 +143,14 @@ std::string validate(const ForwardParams& p) {
       check_sequence(p.out_z, "out_z", t, p.z.data != nullptr),
       p.out_z.data && !p.z.data ? "out_z is given but z is not" : "",
       p.chunk_states ? "" : "chunk_states is required but its pointer is null",
-      p.state_checkpoints && state_checkpoints_floats(p) == 0
-          ? "state_checkpoints is given but this call keeps none (state_checkpoints_floats is 0)"
-          : "",
   });
 }
 
-std::string validate(const BackwardParams& p) {
+std::string check_backward(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
   const DataType t = f.input_type;
   return first_of({
-      validate(f),
+      check_forward(f),
       check_sequence(p.dout, "dout", t, true),
       check_sequence(p.du, "du", t, true),
       check_sequence(p.ddelta, "ddelta", t, true),
@@ -160,35 +162,91 @@ std::string validate(const BackwardParams& p) {
       f.D && !p.dD ? "dD is required when D is given" : "",
       f.delta_bias && !p.ddelta_bias ? "ddelta_bias is required when delta_bias is given" : "",
       p.dinitial_state && !f.initial_state ? "dinitial_state is given but initial_state is not" : "",
-      !p.workspace && backward_workspace_bytes(p) > 0 ? "workspace is required (see backward_workspace_bytes)" : "",
+      // Every version's backward sums per-channel partial gradients there.
+      p.workspace ? "" : "workspace is required (see backward_workspace_bytes)",
   });
 }
 
-std::size_t backward_workspace_bytes(const BackwardParams& p) {
-  if (!check_sizes(p.forward.sizes, p.forward.B.variable || p.forward.C.variable).empty()) return 0;
-  return detail::workspace_bytes(detail::make_args(p), p.forward.kernel, p.forward.flags.complex);
+Plan plan_without_checks(const ForwardParams& p) {
+  return detail::make_plan(p.kernel, detail::make_args(p), as_backward_sees(p), p.flags.complex, p.input_type);
+}
+Plan plan_without_checks(const BackwardParams& p) {
+  return detail::make_plan(p.forward.kernel, detail::make_args(p.forward), detail::make_args(p),
+                           p.forward.flags.complex, p.forward.input_type);
 }
 
-std::size_t forward_workspace_bytes(const ForwardParams& p) {
-  if (p.kernel != Kernel::checkpoints || p.flags.complex || !validate(p).empty()) return 0;
-  const detail::ScanArgs args = detail::make_args(p);
-  switch (p.input_type) {
-    case DataType::float32: return detail::ring_forward_workspace_bytes<float>(args);
-    case DataType::float16: return detail::ring_forward_workspace_bytes<__half>(args);
-    case DataType::bfloat16: return detail::ring_forward_workspace_bytes<__nv_bfloat16>(args);
+// The check that needs the plan: kept states only where the forward keeps them. The plan asks
+// the driver, so it is made only for a call that gives kept states.
+std::string check_plan(const ForwardParams& p, const Plan* plan) {
+  if (!p.state_checkpoints) return "";
+  const std::int64_t kept = plan ? plan->state_checkpoints_floats : plan_without_checks(p).state_checkpoints_floats;
+  return kept == 0 ? "state_checkpoints is given but this call keeps none (state_checkpoints_floats is 0)" : "";
+}
+
+}  // namespace
+
+std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
+  const std::int64_t chunks = (s.seqlen + kChunkLength - 1) / kChunkLength;
+  return s.batch * s.dim * chunks * s.dstate * (is_complex ? 2 : 1);
+}
+
+Plan plan_of(const ForwardParams& p) {
+  if (const std::string problem = check_forward(p); !problem.empty()) throw Error("selective_scan::plan_of: " + problem);
+  return plan_without_checks(p);
+}
+Plan plan_of(const BackwardParams& p) {
+  if (const std::string problem = check_backward(p); !problem.empty()) throw Error("selective_scan::plan_of: " + problem);
+  return plan_without_checks(p);
+}
+
+std::string validate(const ForwardParams& p) {
+  if (std::string problem = check_forward(p); !problem.empty()) return problem;
+  try {
+    return check_plan(p, nullptr);
+  } catch (const Error& e) {  // the driver's answer, when the plan could not be made
+    return e.what();
   }
-  return 0;
+}
+std::string validate(const BackwardParams& p) {
+  if (std::string problem = check_backward(p); !problem.empty()) return problem;
+  try {
+    return check_plan(p.forward, nullptr);
+  } catch (const Error& e) {
+    return e.what();
+  }
 }
 
+// The sizes a caller allocates, before it has every buffer: only the sizes and the version need
+// to be valid (else 0).
+bool sizes_known(const ForwardParams& p) {
+  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
+}
+std::int64_t state_checkpoints_floats(const ForwardParams& p) {
+  return sizes_known(p) ? plan_without_checks(p).state_checkpoints_floats : 0;
+}
+std::size_t forward_workspace_bytes(const ForwardParams& p) {
+  return sizes_known(p) ? plan_without_checks(p).forward_workspace_bytes : 0;
+}
+std::size_t backward_workspace_bytes(const BackwardParams& p) {
+  return sizes_known(p.forward) ? plan_without_checks(p).backward_workspace_bytes : 0;
+}
+
+// [snippet:entry_points]
 void forward(const ForwardParams& p, cudaStream_t stream) {
-  if (const std::string problem = validate(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
-  dispatch<Forward>(p.input_type, p.flags.complex, detail::make_args(p), p.kernel, stream);
+  if (const std::string problem = check_forward(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
+  const Plan plan = plan_without_checks(p);
+  if (const std::string problem = check_plan(p, &plan); !problem.empty()) throw Error("selective_scan::forward: " + problem);
+  dispatch<Forward>(p.input_type, p.flags.complex, detail::make_args(p), plan.forward, stream);
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {
-  if (const std::string problem = validate(p); !problem.empty()) throw Error("selective_scan::backward: " + problem);
-  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, detail::make_args(p), p.forward.kernel, stream);
+  if (const std::string problem = check_backward(p); !problem.empty()) throw Error("selective_scan::backward: " + problem);
+  const Plan plan = plan_without_checks(p);
+  if (const std::string problem = check_plan(p.forward, &plan); !problem.empty())
+    throw Error("selective_scan::backward: " + problem);
+  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, detail::make_args(p), plan.backward, stream);
 }
+// [/snippet:entry_points]
 
 namespace detail {
 

@@ -29,6 +29,7 @@
 // channels in whole blocks, inputs whose rows start on 16 bytes, the atomic dB and dC, and sm_90
 // only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
 #include "segment_carry.cuh"
@@ -39,7 +40,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <cuda.h>
@@ -234,7 +235,7 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
       const float4 a = *reinterpret_cast<const float4*>(&sums[w][m][n][4 * quad]);
       sum.x += a.x, sum.y += a.y, sum.z += a.z, sum.w += a.w;
     }
-    // dB and dC start on 16 bytes and seqlen is a multiple of 4 (checkpoints_backward_takes): so
+    // dB and dC start on 16 bytes and seqlen is a multiple of 4 (checkpoints_backward_refusal): so
     // is `valid`, and every row of 4 steps is one aligned float4.
     float* to = (m == 0 ? args.dB : args.dC) + ((at.b * args.groups + at.group) * args.dstate + n) * args.seqlen +
                 at.t0 + 4 * quad;
@@ -686,14 +687,10 @@ struct Grid {
   int segments;
 };
 Grid grid_for(const ScanArgs& args) {
-  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
-  SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  allow_shared_memory<float, true>();
-  SELECTIVE_SCAN_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_multiprocessor, checkpoints_backward_kernel<float, true>, kThreads, sizeof(Shared<float>)));
+  const int per_multiprocessor = blocks_per_multiprocessor(
+      reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true>), kThreads, int(sizeof(Shared<float>)));
   const std::int64_t groups = args.batch * args.dim / kChannels;
-  const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors) * per_multiprocessor);
+  const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
   // Too few groups for the places: cut the sequences, in whole chunks, into as many segments as
   // the places allow; every item then has a running block of its own.
   if (groups < places && args.chunks > 1) {
@@ -722,7 +719,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
     cudaDriverEntryPointQueryResult found{};
     SELECTIVE_SCAN_CHECK(
         cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess) throw std::runtime_error("selective_scan: no cuTensorMapEncodeTiled");
+    if (found != cudaDriverEntryPointSuccess) throw Error("selective_scan: the driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
   }();
   return encode;
@@ -745,7 +742,8 @@ CUtensorMap tensor_map(const void* data, const std::int64_t (&dims)[4], const st
       &map, type, 4, const_cast<void*>(data), size, stride, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
       CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS) throw std::runtime_error("selective_scan: cuTensorMapEncodeTiled failed");
+  if (result != CUDA_SUCCESS)
+    throw Error("selective_scan: cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(result)));
   return map;
 }
 
@@ -774,20 +772,23 @@ TensorMaps tensor_maps(const ScanArgs& a) {
 
 }  // namespace
 
-bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex) {
+std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) {
+  if (is_complex) return "complex A";
+  if (args.dstate > kStates) return "dstate > 16";
+  if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
+  if (args.dims_per_group % kChannels != 0) return "dim / groups not a multiple of " + std::to_string(kChannels);
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
+  if (!rows_on_16_bytes(args, 2, true)) return "a row not on 16 bytes";
   // The block adds a variable B's or C's gradient four steps at a time, in 16-byte atomic adds.
   const auto on_16_bytes = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  const bool adds_on_16_bytes = args.seqlen % 4 == 0 && (!args.B.variable || on_16_bytes(args.dB)) &&
-                                (!args.C.variable || on_16_bytes(args.dC));
-  if (is_complex || args.dstate > kStates || args.deterministic || args.dims_per_group % kChannels != 0 ||
-      !rows_on_16_bytes(args, 2, true) || !adds_on_16_bytes)
-    return false;
+  if (args.seqlen % 4 != 0) return "seqlen not a multiple of 4";
+  if ((args.B.variable && !on_16_bytes(args.dB)) || (args.C.variable && !on_16_bytes(args.dC)))
+    return "dB or dC not on 16 bytes";
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  cudaFuncAttributes attributes{};
-  SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, checkpoints_backward_kernel<float, true>));
-  return attributes.binaryVersion >= 90;
+  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true>)) < 90)
+    return "no sm_90 code for this GPU";
+  return "";
 }
 
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {

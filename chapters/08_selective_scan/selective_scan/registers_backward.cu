@@ -17,6 +17,7 @@
 // Real A, up to 16 states, a group's channels in whole warps and the atomic dB and dC only; the
 // launcher hands anything else to version 2's backward.
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
 #include "sequence_access.cuh"
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 namespace selective_scan::detail {
 namespace {
@@ -271,20 +273,21 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
 // As many blocks as fit on the device at once, each taking channel groups in turn: every block
 // needs its own 64 KB of tile states, and more blocks than run at once would only need more.
 unsigned grid_size(const ScanArgs& args) {
-  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
-  SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  SELECTIVE_SCAN_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, registers_backward_kernel<float>, kThreads, 0));
+  const int per_multiprocessor =
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(registers_backward_kernel<float>), kThreads, 0);
   constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
   const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
-  return unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors) * per_multiprocessor)));
+  return unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors()) * per_multiprocessor)));
 }
 
 }  // namespace
 
-bool registers_backward_takes(const ScanArgs& args, bool is_complex) {
-  return !is_complex && args.dstate <= K * P && !args.deterministic && args.dims_per_group % kSlots == 0;
+std::string registers_backward_refusal(const ScanArgs& args, bool is_complex) {
+  if (is_complex) return "complex A";
+  if (args.dstate > K * P) return "dstate > " + std::to_string(K * P);
+  if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
+  if (args.dims_per_group % kSlots != 0) return "dim / groups not a multiple of " + std::to_string(kSlots);
+  return "";
 }
 
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args) {

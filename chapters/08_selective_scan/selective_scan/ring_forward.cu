@@ -13,9 +13,10 @@
 // the producer), whether B and C vary is known at compile time, and the P partial outputs of a
 // step are summed with shuffles that leave each lane the whole sum of the step it finishes.
 // Rows are copied in bulk when every row is 16-byte aligned and the tile is whole; otherwise the
-// producer loads them value by value (the last tile, odd strides). Anything else the kernel
-// cannot take -- complex A, more than 16 states, constant B and C, a group of channels that is
-// not a whole block, a GPU older than sm_90 -- goes to version 4's forward.
+// producer loads them value by value (the last tile, odd strides). The calls the kernel cannot
+// take -- complex A, more than 16 states, constant B and C, a group of channels that is not a
+// whole block, a GPU older than sm_90 -- never reach it: the call's plan (plan.cpp) gives them to
+// version 4's forward.
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
@@ -23,6 +24,7 @@
 // own; then with the true starting state, writing the outputs (pass 2). The waits chain through the segments,
 // but each link is only a pass 1 long, and all pass 1s run side by side.
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "device_math.cuh"
 #include "scan_args.hpp"
 #include "segment_carry.cuh"
@@ -439,42 +441,35 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 // otherwise leave multiprocessors idle, and no segment is made shorter than this.
 constexpr std::int64_t kMinSegmentSteps = 2048;
 
-// How a call runs: the kernel (nullptr: version 4's forward takes the call), the kernel for cut
-// sequences, their shared memory, a block's channel count, and how many time segments each
-// group's sequence is cut into (1: not cut).
-struct Plan {
+// How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
+// block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
+struct RingLaunch {
   KernelPointer kernel = nullptr, cut_kernel = nullptr;
   int shared_bytes = 0, block_channels = 0, segments = 1;
 };
 
+// Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
+// channels up, K = 2 and eight lanes below (more warps when there are few channels).
+bool four_lanes(const ScanArgs& args) { return args.batch * args.dim >= 8192; }
+int block_channels(const ScanArgs& args) {
+  return four_lanes(args) ? RingShared<float, 4>::kChannels : RingShared<float, 8>::kChannels;
+}
+
 template <class Input>
-Plan plan(const ScanArgs& args) {
-  // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
-  // channels up, K = 2 and eight lanes below (more warps when there are few channels).
+RingLaunch launch_for(const ScanArgs& args) {
   const std::int64_t channels = args.batch * args.dim;
-  const bool p4 = channels >= 8192;
-  Plan p;
-  p.block_channels = p4 ? RingShared<Input, 4>::kChannels : RingShared<Input, 8>::kChannels;
-  if (args.dstate > kStates || !(args.B.variable || args.C.variable) || args.dims_per_group % p.block_channels != 0)
-    return p;
-  const KernelPointer kernel =
-      p4 ? kernel_for_rows<Input, 4, 4, false>(args) : kernel_for_rows<Input, 2, 8, false>(args);
-  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  cudaFuncAttributes attributes{};
-  SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  if (attributes.binaryVersion < 90) return p;
-  p.kernel = kernel;
+  const bool p4 = four_lanes(args);
+  RingLaunch p;
+  p.block_channels = block_channels(args);
+  p.kernel = p4 ? kernel_for_rows<Input, 4, 4, false>(args) : kernel_for_rows<Input, 2, 8, false>(args);
   p.shared_bytes = int(p4 ? sizeof(RingShared<Input, 4>) : sizeof(RingShared<Input, 8>));
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
-  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
-  SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  SELECTIVE_SCAN_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, kThreads, p.shared_bytes));
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
+  const int per_multiprocessor =
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(p.kernel), kThreads, p.shared_bytes);
   // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, and
   // a cut needs at most half as many groups as places (396 on the H200).
   const std::int64_t groups = channels / p.block_channels;
-  const std::int64_t places = std::int64_t(multiprocessors) * per_multiprocessor;
+  const std::int64_t places = std::int64_t(multiprocessors()) * per_multiprocessor;
   const std::int64_t segments = std::min(places / groups, args.seqlen / kMinSegmentSteps);
   if (!p4 && segments > 1) {
     p.segments = int(segments);
@@ -508,47 +503,51 @@ bool rows_on_16_bytes(const ScanArgs& a, std::int64_t element_bytes, bool gradie
          (!a.z.data || sequence(a.out.data, a.out.batch_stride, a.out.dim_stride));
 }
 
-template <class Input, bool kComplex>
+template <class Input>
 void ring_forward(const ScanArgs& args, cudaStream_t stream) {
-  if constexpr (!kComplex) {
-    if (const Plan p = plan<Input>(args); p.kernel) {
-      // Without a workspace (an optional argument) the sequences are not cut.
-      carry::Split split{1, nullptr};
-      KernelPointer kernel = p.kernel;
-      if (args.workspace && p.cut_kernel) {
-        split = {p.segments, static_cast<carry::Word*>(args.workspace)};
-        kernel = p.cut_kernel;
-        const std::size_t bytes = carry::split_bytes(args.batch * args.dim, args.dstate, p.segments);
-        SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
-      }
-      const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
-      kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
-          args, rows_on_16_bytes(args, sizeof(Input), false), split);
-      SELECTIVE_SCAN_CHECK_LAUNCH();
-      return;
-    }
+  const RingLaunch p = launch_for<Input>(args);
+  // Without a workspace (an optional argument) the sequences are not cut.
+  carry::Split split{1, nullptr};
+  KernelPointer kernel = p.kernel;
+  if (args.workspace && p.cut_kernel) {
+    split = {p.segments, static_cast<carry::Word*>(args.workspace)};
+    kernel = p.cut_kernel;
+    const std::size_t bytes = carry::split_bytes(args.batch * args.dim, args.dstate, p.segments);
+    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
   }
-  registers_forward<Input, kComplex>(args, stream);
+  const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
+  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
+      args, rows_on_16_bytes(args, sizeof(Input), false), split);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
-bool ring_forward_takes(const ScanArgs& args, bool is_complex) {
-  return !is_complex && plan<float>(args).kernel != nullptr;  // the same for every input type
+std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
+  if (is_complex) return "complex A";
+  if (args.dstate > kStates) return "dstate > 16";
+  if (!(args.B.variable || args.C.variable)) return "B and C both constant";
+  if (args.dims_per_group % block_channels(args) != 0)
+    return "dim / groups not a multiple of " + std::to_string(block_channels(args));
+  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
+  if (binary_version(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args))) < 90)
+    return "no sm_90 code for this GPU";
+  return "";
+}
+
+std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
+  return segments > 1 ? carry::split_bytes(args.batch * args.dim, args.dstate, segments) : 0;
 }
 
 template <class Input>
-std::size_t ring_forward_workspace_bytes(const ScanArgs& args) {
-  const Plan p = plan<Input>(args);
-  return p.cut_kernel ? carry::split_bytes(args.batch * args.dim, args.dstate, p.segments) : 0;
+int ring_forward_segments(const ScanArgs& args) {
+  const RingLaunch p = launch_for<Input>(args);
+  return p.cut_kernel ? p.segments : 1;
 }
 
-template void ring_forward<float, false>(const ScanArgs&, cudaStream_t);
-template void ring_forward<float, true>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__half, false>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__half, true>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
-template std::size_t ring_forward_workspace_bytes<float>(const ScanArgs&);
-template std::size_t ring_forward_workspace_bytes<__half>(const ScanArgs&);
-template std::size_t ring_forward_workspace_bytes<__nv_bfloat16>(const ScanArgs&);
+template void ring_forward<float>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__half>(const ScanArgs&, cudaStream_t);
+template void ring_forward<__nv_bfloat16>(const ScanArgs&, cudaStream_t);
+template int ring_forward_segments<float>(const ScanArgs&);
+template int ring_forward_segments<__half>(const ScanArgs&);
+template int ring_forward_segments<__nv_bfloat16>(const ScanArgs&);
 
 }  // namespace selective_scan::detail

@@ -6,6 +6,7 @@
 #include "selective_scan.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace selective_scan::detail {
 
@@ -76,21 +77,25 @@ void lanes_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream);
 // Version 5's forward: version 4's walk fed by a producer warp through a ring of shared-memory
-// tiles (sm_90 and newer); the calls it cannot take, and older GPUs, get version 4's.
-template <class Input, bool kComplex>
-void ring_forward(const ScanArgs& args, cudaStream_t stream);
+// tiles (sm_90 and newer), for the calls ring_forward_refusal() accepts (the plan sends no other).
 template <class Input>
-std::size_t ring_forward_workspace_bytes(const ScanArgs& args);  // the carries of a cut sequence
-bool ring_forward_takes(const ScanArgs& args, bool is_complex);  // on the current device
+void ring_forward(const ScanArgs& args, cudaStream_t stream);
+// Why version 5's forward cannot take a call on the current device ("" when it can).
+std::string ring_forward_refusal(const ScanArgs& args, bool is_complex);
+// Time segments it cuts each sequence into when given a workspace (1: it would not cut), and the
+// workspace that then carries the state from segment to segment.
+template <class Input>
+int ring_forward_segments(const ScanArgs& args);
+std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments);
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
-// multiple of four; registers_backward_takes() says whether a call is one of those.
-bool registers_backward_takes(const ScanArgs& args, bool is_complex);
+// multiple of four; registers_backward_refusal() says why a call is not one of those ("" if it is).
+std::string registers_backward_refusal(const ScanArgs& args, bool is_complex);
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
 // Version 5's backward: real A, up to 16 states, no deterministic flag, a group's channels in
 // blocks of 16, rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace.
-bool checkpoints_backward_takes(const ScanArgs& args, bool is_complex);
+std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
@@ -99,8 +104,8 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
 // at `element_bytes` a value); with `gradients`, dout and (with a gate) the forward's output too.
 bool rows_on_16_bytes(const ScanArgs& args, std::int64_t element_bytes, bool gradients);
 
-// The workspace each backward needs (bytes), and the fixed-order reductions that finish the
-// parameter gradients from per-(b, d) partial sums in it (reductions.cu).
-std::size_t workspace_bytes(const ScanArgs& args, Kernel kernel, bool is_complex);
+// The workspace the backward of version `body` needs (bytes): the per-(b, d) partial sums that
+// the fixed-order reductions of reductions.cu finish, and the version's own scratch.
+std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex);
 
 }  // namespace selective_scan::detail

@@ -9,7 +9,8 @@
 //   out[t] = y[t],  out_z[t] = y[t] * silu(z[t])       when z is given.
 // State and accumulation are fp32 whatever the input type.
 //
-// Kernel versions (enum class Kernel below; chapter 08 teaches them in this order):
+// Kernel versions (kVersions below; chapter 08 teaches them in this order). Kernel::automatic,
+// the default, picks among them per call (plan_of() says which, and why):
 //   1  naive  one thread per (b, d, n), sequential in time
 //   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
 //   3  lanes  one lane per state, no block barrier; forward only (its backward is version 2's)
@@ -41,6 +42,10 @@
 // selective_scan::Error, with one line naming the problem, before anything is launched.
 // validate() returns that line (empty when the parameters are fine) without throwing.
 // Launch and CUDA errors also throw Error. Both functions are asynchronous on `stream`.
+//
+// Plans. Which version's body runs each direction of a call is decided once, by plan_of(), from
+// the parameters and the current device; forward(), backward() and the workspace sizes all read
+// that plan, so they cannot disagree.
 #pragma once
 
 #include <cstddef>
@@ -59,22 +64,43 @@ class Error : public std::runtime_error {
 
 enum class DataType { float32, float16, bfloat16 };
 
-// The kernel versions of chapter 08, listed with their ideas at the top of this file (a test
-// checks that list against the chapter's registry, kernel_versions.hpp).
+// Which kernel runs a call: automatic (the default), or one of chapter 08's versions by number.
 enum class Kernel {
-  naive = 1,     // one thread per (b, d, n), sequential in time
-  blocked = 2,   // the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
-  lanes = 3,     // one lane per state, no block barrier; forward only (its backward is version 2's);
-                 //   dstate up to 32 (past that the forward too is version 2's)
-  registers = 4,  // K states a thread in registers, a decay without branches, a warp's B and C staged once
-  checkpoints = 5,  // a producer warp feeds the forward's walk through a shared-memory ring of bulk
-                    //   copies (sm_90; else version 4's forward); a backward from h checkpointed every
-                    //   8 steps, fed through a ring of tensor copies: two exps a state step, none on
-                    //   the way back (sm_90, rows on 16 bytes, a group's channels in blocks of 16;
-                    //   else version 4's backward where it takes the call); with few, long channels
-                    //   both cut the sequences into segments across blocks and carry the state
-                    //   between them
+  automatic = 0,  // per call, the version measured fastest for this device, shape and type (plan_of)
+  naive = 1,
+  blocked = 2,
+  lanes = 3,
+  registers = 4,
+  checkpoints = 5,
 };
+
+// [snippet:versions]
+// The registry of versions, in the order chapter 08 teaches them. A version that cannot take a
+// call hands it on (the README's table): the plan says which body runs. A test checks this list
+// against the one at the top of this file.
+struct Version {
+  Kernel id;
+  const char* name;
+  const char* idea;
+};
+inline constexpr Version kVersions[] = {
+    {Kernel::naive, "naive", "one thread per (b, d, n), sequential in time"},
+    {Kernel::blocked, "blocked", "the official structure: one block per (b, d), chunks, cub::BlockScan of pairs"},
+    {Kernel::lanes, "lanes", "one lane per state, no block barrier; forward only (its backward is version 2's)"},
+    {Kernel::registers, "registers",
+     "K states a thread in registers, a decay without branches, a warp's B and C staged once"},
+    {Kernel::checkpoints, "checkpoints",
+     "a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h "
+     "checkpointed every 8 steps, fed by tensor copies: two exps a state step, none on the way back"},
+};
+inline constexpr int kVersionCount = int(sizeof kVersions / sizeof kVersions[0]);
+// The registry entry of a version (Kernel::automatic has none: nullptr).
+constexpr const Version* version_of(Kernel k) {
+  for (const Version& v : kVersions)
+    if (v.id == k) return &v;
+  return nullptr;
+}
+// [/snippet:versions]
 
 // Largest supported dstate, and the number of time steps between two stored chunk states.
 constexpr int kMaxStates = 256;
@@ -118,7 +144,7 @@ struct ForwardParams {
   Sizes sizes;
   DataType input_type = DataType::float32;
   Flags flags;
-  Kernel kernel = Kernel::blocked;
+  Kernel kernel = Kernel::automatic;
 
   Input u, delta;
   Input z;                                     // optional (data == nullptr: no gate)
@@ -133,9 +159,9 @@ struct ForwardParams {
   Output out_z;                                // required when z is given
   float* chunk_states = nullptr;               // required: what backward() recomputes from
   float* last_state = nullptr;                 // optional: h after the last step
-  float* state_checkpoints = nullptr;          // optional: state_checkpoints_floats(*this) floats; version 5
-                                               //   then keeps h every 8 steps, and its backward reads
-                                               //   them instead of recomputing them
+  float* state_checkpoints = nullptr;          // optional: state_checkpoints_floats(*this) floats; version
+                                               //   5's forward then keeps h every 8 steps, and its
+                                               //   backward reads them instead of recomputing them
   void* workspace = nullptr;                   // optional: forward_workspace_bytes(*this) bytes; without it
                                                //   version 5 does not cut long sequences across blocks
 };
@@ -162,14 +188,18 @@ struct BackwardParams {
 // Number of chunk states forward() writes: batch * dim * ceil(seqlen / kChunkLength) * dstate
 // (times 2 for complex), in floats.
 std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
-// The workspace backward() needs: per-channel partial sums, and for version 4 the tile states of
-// as many blocks as the current device runs at once (so ask with the device that will run it).
+// The three sizes below are the call's plan's (plan_of), for the current device: ask with the
+// device that will run the call. They need only the sizes, flags and version to be set, so a
+// caller can ask before allocating the tensors; the pointers' alignment can still change the
+// plan (version 5's backward wants its rows on 16 bytes), so ask again once they are set.
+// The workspace backward() needs: per-channel partial sums, and the chosen backward's scratch
+// (version 4: tile states; version 5: checkpoints, and the carries of cut sequences).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
 // The floats of h every kStretch steps that forward() writes to state_checkpoints: batch * dim *
-// ceil(seqlen / kStretch) * dstate where version 5's forward takes the call on the current device
-// (real A, at most 16 states, B or C variable, a group's channels in whole blocks, sm_90), else 0
-// (and state_checkpoints must then be null). Version 5's backward reads them where it takes the
-// call, and skips the sweep that would otherwise recompute them.
+// ceil(seqlen / kStretch) * dstate where the plan's forward is version 5's (real A, at most 16
+// states, B or C variable, a group's channels in whole blocks, sm_90), else 0 (and
+// state_checkpoints must then be null). Version 5's backward reads them where it takes the call,
+// and skips the sweep that would otherwise recompute them.
 std::int64_t state_checkpoints_floats(const ForwardParams& params);
 // The workspace forward() may use: version 5 carries the state between the time segments of a
 // long sequence through it when the channels alone cannot fill the device (0 when it would not).
@@ -177,6 +207,29 @@ std::size_t forward_workspace_bytes(const ForwardParams& params);
 
 std::string validate(const ForwardParams& params);
 std::string validate(const BackwardParams& params);
+
+// [snippet:plan]
+// What a call runs: the version whose body takes each direction, and the memory it asks for.
+struct Plan {
+  Kernel asked = Kernel::automatic;   // the call's ForwardParams::kernel
+  Kernel forward = Kernel::blocked;   // the version whose kernel runs the forward
+  Kernel backward = Kernel::blocked;  // and the backward's (from a ForwardParams: as a backward with
+                                      //   deterministic off and dout laid out like u would run)
+  int forward_segments = 1;           // time segments each sequence is cut into across blocks, with
+                                      //   the workspace this call was given (1: not cut)
+  bool backward_reads_kept_states = false;  // the backward reads state_checkpoints, not recomputes them
+  std::int64_t state_checkpoints_floats = 0;  // what forward() may keep (0: nothing)
+  std::size_t forward_workspace_bytes = 0;    // what forward() may use (0: none)
+  std::size_t backward_workspace_bytes = 0;   // what backward() needs
+  std::string why;                            // one line: why these versions
+  // "v5" when one version takes both directions, else "v5 fwd, v4 bwd"; "auto: " first when
+  // automatic chose; ", 4 segments" and ", kept h" when the forward cuts and the backward reads.
+  std::string summary() const;
+};
+// The plan of a call on the current device (throws Error for parameters validate() rejects).
+Plan plan_of(const ForwardParams& params);
+Plan plan_of(const BackwardParams& params);
+// [/snippet:plan]
 
 void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
 void backward(const BackwardParams& params, cudaStream_t stream = nullptr);

@@ -1,0 +1,126 @@
+#include "grid_shapes.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ch08::grid {
+
+using selective_scan::DataType;
+
+std::string Shape::dtype() const {
+  return type == DataType::float32 ? "fp32" : type == DataType::bfloat16 ? "bf16" : "fp16";
+}
+
+std::string Shape::label() const {
+  return fmt::format("{} ({}, {}, {}, {}) g{}{}", dtype(), batch, dim, seqlen, dstate, groups,
+                     z && D && delta_bias ? "" : " no z/D/bias");
+}
+
+std::string Shape::official_spec() const {
+  return fmt::format("{}:{},{},{},{},{}", dtype(), batch, dim, seqlen, dstate, groups);
+}
+
+namespace {
+
+Shape make(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, int groups = 1) {
+  Shape s;
+  s.type = type, s.batch = batch, s.dim = dim, s.seqlen = seqlen, s.dstate = dstate, s.groups = groups;
+  return s;
+}
+
+constexpr DataType kTypes[] = {DataType::float32, DataType::bfloat16};
+
+// The official kernel's six timed shapes (official_baseline.md).
+std::vector<Shape> anchors() {
+  std::vector<Shape> shapes;
+  for (auto [b, d, l] : {std::tuple{8, 1536, 2048}, std::tuple{1, 5120, 8192}, std::tuple{16, 1536, 512}})
+    for (DataType t : kTypes) shapes.push_back(make(t, b, d, l, 16));
+  return shapes;
+}
+
+// The heat map: channels (batch x dim) across seqlen, Mamba's 16 states. Shapes past 2^29
+// sequence elements are left out (their tensors alone would pass 20 GB in fp32).
+const std::pair<std::int64_t, std::int64_t> kChannelRows[] = {{1, 4},    {2, 64},   {1, 256},  {4, 256},
+                                                                {2, 1536}, {8, 1536}, {1, 5120}, {4, 5120}};
+const std::int64_t kSeqlens[] = {33, 256, 2048, 8192, 32768};
+
+std::vector<Shape> heat_map() {
+  std::vector<Shape> shapes;
+  for (DataType t : kTypes)
+    for (auto [batch, dim] : kChannelRows)
+      for (std::int64_t seqlen : kSeqlens)
+        if (batch * dim * seqlen <= (std::int64_t(1) << 29)) shapes.push_back(make(t, batch, dim, seqlen, 16));
+  return shapes;
+}
+
+// The other axes, each changed from a large and a small shape.
+std::vector<Shape> other_axes() {
+  std::vector<Shape> shapes;
+  for (DataType t : kTypes) {
+    for (int dstate : {1, 4, 8, 32, 64, 128, 256}) {
+      shapes.push_back(make(t, 8, 1536, 2048, dstate));
+      shapes.push_back(make(t, 1, 256, 4096, dstate));
+    }
+    for (int groups : {2, 4}) {
+      shapes.push_back(make(t, 8, 1536, 2048, 16, groups));
+      shapes.push_back(make(t, 1, 256, 4096, 16, groups));
+    }
+    for (Shape s : {make(t, 8, 1536, 2048, 16), make(t, 1, 256, 4096, 16), make(t, 2, 4, 512, 8)}) {
+      s.z = s.D = s.delta_bias = false;
+      shapes.push_back(s);
+    }
+    shapes.push_back(make(t, 2, 4, 512, 8));  // the official test suite's shape
+    shapes.push_back(make(t, 16, 5120, 1024, 16));
+    shapes.push_back(make(t, 3, 100, 1000, 16));  // nothing a power of two
+  }
+  return shapes;
+}
+
+}  // namespace
+
+std::vector<std::string> grid_names() { return {"anchors", "small", "rule", "full"}; }
+
+std::vector<Shape> grid_named(const std::string& name) {
+  if (name == "anchors") return anchors();
+  if (name == "small") {
+    std::vector<Shape> shapes{make(DataType::float32, 2, 4, 512, 8), make(DataType::bfloat16, 1, 64, 300, 16),
+                              make(DataType::float32, 1, 32, 5000, 64, 2)};
+    shapes[1].z = false;
+    return shapes;
+  }
+  std::vector<Shape> shapes = heat_map();
+  const std::vector<Shape> more = other_axes();
+  shapes.insert(shapes.end(), more.begin(), more.end());
+  if (name == "rule" || name == "full") return shapes;
+  throw std::invalid_argument("unknown grid '" + name + "'");
+}
+
+std::map<std::string, OfficialTime> read_official_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::map<std::string, OfficialTime> times;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#' || line.rfind("device,", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    // device, dtype, batch, dim, seqlen, dstate, groups, fwd_ms, fwd_bwd_ms
+    try {
+      if (cells.size() != 9) throw std::invalid_argument("9 cells");
+      const std::string spec = fmt::format("{}:{},{},{},{},{}", cells[1], std::stoll(cells[2]), std::stoll(cells[3]),
+                                           std::stoll(cells[4]), std::stoi(cells[5]), std::stoi(cells[6]));
+      times[spec] = {std::stod(cells[7]), std::stod(cells[8]), cells[0]};
+    } catch (const std::exception&) {
+      throw std::runtime_error(fmt::format("{}:{}: not an official-bench row: {}", path, number, line));
+    }
+  }
+  return times;
+}
+
+}  // namespace ch08::grid

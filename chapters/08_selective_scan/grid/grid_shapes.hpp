@@ -1,0 +1,44 @@
+// grid_shapes.hpp: the shapes on which Kernel::automatic is held against the official kernel,
+// and the official kernel's times for them (official-bench's CSV, timed in the same device call).
+#pragma once
+
+#include "selective_scan.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ch08::grid {
+
+struct Shape {
+  selective_scan::DataType type = selective_scan::DataType::float32;
+  std::int64_t batch = 1, dim = 1, seqlen = 1;
+  int dstate = 16, groups = 1;
+  bool z = true, D = true, delta_bias = true;  // the official benchmark has all three
+
+  std::int64_t channels() const { return batch * dim; }
+  std::string dtype() const;  // "fp32", "bf16", "fp16"
+  std::string label() const;  // "fp32 (8, 1536, 2048, 16) g1" with " no z/D/bias" when they are off
+  // official-bench's argument for this shape ("fp32:8,1536,2048,16,1"); the official kernel
+  // always runs with z, D and delta_bias, so shapes without them share their time.
+  std::string official_spec() const;
+};
+
+// The grids: "anchors" (the official kernel's six timed shapes), "small" (a handful of quick
+// shapes, for the tests), "rule" (the sweep that chose automatic's rule: every explicit version
+// is timed too) and "full": channels x seqlen at 16 states in fp32 and bf16 (the heat map),
+// dstate 1..256, groups 2 and 4, and z, D and delta_bias off.
+std::vector<Shape> grid_named(const std::string& name);
+std::vector<std::string> grid_names();
+
+// One official-bench row: its forward and forward + backward median ms, and its device.
+struct OfficialTime {
+  double forward_ms = 0, forward_backward_ms = 0;
+  std::string device;
+};
+// The rows of an official-bench CSV, keyed by official_spec(); throws std::runtime_error naming
+// the line that does not parse.
+std::map<std::string, OfficialTime> read_official_csv(const std::string& path);
+
+}  // namespace ch08::grid

@@ -1,0 +1,187 @@
+// selective_scan_grid -- Kernel::automatic against the official kernel across a grid of shapes.
+//
+// For every shape of a grid (grid_shapes.cpp) this times the library's forward and forward +
+// backward with Kernel::automatic -- and with --versions every explicit version too, the sweep
+// that chose automatic's rule -- on the GPU, prints the plan each call ran, and joins the
+// official kernel's times from official-bench's CSV (--official), measured in the same device
+// call: scripts/grid-bench runs both. The speedups go to a CSV and a heat map (grid_speedup.svg).
+// Timing follows official-bench's conventions: 5 warm-up calls, the median of 30 timed ones
+// (CUDA events), the L2 cache not flushed.
+#include "grid_problem.hpp"
+#include "grid_shapes.hpp"
+#include "heat_map.hpp"
+
+#include "cuda_check.hpp"
+#include "gpu.hpp"
+#include "notebook.hpp"
+#include "results_csv.hpp"
+#include "timing.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <set>
+
+namespace {
+
+using ch08::grid::OfficialTime;
+using ch08::grid::Shape;
+using selective_scan::Kernel;
+
+struct Options {
+  std::string grid = "full";
+  std::string official_csv;
+  bool versions = false;
+  bool list_official = false;
+  int repetitions = 30;
+  std::string out = "plots/08_selective_scan/grid";
+  std::uint64_t seed = 42;
+};
+
+// One timed configuration of a shape: a kernel, with or without the kept states.
+struct Config {
+  Kernel kernel;
+  bool keep_states;
+  std::string name() const {
+    const std::string k = kernel == Kernel::automatic ? "auto" : fmt::format("v{}", int(kernel));
+    return keep_states ? k + " + kept h" : k;
+  }
+};
+
+std::vector<Config> configs(const Options& o) {
+  std::vector<Config> c{{Kernel::automatic, false}, {Kernel::automatic, true}};
+  if (o.versions)
+    for (Kernel k : {Kernel::blocked, Kernel::registers, Kernel::checkpoints}) c.push_back({k, false});
+  return c;
+}
+
+// max over the tensors of ||a - r||inf / ||r||inf: how far a run's results lie from version 2's
+// (a sanity check of the timed runs; the tests hold every version to the fp64 reference).
+double largest_relative_difference(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& r) {
+  double worst = 0;
+  for (std::size_t t = 0; t < a.size(); ++t) {
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < a[t].size(); ++i) {
+      diff = std::max(diff, double(std::fabs(a[t][i] - r[t][i])));
+      scale = std::max(scale, double(std::fabs(r[t][i])));
+      if (!std::isfinite(a[t][i])) return INFINITY;
+    }
+    if (scale > 0) worst = std::max(worst, diff / scale);
+  }
+  return worst;
+}
+
+std::string cell(double value, const char* format = "{:.4f}") { return value > 0 ? fmt::format(fmt::runtime(format), value) : ""; }
+
+int run(const Options& o) {
+  const std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
+  if (o.list_official) {
+    std::set<std::string> listed;
+    for (const Shape& s : shapes)
+      if (listed.insert(s.official_spec()).second) std::cout << s.official_spec() << "\n";
+    return 0;
+  }
+  std::map<std::string, OfficialTime> official;
+  if (!o.official_csv.empty()) official = ch08::grid::read_official_csv(o.official_csv);
+  std::string why_not;
+  if (!common::gpu_available(&why_not)) {
+    std::cout << "selective_scan_grid: skipped, it times GPU kernels: " << why_not << "\n";
+    return 77;
+  }
+  const std::string device = common::gpu_status().device.name;
+  for (const auto& [spec, time] : official)
+    if (time.device != device)
+      throw std::runtime_error("the official times in " + o.official_csv + " come from " + time.device + ", this is " + device);
+  std::filesystem::create_directories(o.out);
+  common::ResultsCsv csv(o.out + "/grid.csv", device, common::today(),
+                         {"dtype", "batch", "dim", "seqlen", "dstate", "groups", "z_D_bias", "config", "plan", "fwd_ms",
+                          "fwd_bwd_ms", "official_fwd_ms", "official_fwd_bwd_ms", "fwd_speedup", "fwd_bwd_speedup",
+                          "max_rel_diff_vs_v2"});
+  fmt::print("selective_scan_grid on {} ({}), grid '{}', {} shapes; official times: {}\n", device, common::today(), o.grid,
+             shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
+  common::GpuTimer timer({5, o.repetitions, false});
+  std::vector<ch08::grid::HeatCell> cells;
+  int below = 0, compared = 0;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Shape& s = shapes[i];
+    ch08::grid::GridProblem problem(s, o.seed + 1000 * i);
+    // Version 2's results, once, for the sanity check.
+    selective_scan::BackwardParams reference_params = problem.params(Kernel::blocked, false);
+    problem.poison_outputs();
+    selective_scan::forward(reference_params.forward);
+    selective_scan::backward(reference_params);
+    const std::vector<std::vector<float>> reference = problem.results();
+    const auto found = official.find(s.official_spec());
+    const OfficialTime* off = found == official.end() ? nullptr : &found->second;
+    for (const Config& c : configs(o)) {
+      selective_scan::BackwardParams p = problem.params(c.kernel, c.keep_states);
+      const selective_scan::Plan plan = selective_scan::plan_of(p);
+      if (c.keep_states && plan.state_checkpoints_floats == 0) continue;  // the same run as without
+      const double fwd = timer.time([&] { selective_scan::forward(p.forward); }).median_ms;
+      const double both = timer.time([&] {
+        selective_scan::forward(p.forward);
+        selective_scan::backward(p);
+      }).median_ms;
+      problem.poison_outputs();
+      selective_scan::forward(p.forward);
+      selective_scan::backward(p);
+      const double difference = largest_relative_difference(problem.results(), reference);
+      const double fwd_speedup = off ? off->forward_ms / fwd : 0, both_speedup = off ? off->forward_backward_ms / both : 0;
+      csv.row({s.dtype(), std::to_string(s.batch), std::to_string(s.dim), std::to_string(s.seqlen),
+               std::to_string(s.dstate), std::to_string(s.groups), s.z ? "yes" : "no", c.name(), plan.summary(),
+               fmt::format("{:.4f}", fwd), fmt::format("{:.4f}", both), off ? cell(off->forward_ms) : "",
+               off ? cell(off->forward_backward_ms) : "", cell(fwd_speedup, "{:.3f}"), cell(both_speedup, "{:.3f}"),
+               fmt::format("{:.2e}", difference)});
+      fmt::print("{:<36} {:<10} {:<28} fwd {:>9.4f} ms{:>8}  f+b {:>9.4f} ms{:>8}  diff {:.1e}\n", s.label(), c.name(),
+                 plan.summary(), fwd, off ? fmt::format("{:.2f}x", fwd_speedup) : "", both,
+                 off ? fmt::format("{:.2f}x", both_speedup) : "", difference);
+      if (c.kernel == Kernel::automatic && !c.keep_states && off) {
+        ++compared;
+        if (fwd_speedup < 1 || both_speedup < 1) ++below;
+        cells.push_back({s, fwd_speedup, both_speedup});
+      }
+    }
+    std::fflush(stdout);
+  }
+  if (compared > 0) {
+    fmt::print("automatic against the official kernel: {} of {} shapes at or above 1.0x in both directions\n",
+               compared - below, compared);
+    const std::string drawn = ch08::grid::draw_heat_map(cells, o.out, device, common::today());
+    fmt::print("{}\n", drawn);
+  }
+  fmt::print("wrote {}\n", csv.path());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Kernel::automatic against the official kernel across a grid of shapes (chapter 08)", "selective_scan_grid"};
+  app.add_option("--grid", o.grid, "Which grid")->check(CLI::IsMember(ch08::grid::grid_names()))->capture_default_str();
+  app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
+  app.add_flag("--list-official", o.list_official, "Print official-bench's arguments for the grid, one a line, and exit");
+  app.add_option("--reps", o.repetitions, "Timed calls a measurement (the median is kept)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--out", o.out, "Directory for grid.csv and the heat map")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "selective_scan_grid: " << e.what() << "\n";
+    return 1;
+  }
+}

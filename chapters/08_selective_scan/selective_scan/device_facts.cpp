@@ -1,0 +1,65 @@
+// The driver's answers that device_facts.hpp remembers, keyed by device (and kernel, threads and
+// shared memory). A mutex guards the maps: calls may come from several host threads.
+#include "device_facts.hpp"
+
+#include "check.hpp"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace selective_scan::detail {
+namespace {
+
+std::mutex facts_mutex;
+
+template <class Key, class Ask>
+int remembered(std::map<Key, int>& answers, const Key& key, Ask ask) {
+  {
+    std::lock_guard<std::mutex> lock(facts_mutex);
+    if (const auto found = answers.find(key); found != answers.end()) return found->second;
+  }
+  const int answer = ask();  // outside the lock: the driver may take a while, and may throw
+  std::lock_guard<std::mutex> lock(facts_mutex);
+  return answers.emplace(key, answer).first->second;
+}
+
+}  // namespace
+
+int current_device() {
+  int device = 0;
+  SELECTIVE_SCAN_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+int multiprocessors() {
+  static std::map<int, int> answers;
+  const int device = current_device();
+  return remembered(answers, device, [&] {
+    int count = 0;
+    SELECTIVE_SCAN_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  });
+}
+
+int blocks_per_multiprocessor(const void* kernel, int threads, int shared_bytes) {
+  static std::map<std::tuple<int, const void*, int, int>, int> answers;
+  return remembered(answers, std::make_tuple(current_device(), kernel, threads, shared_bytes), [&] {
+    // A kernel past 48 KB of dynamic shared memory must be allowed it before the question.
+    SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+    int blocks = 0;
+    SELECTIVE_SCAN_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes));
+    return blocks;
+  });
+}
+
+int binary_version(const void* kernel) {
+  static std::map<std::pair<int, const void*>, int> answers;
+  return remembered(answers, std::make_pair(current_device(), kernel), [&] {
+    cudaFuncAttributes attributes{};
+    SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return attributes.binaryVersion;
+  });
+}
+
+}  // namespace selective_scan::detail

@@ -1,0 +1,102 @@
+// The one place that decides which version's kernel runs each direction of a call. An explicit
+// version that cannot take a call hands it to an earlier one (the README's table); automatic asks
+// automatic.cpp. The workspace sizes come from the same plan, so they match what runs.
+#include "plan.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace selective_scan::detail {
+namespace {
+
+std::string version_name(Kernel k) {
+  std::string name = "version ";
+  return name += std::to_string(int(k));
+}
+
+Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type) {
+  switch (asked) {
+    case Kernel::automatic: return automatic_forward(args, is_complex, type);
+    case Kernel::lanes:
+      if (args.dstate > 32) return {Kernel::blocked, "version 3 takes dstate up to 32"};
+      return {Kernel::lanes, ""};
+    case Kernel::checkpoints:
+      if (const std::string no = ring_forward_refusal(args, is_complex); !no.empty())
+        return {Kernel::registers, "version 5's forward refuses " + no};
+      return {Kernel::checkpoints, ""};
+    default: return {asked, ""};
+  }
+}
+
+Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type) {
+  std::string why;
+  switch (asked) {
+    case Kernel::automatic: return automatic_backward(args, is_complex, type);
+    case Kernel::naive: return {Kernel::naive, ""};
+    case Kernel::lanes: return {Kernel::blocked, "version 3 has no backward of its own"};
+    case Kernel::checkpoints:
+      if (why = checkpoints_backward_refusal(args, is_complex); why.empty()) return {Kernel::checkpoints, ""};
+      why = "version 5's backward refuses " + why;
+      [[fallthrough]];
+    case Kernel::registers:
+      if (const std::string no = registers_backward_refusal(args, is_complex); !no.empty())
+        return {Kernel::blocked, (why.empty() ? "" : why + "; ") + "version 4's backward refuses " + no};
+      return {Kernel::registers, why};
+    default: return {Kernel::blocked, ""};
+  }
+}
+
+template <class Input>
+int segments_for(const ScanArgs& args) {
+  return ring_forward_segments<Input>(args);
+}
+int ring_segments(const ScanArgs& args, DataType type) {
+  switch (type) {
+    case DataType::float32: return segments_for<float>(args);
+    case DataType::float16: return segments_for<__half>(args);
+    case DataType::bfloat16: return segments_for<__nv_bfloat16>(args);
+  }
+  return 1;
+}
+
+}  // namespace
+
+Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
+               DataType type) {
+  Plan plan;
+  plan.asked = asked;
+  const Route forward = forward_route(asked, forward_args, is_complex, type);
+  const Route backward = backward_route(asked, backward_args, is_complex, type);
+  plan.forward = forward.body, plan.backward = backward.body;
+  if (plan.forward == Kernel::checkpoints) {
+    const std::int64_t channels = forward_args.batch * forward_args.dim;
+    plan.state_checkpoints_floats = channels * kept_rows(forward_args.seqlen) * forward_args.dstate;
+    const int segments = ring_segments(forward_args, type);
+    plan.forward_workspace_bytes = ring_forward_workspace_bytes(forward_args, segments);
+    plan.forward_segments = forward_args.workspace ? segments : 1;
+  }
+  plan.backward_reads_kept_states = plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
+  plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
+  if (asked == Kernel::automatic) plan.why = "forward: " + forward.why + "; backward: " + backward.why;
+  else if (forward.why.empty() && backward.why.empty()) plan.why = version_name(asked) + " takes both directions";
+  else plan.why = forward.why.empty() ? backward.why : backward.why.empty() ? forward.why : forward.why + "; " + backward.why;
+  return plan;
+}
+
+}  // namespace selective_scan::detail
+
+namespace selective_scan {
+
+std::string Plan::summary() const {
+  const auto v = [](Kernel k) {
+    std::string name = "v";  // appended, not "v" + ...: GCC 12 warns (-Wrestrict) on that form
+    return name += std::to_string(int(k));
+  };
+  std::string s = asked == Kernel::automatic ? "auto: " : "";
+  s += backward == forward ? v(forward) : v(forward) + " fwd, " + v(backward) + " bwd";
+  if (forward_segments > 1) s += ", " + std::to_string(forward_segments) + " segments";
+  if (backward_reads_kept_states) s += ", kept h";
+  return s;
+}
+
+}  // namespace selective_scan

@@ -1,0 +1,28 @@
+// plan.hpp: how a call is routed to the versions' kernels (plan.cpp), and the rule behind
+// Kernel::automatic (automatic.cpp). api.cpp runs what the plan says; nothing else chooses.
+#pragma once
+
+#include "scan_args.hpp"
+#include "selective_scan.hpp"
+
+#include <string>
+
+namespace selective_scan::detail {
+
+// A version's body for one direction, and the reason it was chosen.
+struct Route {
+  Kernel body;
+  std::string why;
+};
+
+// Kernel::automatic: the fastest body measured for the call (automatic.cpp holds the rule and
+// the measurements behind it).
+Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type);
+Route automatic_backward(const ScanArgs& args, bool is_complex, DataType type);
+
+// The plan of a call: `forward_args` as the forward sees the call, `backward_args` as the
+// backward does (for a forward alone: deterministic off, dout laid out like u).
+Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
+               DataType type);
+
+}  // namespace selective_scan::detail
