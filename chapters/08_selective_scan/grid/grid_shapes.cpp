@@ -81,7 +81,7 @@ std::vector<Shape> other_axes() {
 
 }  // namespace
 
-std::vector<std::string> grid_names() { return {"anchors", "small", "rule", "full"}; }
+std::vector<std::string> grid_names() { return {"anchors", "small", "heat", "axes", "full"}; }
 
 std::vector<Shape> grid_named(const std::string& name) {
   if (name == "anchors") return anchors();
@@ -91,10 +91,12 @@ std::vector<Shape> grid_named(const std::string& name) {
     shapes[1].z = false;
     return shapes;
   }
+  if (name == "heat") return heat_map();
+  if (name == "axes") return other_axes();
   std::vector<Shape> shapes = heat_map();
   const std::vector<Shape> more = other_axes();
   shapes.insert(shapes.end(), more.begin(), more.end());
-  if (name == "rule" || name == "full") return shapes;
+  if (name == "full") return shapes;
   throw std::invalid_argument("unknown grid '" + name + "'");
 }
 

@@ -26,9 +26,9 @@ struct Shape {
 };
 
 // The grids: "anchors" (the official kernel's six timed shapes), "small" (a handful of quick
-// shapes, for the tests), "rule" (the sweep that chose automatic's rule: every explicit version
-// is timed too) and "full": channels x seqlen at 16 states in fp32 and bf16 (the heat map),
-// dstate 1..256, groups 2 and 4, and z, D and delta_bias off.
+// shapes, for the tests), "heat" (channels x seqlen at 16 states, fp32 and bf16: the heat map),
+// "axes" (dstate 1..256, groups 2 and 4, z, D and delta_bias off, odd sizes, each changed from a
+// large and a small shape) and "full" (heat and axes).
 std::vector<Shape> grid_named(const std::string& name);
 std::vector<std::string> grid_names();
 

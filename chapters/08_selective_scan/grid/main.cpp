@@ -35,6 +35,7 @@ using selective_scan::Kernel;
 
 struct Options {
   std::string grid = "full";
+  std::string dtype;  // empty: every type of the grid
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
@@ -79,7 +80,8 @@ double largest_relative_difference(const std::vector<std::vector<float>>& a, con
 std::string cell(double value, const char* format = "{:.4f}") { return value > 0 ? fmt::format(fmt::runtime(format), value) : ""; }
 
 int run(const Options& o) {
-  const std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
+  std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
+  if (!o.dtype.empty()) std::erase_if(shapes, [&](const Shape& s) { return s.dtype() != o.dtype; });
   if (o.list_official) {
     std::set<std::string> listed;
     for (const Shape& s : shapes)
@@ -166,6 +168,7 @@ int main(int argc, char** argv) {
   app.add_option("--grid", o.grid, "Which grid")->check(CLI::IsMember(ch08::grid::grid_names()))->capture_default_str();
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
       ->check(CLI::ExistingFile);
+  app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16"}));
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
   app.add_flag("--list-official", o.list_official, "Print official-bench's arguments for the grid, one a line, and exit");
   app.add_option("--reps", o.repetitions, "Timed calls a measurement (the median is kept)")
