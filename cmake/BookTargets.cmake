@@ -48,7 +48,7 @@ function(book_chapter_program name)
   add_test(NAME ${name}.cpu_parts COMMAND ${name} --cpu-only --quiet --out ${out}/cpu_parts)
   set_tests_properties(${name}.cpu_parts PROPERTIES LABELS "cpu;chapter")
   add_test(NAME ${name}.full COMMAND ${name} --require-gpu --quiet --out ${out}/full)
-  set_tests_properties(${name}.full PROPERTIES LABELS "gpu;chapter" SKIP_RETURN_CODE 77)
+  set_tests_properties(${name}.full PROPERTIES LABELS "gpu;chapter" SKIP_RETURN_CODE 77 TIMEOUT 900)
   add_test(NAME ${name}.bad_option
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${name}> "-DARGS=--seed;not-a-number"
             -DEXPECT_RC=2 -DEXPECT_STDERR=--seed
@@ -110,11 +110,16 @@ function(book_test target)
       set(spec "[exercise][gpu]")
     endif()
     string(REPLACE "_" ";" labels ${kind})
+    # A GPU test that waits on a flag nobody publishes would spin forever: stop it instead.
+    set(limits "")
+    if(kind MATCHES "gpu")
+      set(limits " TIMEOUT 900")
+    endif()
     catch_discover_tests(${target} TEST_SPEC "${spec}" TEST_PREFIX "${ARG_PREFIX}" WORKING_DIRECTORY ${dir}
       TEST_LIST ${target}_${kind}_tests PROPERTIES SKIP_RETURN_CODE 77)
     file(APPEND ${labels_script}
       "if(${target}_${kind}_tests)\n"
-      "  set_tests_properties(\${${target}_${kind}_tests} PROPERTIES LABELS \"${labels}\")\n"
+      "  set_tests_properties(\${${target}_${kind}_tests} PROPERTIES LABELS \"${labels}\"${limits})\n"
       "endif()\n")
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})

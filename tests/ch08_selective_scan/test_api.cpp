@@ -136,3 +136,23 @@ TEST_CASE("chunk states: one per state per 2048 steps") {
   CHECK(chunk_states_floats({2, 3, 2048, 4, 1}, false) == 2 * 3 * 1 * 4);
   CHECK(chunk_states_floats({2, 3, 2049, 4, 1}, true) == 2 * 3 * 2 * 4 * 2);
 }
+
+TEST_CASE("a plan's summary names the versions that run") {
+  Plan plan;
+  plan.asked = Kernel::checkpoints, plan.forward = Kernel::checkpoints, plan.backward = Kernel::checkpoints;
+  CHECK(plan.summary() == "v5");
+  plan.backward = Kernel::registers;
+  CHECK(plan.summary() == "v5 fwd, v4 bwd");
+  plan.asked = Kernel::automatic, plan.forward_segments = 4;
+  CHECK(plan.summary() == "auto: v5 fwd, v4 bwd, 4 segments");
+  plan.backward = Kernel::checkpoints, plan.backward_reads_kept_states = true;
+  CHECK(plan.summary() == "auto: v5, 4 segments, kept h");
+}
+
+TEST_CASE("the registry lists versions 1 to 5 in order; automatic is none of them") {
+  REQUIRE(kVersionCount == 5);
+  for (int i = 0; i < kVersionCount; ++i) CHECK(int(kVersions[i].id) == i + 1);
+  CHECK(version_of(Kernel::automatic) == nullptr);
+  CHECK(version_of(Kernel::registers)->name == std::string("registers"));
+  CHECK(ForwardParams{}.kernel == Kernel::automatic);
+}

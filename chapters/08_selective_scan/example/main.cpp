@@ -129,6 +129,11 @@ int main() try {
   backward.workspace = workspace;
   ss::backward(backward);
   // [/snippet:example_backward]
+  // [snippet:example_plan]
+  // Kernel::automatic (the default) chose a version for each direction; plan_of() says which.
+  const ss::Plan plan = ss::plan_of(backward);
+  std::printf("plan: %s (%s)\n", plan.summary().c_str(), plan.why.c_str());
+  // [/snippet:example_plan]
 
   const std::vector<float> first_dA = dA.download();  // cudaMemcpy waits for the kernels
   ss::backward(backward);

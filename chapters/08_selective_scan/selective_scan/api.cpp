@@ -167,18 +167,21 @@ std::string check_backward(const BackwardParams& p) {
   });
 }
 
-Plan plan_without_checks(const ForwardParams& p) {
-  return detail::make_plan(p.kernel, detail::make_args(p), as_backward_sees(p), p.flags.complex, p.input_type);
+// sizing: the plan a caller sizes its buffers by (it assumes the forward's workspace is given).
+Plan plan_without_checks(const ForwardParams& p, bool sizing = false) {
+  return detail::make_plan(p.kernel, detail::make_args(p), as_backward_sees(p), p.flags.complex, p.input_type, sizing);
 }
-Plan plan_without_checks(const BackwardParams& p) {
+Plan plan_without_checks(const BackwardParams& p, bool sizing = false) {
   return detail::make_plan(p.forward.kernel, detail::make_args(p.forward), detail::make_args(p),
-                           p.forward.flags.complex, p.forward.input_type);
+                           p.forward.flags.complex, p.forward.input_type, sizing);
 }
 
-// The check that needs the plan: kept states only where the forward keeps them. The plan asks
-// the driver, so it is made only for a call that gives kept states.
+// The check that needs the plan: an explicit version is given kept states only where its forward
+// keeps them. Kernel::automatic takes them as an offer: its plan uses them where it chose version
+// 5's forward, and leaves them alone elsewhere. The plan asks the driver, so it is made only for a
+// call that gives kept states.
 std::string check_plan(const ForwardParams& p, const Plan* plan) {
-  if (!p.state_checkpoints) return "";
+  if (!p.state_checkpoints || p.kernel == Kernel::automatic) return "";
   const std::int64_t kept = plan ? plan->state_checkpoints_floats : plan_without_checks(p).state_checkpoints_floats;
   return kept == 0 ? "state_checkpoints is given but this call keeps none (state_checkpoints_floats is 0)" : "";
 }
@@ -222,13 +225,13 @@ bool sizes_known(const ForwardParams& p) {
   return (p.kernel == Kernel::automatic || version_of(p.kernel)) && check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
 }
 std::int64_t state_checkpoints_floats(const ForwardParams& p) {
-  return sizes_known(p) ? plan_without_checks(p).state_checkpoints_floats : 0;
+  return sizes_known(p) ? plan_without_checks(p, true).state_checkpoints_floats : 0;
 }
 std::size_t forward_workspace_bytes(const ForwardParams& p) {
-  return sizes_known(p) ? plan_without_checks(p).forward_workspace_bytes : 0;
+  return sizes_known(p) ? plan_without_checks(p, true).forward_workspace_bytes : 0;
 }
 std::size_t backward_workspace_bytes(const BackwardParams& p) {
-  return sizes_known(p.forward) ? plan_without_checks(p).backward_workspace_bytes : 0;
+  return sizes_known(p.forward) ? plan_without_checks(p, true).backward_workspace_bytes : 0;
 }
 
 // [snippet:entry_points]
@@ -236,7 +239,9 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_forward(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
   const Plan plan = plan_without_checks(p);
   if (const std::string problem = check_plan(p, &plan); !problem.empty()) throw Error("selective_scan::forward: " + problem);
-  dispatch<Forward>(p.input_type, p.flags.complex, detail::make_args(p), plan.forward, stream);
+  detail::ScanArgs args = detail::make_args(p);
+  if (plan.forward != Kernel::checkpoints) args.state_checkpoints = nullptr;  // only version 5 keeps h
+  dispatch<Forward>(p.input_type, p.flags.complex, args, plan.forward, stream);
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {
@@ -244,7 +249,9 @@ void backward(const BackwardParams& p, cudaStream_t stream) {
   const Plan plan = plan_without_checks(p);
   if (const std::string problem = check_plan(p.forward, &plan); !problem.empty())
     throw Error("selective_scan::backward: " + problem);
-  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, detail::make_args(p), plan.backward, stream);
+  detail::ScanArgs args = detail::make_args(p);
+  if (!plan.backward_reads_kept_states) args.state_checkpoints = nullptr;  // the forward kept none
+  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, args, plan.backward, stream);
 }
 // [/snippet:entry_points]
 

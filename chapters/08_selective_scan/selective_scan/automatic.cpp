@@ -1,20 +1,52 @@
-// Kernel::automatic's rule: per call, the body measured fastest among those that take it.
+// Kernel::automatic's rule: per call and direction, the version measured fastest for the
+// call's shape on an H100 (selective_scan_grid --versions, 2026-11-25; the sweep and its table
+// are in chapter 8c, the library's page). Three regimes showed:
+//   - short sequences (seqlen <= 64): version 4, whose blocks start and finish soonest;
+//   - enough work items to fill the GPU (version 5's blocks of channels, times the time segments
+//     it cuts long sequences into, at least half the multiprocessors): version 5, else version 4
+//     where version 5 refuses the call;
+//   - too few items: version 2, one block per channel that scans each chunk of 2048 steps in
+//     parallel across its threads -- the only version with parallel work along time inside a
+//     channel -- once sequences are longer than 256 steps (up to 256, version 4's forward).
+#include "device_facts.hpp"
 #include "plan.hpp"
 
 namespace selective_scan::detail {
+namespace {
 
-Route automatic_forward(const ScanArgs& args, bool is_complex, DataType) {
-  if (const std::string no = ring_forward_refusal(args, is_complex); no.empty())
-    return {Kernel::checkpoints, "version 5 takes it"};
-  else return {Kernel::registers, "version 4 (version 5 refuses " + no + ")"};
+constexpr std::int64_t kShortSequence = 64;   // steps: version 4 below
+constexpr std::int64_t kMediumSequence = 256;  // steps: past this, few items go to version 2
+
+// Items enough to keep the GPU busy: half its multiprocessors.
+bool fills_device(std::int64_t items) { return 2 * items >= multiprocessors(); }
+
+}  // namespace
+
+// [snippet:automatic_rule]
+Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace) {
+  if (args.seqlen <= kShortSequence) return {Kernel::registers, "version 4: a short sequence"};
+  const std::string refusal = ring_forward_refusal(args, is_complex);
+  if (refusal.empty()) {
+    const int segments = forward_workspace ? ring_segments(args, type) : 1;
+    if (fills_device(ring_forward_items(args, segments))) return {Kernel::checkpoints, "version 5: enough work items"};
+  } else if (fills_device(registers_forward_blocks(args))) {
+    return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal + ")"};
+  }
+  if (args.seqlen <= kMediumSequence) return {Kernel::registers, "version 4: few channels, a short sequence"};
+  return {Kernel::blocked, "version 2: few channels, a long sequence (time in parallel within a channel)"};
 }
 
 Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
-  const std::string no5 = checkpoints_backward_refusal(args, is_complex);
-  if (no5.empty()) return {Kernel::checkpoints, "version 5 takes it"};
-  const std::string no4 = registers_backward_refusal(args, is_complex);
-  if (no4.empty()) return {Kernel::registers, "version 4 (version 5 refuses " + no5 + ")"};
-  return {Kernel::blocked, "version 2 (version 5 refuses " + no5 + ", version 4 " + no4 + ")"};
+  const std::string refusal5 = checkpoints_backward_refusal(args, is_complex);
+  const std::string refusal4 = registers_backward_refusal(args, is_complex);
+  if (args.seqlen <= kShortSequence && refusal4.empty()) return {Kernel::registers, "version 4: a short sequence"};
+  if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
+    return {Kernel::checkpoints, "version 5: enough work items"};
+  if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))
+    return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal5 + ")"};
+  if (refusal4.empty() || refusal5.empty()) return {Kernel::blocked, "version 2: few channels"};
+  return {Kernel::blocked, "version 2: versions 4 and 5 refuse " + refusal4};
 }
+// [/snippet:automatic_rule]
 
 }  // namespace selective_scan::detail

@@ -791,6 +791,10 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   return "";
 }
 
+std::int64_t checkpoints_backward_items(const ScanArgs& args) {
+  return args.batch * args.dim / kChannels * grid_for(args).segments;
+}
+
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   const Grid grid = grid_for(args);

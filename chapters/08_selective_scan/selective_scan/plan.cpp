@@ -14,9 +14,9 @@ std::string version_name(Kernel k) {
   return name += std::to_string(int(k));
 }
 
-Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type) {
+Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace) {
   switch (asked) {
-    case Kernel::automatic: return automatic_forward(args, is_complex, type);
+    case Kernel::automatic: return automatic_forward(args, is_complex, type, forward_workspace);
     case Kernel::lanes:
       if (args.dstate > 32) return {Kernel::blocked, "version 3 takes dstate up to 32"};
       return {Kernel::lanes, ""};
@@ -46,26 +46,23 @@ Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataTy
   }
 }
 
-template <class Input>
-int segments_for(const ScanArgs& args) {
-  return ring_forward_segments<Input>(args);
-}
+}  // namespace
+
 int ring_segments(const ScanArgs& args, DataType type) {
   switch (type) {
-    case DataType::float32: return segments_for<float>(args);
-    case DataType::float16: return segments_for<__half>(args);
-    case DataType::bfloat16: return segments_for<__nv_bfloat16>(args);
+    case DataType::float32: return ring_forward_segments<float>(args);
+    case DataType::float16: return ring_forward_segments<__half>(args);
+    case DataType::bfloat16: return ring_forward_segments<__nv_bfloat16>(args);
   }
   return 1;
 }
 
-}  // namespace
-
 Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
-               DataType type) {
+               DataType type, bool sizing) {
   Plan plan;
   plan.asked = asked;
-  const Route forward = forward_route(asked, forward_args, is_complex, type);
+  const bool forward_workspace = sizing || forward_args.workspace;
+  const Route forward = forward_route(asked, forward_args, is_complex, type, forward_workspace);
   const Route backward = backward_route(asked, backward_args, is_complex, type);
   plan.forward = forward.body, plan.backward = backward.body;
   if (plan.forward == Kernel::checkpoints) {
@@ -75,7 +72,9 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
     plan.forward_workspace_bytes = ring_forward_workspace_bytes(forward_args, segments);
     plan.forward_segments = forward_args.workspace ? segments : 1;
   }
-  plan.backward_reads_kept_states = plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
+  // Version 5's backward reads h where version 5's forward kept it, and recomputes it otherwise.
+  plan.backward_reads_kept_states =
+      plan.forward == Kernel::checkpoints && plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
   plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
   if (asked == Kernel::automatic) plan.why = "forward: " + forward.why + "; backward: " + backward.why;
   else if (forward.why.empty() && backward.why.empty()) plan.why = version_name(asked) + " takes both directions";

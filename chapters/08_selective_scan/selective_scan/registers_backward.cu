@@ -290,6 +290,11 @@ std::string registers_backward_refusal(const ScanArgs& args, bool is_complex) {
   return "";
 }
 
+std::int64_t registers_backward_items(const ScanArgs& args) {
+  constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
+  return (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
+}
+
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args) {
   return std::size_t(grid_size(args)) * kTileStatesPerBlock * sizeof(float);
 }

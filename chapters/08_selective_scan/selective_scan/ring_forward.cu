@@ -533,6 +533,10 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   return "";
 }
 
+std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
+  return args.batch * args.dim / block_channels(args) * segments;
+}
+
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
   return segments > 1 ? carry::split_bytes(args.batch * args.dim, args.dstate, segments) : 0;
 }

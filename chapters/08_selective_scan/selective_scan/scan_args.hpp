@@ -76,6 +76,7 @@ template <class Input, bool kComplex>
 void lanes_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream);
+std::int64_t registers_forward_blocks(const ScanArgs& args);  // the blocks it launches
 // Version 5's forward: version 4's walk fed by a producer warp through a ring of shared-memory
 // tiles (sm_90 and newer), for the calls ring_forward_refusal() accepts (the plan sends no other).
 template <class Input>
@@ -87,16 +88,20 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex);
 template <class Input>
 int ring_forward_segments(const ScanArgs& args);
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments);
+// Its work items: a block's channels over one time segment (groups of channels x segments).
+std::int64_t ring_forward_items(const ScanArgs& args, int segments);
 // Version 4's backward: real A, up to 16 states, no deterministic flag, a group's channels a
 // multiple of four; registers_backward_refusal() says why a call is not one of those ("" if it is).
 std::string registers_backward_refusal(const ScanArgs& args, bool is_complex);
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
+std::int64_t registers_backward_items(const ScanArgs& args);           // groups of a block's channels
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
 // Version 5's backward: real A, up to 16 states, no deterministic flag, a group's channels in
 // blocks of 16, rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace.
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
+std::int64_t checkpoints_backward_items(const ScanArgs& args);  // groups of a block's channels x time segments
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
 

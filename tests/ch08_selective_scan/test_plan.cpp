@@ -1,0 +1,118 @@
+// Which version runs each direction of a call: plan_of() on the GPU at hand (the rule asks the
+// device for its multiprocessors and for the sm_90 code). The pointers are never dereferenced.
+#include "gpu_test.hpp"
+#include "selective_scan.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace selective_scan;
+
+namespace {
+
+alignas(256) float fake[64];
+
+// A valid real-A call, every flag on, B and C variable, rows on 16 bytes.
+BackwardParams call(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, Kernel kernel,
+                    DataType type = DataType::float32) {
+  void* p = fake;
+  BackwardParams b;
+  ForwardParams& f = b.forward;
+  f.sizes = {batch, dim, seqlen, dstate, 1};
+  f.input_type = type;
+  f.kernel = kernel;
+  f.flags.delta_softplus = true;
+  const std::int64_t pitch = (seqlen + 7) / 8 * 8;  // rows on 16 bytes in every type
+  f.u = {p, type, dim * pitch, pitch};
+  f.delta = f.z = f.u;
+  f.A = fake, f.A_dim_stride = dstate;
+  f.B = {true, p, type, dstate * pitch, dstate * pitch, pitch, 0};
+  f.C = f.B;
+  f.D = f.delta_bias = fake;
+  f.out = f.out_z = {p, type, dim * pitch, pitch};
+  f.chunk_states = fake;
+  b.dout = f.u;
+  b.du = b.ddelta = b.dz = f.out;
+  b.dA = b.dB = b.dC = b.dD = b.ddelta_bias = fake;
+  b.workspace = p;
+  return b;
+}
+
+bool sm90() {
+  const auto& d = common::gpu_status().device;
+  return d.compute_major >= 9;
+}
+
+}  // namespace
+
+TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]") {
+  REQUIRE_GPU();
+  REQUIRE(sm90());
+  const Plan v5 = plan_of(call(2, 64, 512, 16, Kernel::checkpoints));
+  CHECK(v5.summary() == "v5");
+  CHECK(v5.why == "version 5 takes both directions");
+
+  const Plan v5_wide = plan_of(call(2, 64, 512, 64, Kernel::checkpoints));
+  CHECK(v5_wide.forward == Kernel::registers);
+  CHECK(v5_wide.backward == Kernel::blocked);
+  INFO(v5_wide.why);
+  CHECK(v5_wide.why.find("dstate > 16") != std::string::npos);
+
+  BackwardParams deterministic = call(2, 64, 512, 16, Kernel::registers);
+  deterministic.deterministic = true;
+  const Plan v4 = plan_of(deterministic);
+  CHECK(v4.summary() == "v4 fwd, v2 bwd");
+  CHECK(v4.why.find("deterministic") != std::string::npos);
+
+  CHECK(plan_of(call(2, 64, 512, 64, Kernel::lanes)).forward == Kernel::blocked);  // version 3 takes dstate <= 32
+  CHECK(plan_of(call(2, 64, 512, 16, Kernel::lanes)).summary() == "v3 fwd, v2 bwd");
+}
+
+TEST_CASE("automatic follows its measured rule", "[gpu]") {
+  REQUIRE_GPU();
+  REQUIRE(sm90());
+  // Short sequences: version 4.
+  CHECK(plan_of(call(8, 1536, 33, 16, Kernel::automatic)).forward == Kernel::registers);
+  // Mamba's shapes: version 5 both ways.
+  CHECK(plan_of(call(8, 1536, 2048, 16, Kernel::automatic)).summary() == "auto: v5");
+  CHECK(plan_of(call(1, 5120, 8192, 16, Kernel::automatic, DataType::bfloat16)).summary() == "auto: v5");
+  // Few channels, long sequences: version 2, the one with time in parallel inside a channel.
+  CHECK(plan_of(call(1, 4, 4096, 16, Kernel::automatic)).summary() == "auto: v2");
+  // More than 16 states: version 4's forward over many channels, version 2's backward.
+  CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v4 fwd, v2 bwd");
+}
+
+TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {
+  REQUIRE_GPU();
+  for (Kernel k : {Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::checkpoints})
+    for (std::int64_t seqlen : {100, 4096, 32768}) {
+      BackwardParams b = call(2, 64, seqlen, 16, k);
+      INFO("kernel " << int(k) << " seqlen " << seqlen);
+      b.forward.workspace = fake;  // as the caller will give it
+      const Plan plan = plan_of(b);
+      CHECK(backward_workspace_bytes(b) == plan.backward_workspace_bytes);
+      CHECK(forward_workspace_bytes(b.forward) == plan.forward_workspace_bytes);
+      CHECK(state_checkpoints_floats(b.forward) == plan.state_checkpoints_floats);
+      CHECK((plan.forward_segments > 1) == (plan.forward_workspace_bytes > 0));
+    }
+}
+
+TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
+  REQUIRE_GPU();
+  REQUIRE(sm90());
+  BackwardParams used = call(8, 1536, 2048, 16, Kernel::automatic);
+  REQUIRE(state_checkpoints_floats(used.forward) > 0);
+  used.forward.state_checkpoints = fake;
+  CHECK(validate(used).empty());
+  CHECK(plan_of(used).backward_reads_kept_states);
+  // Few channels: the rule runs version 2, which keeps nothing; the offer is declined, not refused.
+  BackwardParams declined = call(1, 4, 4096, 16, Kernel::automatic);
+  declined.forward.state_checkpoints = fake;
+  CHECK(validate(declined).empty());
+  CHECK_FALSE(plan_of(declined).backward_reads_kept_states);
+  // An explicit version that keeps none still refuses them.
+  BackwardParams refused = call(1, 4, 4096, 16, Kernel::registers);
+  refused.forward.state_checkpoints = fake;
+  CHECK(validate(refused).find("keeps none") != std::string::npos);
+}
