@@ -14,6 +14,7 @@
 #include "memory.hpp"
 #include "options.hpp"
 #include "finite_differences.hpp"
+#include "official_times.hpp"
 #include "reference.hpp"
 #include "softplus.hpp"
 #include "results_csv.hpp"
@@ -48,6 +49,7 @@ struct Options {
   std::vector<std::string> dtypes{"fp32", "fp16", "bf16"};
   long long check_seqlen = 2 * selective_scan::kChunkLength + 3;
   long long batch = 2, dim = 768, seqlen = 2048, dstate = 16;  // the benchmark's shape without --bench
+  std::string official_csv;  // official-bench's times from the same device call (--official)
 };
 
 const char* dtype_name(DataType t) {
@@ -386,6 +388,23 @@ const OfficialRun* official_run(const Config& c) {
   for (const OfficialRun& r : kOfficialRuns)
     if (c.label == config_label(r.type, r.batch, r.dim, r.seqlen, 16, true)) return &r;
   return nullptr;
+}
+
+// The official kernel's times for a configuration: official-bench's, run in the same device call
+// (--official), where they were given; else official_baseline.md's H200 run, for its six.
+struct OfficialTimes {
+  double forward_ms = 0, forward_backward_ms = 0;
+  std::string source;  // empty: no time for this configuration
+};
+OfficialTimes official_times(const Config& c, const std::map<std::string, ch08::OfficialTime>& measured) {
+  if (!measured.empty()) {
+    if (!c.variable_BC || (c.type != DataType::float32 && c.type != DataType::bfloat16)) return {};
+    const auto found = measured.find(ch08::official_spec(dtype_name(c.type), c.batch, c.dim, c.seqlen, c.dstate, 1));
+    if (found == measured.end()) return {};
+    return {found->second.forward_ms, found->second.forward_backward_ms, "official-bench, this run"};
+  }
+  const OfficialRun* r = official_run(c);
+  return r ? OfficialTimes{r->forward_ms, r->forward_backward_ms, "official_baseline.md, H200 2026-11-21"} : OfficialTimes{};
 }
 
 // --bench: the official kernel's six, then one change each from the first (dstate 64, seqlen
@@ -866,10 +885,19 @@ void section_benchmark(Notebook& nb, const Options& o) {
                                     "set grid ytics", "set lmargin 12"};
   };
   f.settings = axis_settings(configs.size());
-  Series official_fwd{"official forward (H200, 2026-11-21)", {}, {}, "points pt 6 ps 1.5"},
-      official_both{"official fwd+bwd (H200, 2026-11-21)", {}, {}, "points pt 4 ps 1.5"};
+  std::map<std::string, ch08::OfficialTime> measured;
+  if (!o.official_csv.empty()) {
+    measured = ch08::read_official_csv(o.official_csv);
+    for (const auto& [spec, time] : measured)
+      if (nb.gpu() && time.device != common::gpu_status().device.name)
+        throw std::runtime_error("--official: " + o.official_csv + " was timed on " + time.device + ", this is " +
+                                 common::gpu_status().device.name);
+  }
+  const std::string official_when = measured.empty() ? "H200, 2026-11-21" : "this run";
+  Series official_fwd{"official forward (" + official_when + ")", {}, {}, "points pt 6 ps 1.5"},
+      official_both{"official fwd+bwd (" + official_when + ")", {}, {}, "points pt 4 ps 1.5"};
   for (std::size_t i = 0; i < configs.size(); ++i)
-    if (const OfficialRun* r = bench ? official_run(configs[i]) : nullptr) {
+    if (const OfficialRun* r = bench && measured.empty() ? official_run(configs[i]) : nullptr) {
       official_fwd.x.push_back(double(i + 1)), official_fwd.y.push_back(r->forward_ratio);
       official_both.x.push_back(double(i + 1)), official_both.y.push_back(r->forward_backward_ratio);
     }
@@ -914,11 +942,15 @@ void section_benchmark(Notebook& nb, const Options& o) {
                           "fwd_bwd_floor_ms", "fwd_bwd_x_floor", "fwd_bwd_exp_floor_ms", "fwd_bwd_x_exp_floor",
                           "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_speedup_v4", "fwd_bwd_speedup_v1",
                           "fwd_bwd_speedup_v2", "fwd_bwd_speedup_v4", "official_fwd_ms", "official_fwd_bwd_ms",
-                          "fwd_speedup_official", "fwd_bwd_speedup_official", "copy_GBps", "clock_MHz", "plan"});
-  Figure against_official{"bench_official", "Speedup over the official kernel (its H200 times of 2026-11-21)", "",
-                          "official time ÷ this version's", false, true, {}, {}};
-  // Only the official kernel's six configurations have an official time: bench_configs() lists them first.
-  against_official.settings = axis_settings(std::size(kOfficialRuns));
+                          "fwd_speedup_official", "fwd_bwd_speedup_official", "official_source", "copy_GBps",
+                          "clock_MHz", "plan"});
+  Figure against_official{"bench_official",
+                          measured.empty() ? "Speedup over the official kernel (its H200 times of 2026-11-21)"
+                                           : "Speedup over the official kernel (timed in the same run)",
+                          "", "official time ÷ this version's", false, true, {}, {}};
+  // Without --official only the official kernel's six configurations have a time: bench_configs()
+  // lists them first.
+  against_official.settings = axis_settings(measured.empty() ? std::size(kOfficialRuns) : configs.size());
   std::vector<Series> official_speedups;
   common::CheckedTiming timing(nb, {2, bench ? 10 : 5, true});
   const std::vector<Run> runs = selected_runs(nb.options());
@@ -943,7 +975,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const int sms = device_info.multiprocessors;
     const double fwd_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardExps, sms, clock_hz) * 1e3;
     const double both_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardBackwardExps, sms, clock_hz) * 1e3;
-    const OfficialRun* official = official_run(c);
+    const OfficialTimes official = official_times(c, measured);
+    if (!measured.empty() && official.forward_ms > 0) {  // its time over this run's floor, on the first figure
+      official_fwd.x.push_back(double(ci + 1)), official_fwd.y.push_back(official.forward_ms / fwd_floor_ms);
+      official_both.x.push_back(double(ci + 1)), official_both.y.push_back(official.forward_backward_ms / both_floor_ms);
+    }
     const Problem p = benchmark_problem(c, nb.options().seed + ci);
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
     std::vector<Timed> times(runs.size());
@@ -983,7 +1019,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
       const double fwd_x = fwd / fwd_floor_ms, both_x = both / both_floor_ms;
       const double fwd_gbps = fwd > 0 ? common::gigabytes_per_second(double(ch08::forward_bytes(shape)), fwd) : 0;
       const double both_gbps = both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
-      const double official_fwd_ms = official ? official->forward_ms : 0, official_both_ms = official ? official->forward_backward_ms : 0;
+      const double official_fwd_ms = official.forward_ms, official_both_ms = official.forward_backward_ms;
       const std::string kept_mb = kept_bytes[r] > 0 ? megabytes(kept_bytes[r]) : "-";
       rows.push_back({c.label, runs[r].label(), plans[r], cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
                       cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd),
@@ -998,11 +1034,12 @@ void section_benchmark(Notebook& nb, const Options& o) {
                cell(both / both_exp_ms, "{:.2f}"), cell(both_gbps, "{:.1f}"), ratio(ms(1, false), fwd), ratio(ms(2, false), fwd),
                ratio(ms(4, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), ratio(ms(4, true), both),
                cell(official_fwd_ms, "{:.3f}"), cell(official_both_ms, "{:.3f}"), ratio(official_fwd_ms, fwd),
-               ratio(official_both_ms, both), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.0f}", clock_hz / 1e6),
+               ratio(official_both_ms, both), official.source, fmt::format("{:.1f}", copy_gbps),
+               fmt::format("{:.0f}", clock_hz / 1e6),
                plans[r]});
       const double x = double(ci + 1) + 0.07 * (double(r) - 2.5);  // runs side by side, not on top of each other
-      if (official && fwd > 0) official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
-      if (official && both > 0)
+      if (official_fwd_ms > 0 && fwd > 0) official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
+      if (official_both_ms > 0 && both > 0)
         official_speedups[2 * r + 1].x.push_back(x), official_speedups[2 * r + 1].y.push_back(official_both_ms / both);
       if (fwd > 0) versions[2 * r].x.push_back(double(ci + 1)), versions[2 * r].y.push_back(fwd_x);
       if (both > 0) versions[2 * r + 1].x.push_back(double(ci + 1)), versions[2 * r + 1].y.push_back(both_x);
@@ -1011,8 +1048,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.table({"configuration", "version", "plan", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
             "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
            rows);
-  nb.text("vs v4, vs official: the speedup over version 4 and over the official kernel (its times on an H200,\n"
-          "official_baseline.md): their time divided by this version's. The chapter's goal is 2 against the official\n"
+  nb.text((measured.empty() ? std::string("vs v4, vs official: the speedup over version 4 and over the official kernel (its "
+                                            "times on an\nH200, official_baseline.md)")
+                              : "vs v4, vs official: the speedup over version 4 and over the official kernel (timed in\n"
+                                "this run by official-bench, " + o.official_csv + ")") +
+          ": their time divided by this version's. The chapter's goal is 2 against the official\n"
           "kernel in both directions. The CSV also has GB/s and the speedups over versions 1 and 2.\n"
           "+ kept h: version 5's forward keeps h every 8 steps (state_checkpoints) and its backward reads them\n"
           "instead of recomputing them; kept h MB is that memory, which the official kernel does not spend (it\n"
@@ -1041,6 +1081,9 @@ int main(int argc, char** argv) {
   return common::run_chapter(
       {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward", selective_scan::kVersionCount}, argc, argv,
       [&](CLI::App& app) {
+        app.add_option("--official", o.official_csv,
+                       "official-bench's CSV, timed in the same device call: the benchmark's official times")
+            ->check(CLI::ExistingFile);
         app.add_option("--dtype", o.dtypes, "Input types of the GPU checks and of the small benchmark (repeatable)")
             ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
             ->capture_default_str();

@@ -197,7 +197,7 @@ selective_scan::BackwardParams GpuModel::scan_params(int l, int batch, int seqle
   f.sizes = {batch, E, seqlen, N, 1};
   f.input_type = DataType::float32;
   f.flags.delta_softplus = true;
-  f.kernel = selective_scan::Kernel::registers;
+  f.kernel = selective_scan::Kernel::automatic;  // the library picks the version per call (plan_of)
   f.u = sequence_in(p.xs, seq_E, seqlen);
   f.delta = sequence_in(p.delta_raw, selective ? seq_E : 0, seqlen);  // LTI: zeros, Δ = softplus(dt_bias)
   f.z = sequence_in(p.xz + seq_E, 2 * seq_E, seqlen);                  // the z half of in_proj's output

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace ch08::grid {
@@ -19,9 +17,7 @@ std::string Shape::label() const {
                      z && D && delta_bias ? "" : " no z/D/bias");
 }
 
-std::string Shape::official_spec() const {
-  return fmt::format("{}:{},{},{},{},{}", dtype(), batch, dim, seqlen, dstate, groups);
-}
+std::string Shape::official_spec() const { return ch08::official_spec(dtype(), batch, dim, seqlen, dstate, groups); }
 
 namespace {
 
@@ -98,31 +94,6 @@ std::vector<Shape> grid_named(const std::string& name) {
   shapes.insert(shapes.end(), more.begin(), more.end());
   if (name == "full") return shapes;
   throw std::invalid_argument("unknown grid '" + name + "'");
-}
-
-std::map<std::string, OfficialTime> read_official_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::map<std::string, OfficialTime> times;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#' || line.rfind("device,", 0) == 0) continue;
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    // device, dtype, batch, dim, seqlen, dstate, groups, fwd_ms, fwd_bwd_ms
-    try {
-      if (cells.size() != 9) throw std::invalid_argument("9 cells");
-      const std::string spec = fmt::format("{}:{},{},{},{},{}", cells[1], std::stoll(cells[2]), std::stoll(cells[3]),
-                                           std::stoll(cells[4]), std::stoi(cells[5]), std::stoi(cells[6]));
-      times[spec] = {std::stod(cells[7]), std::stod(cells[8]), cells[0]};
-    } catch (const std::exception&) {
-      throw std::runtime_error(fmt::format("{}:{}: not an official-bench row: {}", path, number, line));
-    }
-  }
-  return times;
 }
 
 }  // namespace ch08::grid

@@ -2,10 +2,10 @@
 // and the official kernel's times for them (official-bench's CSV, timed in the same device call).
 #pragma once
 
+#include "official_times.hpp"
 #include "selective_scan.hpp"
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -31,14 +31,5 @@ struct Shape {
 // large and a small shape) and "full" (heat and axes).
 std::vector<Shape> grid_named(const std::string& name);
 std::vector<std::string> grid_names();
-
-// One official-bench row: its forward and forward + backward median ms, and its device.
-struct OfficialTime {
-  double forward_ms = 0, forward_backward_ms = 0;
-  std::string device;
-};
-// The rows of an official-bench CSV, keyed by official_spec(); throws std::runtime_error naming
-// the line that does not parse.
-std::map<std::string, OfficialTime> read_official_csv(const std::string& path);
 
 }  // namespace ch08::grid

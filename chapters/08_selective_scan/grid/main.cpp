@@ -29,7 +29,7 @@
 
 namespace {
 
-using ch08::grid::OfficialTime;
+using ch08::OfficialTime;
 using ch08::grid::Shape;
 using selective_scan::Kernel;
 
@@ -89,7 +89,7 @@ int run(const Options& o) {
     return 0;
   }
   std::map<std::string, OfficialTime> official;
-  if (!o.official_csv.empty()) official = ch08::grid::read_official_csv(o.official_csv);
+  if (!o.official_csv.empty()) official = ch08::read_official_csv(o.official_csv);
   std::string why_not;
   if (!common::gpu_available(&why_not)) {
     std::cout << "selective_scan_grid: skipped, it times GPU kernels: " << why_not << "\n";

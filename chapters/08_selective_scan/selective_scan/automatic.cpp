@@ -7,7 +7,9 @@
 //     where version 5 refuses the call;
 //   - too few items: version 2, one block per channel that scans each chunk of 2048 steps in
 //     parallel across its threads -- the only version with parallel work along time inside a
-//     channel -- once sequences are longer than 256 steps (up to 256, version 4's forward).
+//     channel -- once sequences are longer than 256 steps (up to 256, version 4's forward);
+//   - one or two states: version 2's backward, which loops over the states the call has, where
+//     versions 4 and 5 lay out 16 whatever dstate is.
 #include "device_facts.hpp"
 #include "plan.hpp"
 
@@ -16,6 +18,7 @@ namespace {
 
 constexpr std::int64_t kShortSequence = 64;   // steps: version 4 below
 constexpr std::int64_t kMediumSequence = 256;  // steps: past this, few items go to version 2
+constexpr int kFewStates = 2;                  // states: version 2's backward up to this
 
 // Items enough to keep the GPU busy: half its multiprocessors.
 bool fills_device(std::int64_t items) { return 2 * items >= multiprocessors(); }
@@ -40,6 +43,7 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
   const std::string refusal5 = checkpoints_backward_refusal(args, is_complex);
   const std::string refusal4 = registers_backward_refusal(args, is_complex);
   if (args.seqlen <= kShortSequence && refusal4.empty()) return {Kernel::registers, "version 4: a short sequence"};
+  if (args.dstate <= kFewStates) return {Kernel::blocked, "version 2: one or two states"};
   if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
     return {Kernel::checkpoints, "version 5: enough work items"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))

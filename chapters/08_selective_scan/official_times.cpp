@@ -1,0 +1,42 @@
+#include "official_times.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace ch08 {
+
+std::string official_spec(const std::string& dtype, std::int64_t batch, std::int64_t dim, std::int64_t seqlen,
+                          int dstate, int groups) {
+  return fmt::format("{}:{},{},{},{},{}", dtype, batch, dim, seqlen, dstate, groups);
+}
+
+std::map<std::string, OfficialTime> read_official_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::map<std::string, OfficialTime> times;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#' || line.rfind("device,", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    // device, dtype, batch, dim, seqlen, dstate, groups, fwd_ms, fwd_bwd_ms
+    try {
+      if (cells.size() != 9) throw std::invalid_argument("9 cells");
+      const std::string spec = official_spec(cells[1], std::stoll(cells[2]), std::stoll(cells[3]), std::stoll(cells[4]),
+                                             std::stoi(cells[5]), std::stoi(cells[6]));
+      times[spec] = {std::stod(cells[7]), std::stod(cells[8]), cells[0]};
+    } catch (const std::exception&) {
+      throw std::runtime_error(fmt::format("{}:{}: not an official-bench row: {}", path, number, line));
+    }
+  }
+  return times;
+}
+
+}  // namespace ch08
