@@ -1,0 +1,138 @@
+// sections.hpp: the sections of chapter 08's program, in the order it runs them, and what they
+// share: the options, the input types, the runs, the configurations and the verdict on one run.
+// sections.cpp holds the shared helpers, sections_math.cpp the sections on the formulas and the
+// fp64 reference, sections_bytes.cpp the byte model, sections_checks.cpp the GPU checks and
+// sections_benchmark.cpp the benchmark.
+#pragma once
+
+#include "byte_model.hpp"
+#include "check_group.hpp"
+#include "common_options.hpp"
+#include "compare.hpp"
+#include "notebook.hpp"
+#include "reference.hpp"
+#include "selective_scan.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ch08 {
+
+using common::Tolerance;
+using selective_scan::DataType;
+using selective_scan::Kernel;
+
+struct Options {
+  std::vector<std::string> dtypes{"fp32", "fp16", "bf16"};
+  long long check_seqlen = 2 * selective_scan::kChunkLength + 3;
+  long long batch = 2, dim = 768, seqlen = 2048, dstate = 16;  // the benchmark's shape without --bench
+  std::string official_csv;  // official-bench's times from the same device call (--official)
+};
+
+const char* dtype_name(DataType t);
+int dtype_bytes(DataType t);
+std::vector<DataType> selected_dtypes(const Options& o);  // the --dtype types, fp32, fp16, bf16 in that order
+std::string version_label(Kernel k);
+
+// What the checks and the benchmark run: every version, version 5 a second time with the
+// forward's kept states (state_checkpoints), which its backward reads instead of recomputing,
+// and (without --kernel) Kernel::automatic, the library's default.
+struct Run {
+  Kernel kernel;
+  bool keep_checkpoints;
+  std::string label() const { return version_label(kernel) + (keep_checkpoints ? " + kept h" : ""); }
+};
+std::vector<Run> selected_runs(const common::CommonOptions& options);
+
+std::string megabytes(std::int64_t bytes);
+// (re, im) pairs for a complex problem, the real parts alone for a real one.
+std::vector<double> flatten(const std::vector<Complex>& values, bool complex);
+std::vector<double> normal_values(std::size_t count, std::uint64_t seed, double scale = 1.0);
+
+// The configurations of the byte model [6] and the benchmark [8].
+struct Config {
+  std::string label;
+  DataType type;
+  std::int64_t batch, dim, seqlen;
+  int dstate;
+  bool variable_BC = true;
+};
+
+// The official kernel on its six timed configurations (official_baseline.md: one H200,
+// 2026-11-21): B and C variable, D, z, delta_bias and softplus on; its times and its ratios to
+// the floor.
+struct OfficialRun {
+  DataType type;
+  std::int64_t batch, dim, seqlen;
+  double forward_ms, forward_backward_ms, forward_ratio, forward_backward_ratio;
+};
+inline constexpr OfficialRun kOfficialRuns[] = {
+    {DataType::float32, 8, 1536, 2048, 0.884, 2.915, 7.4, 9.4},  {DataType::bfloat16, 8, 1536, 2048, 0.460, 2.215, 7.7, 14.3},
+    {DataType::float32, 1, 5120, 8192, 1.618, 5.067, 8.2, 9.9},  {DataType::bfloat16, 1, 5120, 8192, 0.903, 4.060, 9.1, 15.7},
+    {DataType::float32, 16, 1536, 512, 0.470, 1.546, 7.8, 10.0}, {DataType::bfloat16, 16, 1536, 512, 0.235, 1.049, 7.7, 13.4},
+};
+
+std::string config_label(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, bool variable_BC);
+Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, bool variable_BC = true);
+
+// --bench: the official kernel's six, then one change each from the first (dstate 64, seqlen
+// 32768, constant B and C, fp16), then the official test suite's shape at one of its short
+// sequences, where a few channels leave most of the GPU idle.
+std::vector<Config> bench_configs();
+
+// What the benchmark's runs move (DeviceProblem writes the last state too).
+ByteShape byte_shape(const Config& c);
+
+// The benchmark at the command line's shape, checked before any work where it runs (a GPU,
+// no --bench). The host holds the fp64 problem, its copy in the DeviceProblem, the slice check's
+// dout and fp64 gradients, and a run's results brought back: about 88 bytes a sequence element
+// (batch × dim × seqlen) and 192 an element of B or C (batch × dstate × seqlen). The GPU holds
+// at least the nine sequence tensors, B, C and their gradients (the workspaces come on top).
+// In doubles, so that no product of sizes can overflow.
+void require_benchmark_fits(const Options& o);
+
+// Every output and gradient of one run, each against its own expected tensor and tolerance.
+class Verdict {
+ public:
+  void add(const std::string& name, const std::vector<double>& got, const std::vector<double>& expected, Tolerance tol) {
+    const common::Comparison c = common::compare(got, expected, tol);
+    ++tensors_;
+    if (!c.ok) {
+      ok_ = false;
+      failures_ += fmt::format("{}{}: {}", failures_.empty() ? "" : "; ", name, c.summary());
+      return;
+    }
+    const double used = ch08::bound_used(got, expected, tol);  // how close to its bound the closest element came
+    if (used > worst_) worst_ = used, worst_name_ = name;
+  }
+  // A condition that has no tolerance (a value that must be exactly zero, or finite).
+  void require(const std::string& name, bool passed, const std::string& why) {
+    ++tensors_;
+    if (!passed) ok_ = false, failures_ += fmt::format("{}{}: {}", failures_.empty() ? "" : "; ", name, why);
+  }
+  bool ok() const { return ok_; }
+  std::string failure() const { return ok_ ? std::string() : failures_; }
+  int tensors() const { return tensors_; }
+  double worst() const { return worst_; }                     // the nearest tensor's bound_used
+  const std::string& worst_name() const { return worst_name_; }
+
+ private:
+  bool ok_ = true;
+  int tensors_ = 0;
+  double worst_ = 0;
+  std::string worst_name_, failures_;
+};
+
+void section_one_channel(common::Notebook& nb);
+void section_selective_delta(common::Notebook& nb);
+void section_state_decay(common::Notebook& nb);
+void section_zoh_vs_euler(common::Notebook& nb);
+void section_gradients(common::Notebook& nb);
+void section_bytes(common::Notebook& nb);
+void section_gpu_checks(common::Notebook& nb, const Options& o);
+void section_benchmark(common::Notebook& nb, const Options& o);
+
+}  // namespace ch08
