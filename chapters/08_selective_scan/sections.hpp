@@ -6,12 +6,12 @@
 #pragma once
 
 #include "byte_model.hpp"
-#include "check_group.hpp"
 #include "common_options.hpp"
 #include "compare.hpp"
 #include "notebook.hpp"
 #include "reference.hpp"
 #include "selective_scan.hpp"
+#include "verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -94,19 +94,23 @@ ByteShape byte_shape(const Config& c);
 // In doubles, so that no product of sizes can overflow.
 void require_benchmark_fits(const Options& o);
 
-// Every output and gradient of one run, each against its own expected tensor and tolerance.
+// Every output and gradient of one run, each against its own expected tensor and tolerance,
+// judged by the rule the GPU tests apply too (verdict.hpp).
 class Verdict {
  public:
-  void add(const std::string& name, const std::vector<double>& got, const std::vector<double>& expected, Tolerance tol) {
-    const common::Comparison c = common::compare(got, expected, tol);
+  // rounding: dA's bound on top of its tolerance (ch08::dA_rounding), empty for the others.
+  void add(const std::string& name, const std::vector<double>& got, const std::vector<double>& expected, Tolerance tol,
+           const std::vector<double>& rounding = {}) {
+    add(ch08::judge_tensor(name, got, expected, tol, rounding));
+  }
+  void add(const ch08::TensorVerdict& t) {
     ++tensors_;
-    if (!c.ok) {
+    if (!t.ok) {
       ok_ = false;
-      failures_ += fmt::format("{}{}: {}", failures_.empty() ? "" : "; ", name, c.summary());
+      failures_ += fmt::format("{}{}: {}", failures_.empty() ? "" : "; ", t.name, t.detail);
       return;
     }
-    const double used = ch08::bound_used(got, expected, tol);  // how close to its bound the closest element came
-    if (used > worst_) worst_ = used, worst_name_ = name;
+    if (t.used > worst_) worst_ = t.used, worst_name_ = t.name;  // how close to its bound the closest element came
   }
   // A condition that has no tolerance (a value that must be exactly zero, or finite).
   void require(const std::string& name, bool passed, const std::string& why) {

@@ -13,6 +13,7 @@
 #include "selective_scan.hpp"
 #include "timing.hpp"
 #include "tolerances.hpp"
+#include "verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -128,7 +129,8 @@ class SliceCheck {
     add_rows(v, "du", g.du, expected_grad_.du, tol_.du, full_.batch, full_.seqlen);
     add_rows(v, "ddelta", g.ddelta, expected_grad_.ddelta, tol_.ddelta, full_.batch, full_.seqlen);
     if (full_.has_z) add_rows(v, "dz", g.dz, expected_grad_.dz, tol_.dz, full_.batch, full_.seqlen);
-    add_rows(v, "dA", flatten(g.dA, full_.complex), flatten(expected_grad_.dA, full_.complex), tol_.dA, 1, full_.dstate * parts());
+    add_rows(v, "dA", flatten(g.dA, full_.complex), flatten(expected_grad_.dA, full_.complex), tol_.dA, 1, full_.dstate * parts(),
+             ch08::dA_rounding(sub_, expected_grad_));
     if (full_.has_D) add_rows(v, "dD", g.dD, expected_grad_.dD, tol_.dD, 1, 1);
     if (full_.has_delta_bias) add_rows(v, "ddelta_bias", g.ddelta_bias, expected_grad_.ddelta_bias, tol_.ddelta_bias, 1, 1);
     add_projection(v, "dB", g.dB, expected_grad_.dB, tol_.dB, full_.variable_B);
@@ -202,8 +204,9 @@ class SliceCheck {
   }
 
   // A tensor of `batches` × dim rows of `length`: the chosen rows against fp64, the others 0.
+  // rounding: dA's bound on top of its tolerance, for the chosen rows (Verdict::add).
   void add_rows(Verdict& v, const std::string& name, const std::vector<double>& all, const std::vector<double>& expected, Tolerance tol,
-                std::int64_t batches, std::int64_t length) const {
+                std::int64_t batches, std::int64_t length, const std::vector<double>& rounding = {}) const {
     std::vector<double> chosen;
     std::size_t nonzero = 0;
     for (std::int64_t b = 0; b < batches; ++b)
@@ -212,7 +215,7 @@ class SliceCheck {
         if (slot_.count(d)) chosen.insert(chosen.end(), row, row + length);
         else nonzero += std::size_t(std::count_if(row, row + length, [](double x) { return x != 0.0; }));
       }
-    v.add(name, chosen, expected, tol);
+    v.add(name, chosen, expected, tol, rounding);
     v.require(name + " elsewhere", nonzero == 0, fmt::format("{} elements not 0 where dout is 0", nonzero));
   }
 

@@ -8,6 +8,7 @@
 #include "reference.hpp"
 #include "selective_scan.hpp"
 #include "tolerances.hpp"
+#include "verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -19,26 +20,6 @@ namespace ch08 {
 namespace {
 
 using common::Notebook;
-
-void add_forward(Verdict& v, const Problem& p, const ch08::OfficialTolerances& tol, const ch08::ForwardResult& got,
-                 const ch08::ForwardResult& expected) {
-  v.add("out", got.out, expected.out, tol.out);
-  if (p.has_z) v.add("out_z", got.out_z, expected.out_z, tol.out);
-  v.add("last_state", flatten(got.last_state, p.complex), flatten(expected.last_state, p.complex), tol.last_state);
-}
-void add_gradients(Verdict& v, const Problem& p, const ch08::OfficialTolerances& tol, const ch08::Gradients& got,
-                   const ch08::Gradients& expected) {
-  v.add("du", got.du, expected.du, tol.du);
-  v.add("ddelta", got.ddelta, expected.ddelta, tol.ddelta);
-  if (p.has_z) v.add("dz", got.dz, expected.dz, tol.dz);
-  v.add("dA", flatten(got.dA, p.complex), flatten(expected.dA, p.complex), tol.dA);
-  v.add("dB", flatten(got.dB, p.complex), flatten(expected.dB, p.complex), tol.dB);
-  v.add("dC", flatten(got.dC, p.complex), flatten(expected.dC, p.complex), tol.dC);
-  if (p.has_D) v.add("dD", got.dD, expected.dD, tol.dD);
-  if (p.has_delta_bias) v.add("ddelta_bias", got.ddelta_bias, expected.ddelta_bias, tol.ddelta_bias);
-  if (p.has_initial_state)
-    v.add("dinitial_state", flatten(got.dinitial_state, p.complex), flatten(expected.dinitial_state, p.complex), tol.dinitial_state);
-}
 
 struct CheckCase {
   std::string name;  // what the case tries
@@ -110,8 +91,8 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
         device.backward();
         CUDA_CHECK(cudaDeviceSynchronize());
         Verdict v;
-        add_forward(v, p, tol, device.forward_result(), expected);
-        add_gradients(v, p, tol, device.gradients(), expected_grad);
+        for (const ch08::TensorVerdict& t : ch08::judge_run(p, tol, device.forward_result(), expected, device.gradients(), expected_grad))
+          v.add(t);
         groups[r][ti].add({fmt::format("version {}, {}, {} {}", run.label(), dtype_name(type), c.size(), c.name), v.ok(),
                            v.failure(), v.tensors(), v.worst(), fmt::format("{} in {}", v.worst_name(), c.size())});
       }

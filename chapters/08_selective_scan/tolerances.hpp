@@ -1,7 +1,7 @@
 // The official test suite's tolerances (state-spaces/mamba tests/ops/test_selective_scan.py;
 // official_baseline.md lists them with the commit): |got − ref| ≤ atol + rtol·|ref| for every
 // output and gradient of a kernel against the fp64 reference. The chapter's program and its GPU tests hold
-// every kernel version to these.
+// every kernel version to these, through one rule (verdict.hpp), which adds a rounding bound for dA.
 #pragma once
 
 #include "compare.hpp"

@@ -1,6 +1,7 @@
 // What the GPU tests of chapter 08 share: run one kernel version on a problem, forward and
-// backward, and compare every output and gradient with the fp64 reference under the official
-// test suite's tolerances (official_baseline.md in chapters/08_selective_scan).
+// backward, and judge every output and gradient against the fp64 reference by the chapter's rule
+// (verdict.hpp in chapters/08_selective_scan, the program's too): the official test suite's
+// tolerances (official_baseline.md), dA with a rounding bound on top.
 #pragma once
 
 #include "compare.hpp"
@@ -8,6 +9,7 @@
 #include "reference.hpp"
 #include "selective_scan.hpp"
 #include "tolerances.hpp"
+#include "verdict.hpp"
 
 #include <string>
 #include <vector>
