@@ -38,8 +38,8 @@ class BenchmarkResults {
                      const std::vector<std::string>& extra_cells = {}, const std::string& series = "") {
     std::vector<std::string> row{implementation};
     row.insert(row.end(), at.size_cells.begin(), at.size_cells.end());
-    row.insert(row.end(), {fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms),
-                           fmt::format("{:.5f}", t.max_ms)});
+    row.insert(row.end(),
+               {fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms), fmt::format("{:.5f}", t.max_ms)});
     const double gbps = at.bytes > 0 ? gigabytes_per_second(at.bytes, t.median_ms) : 0;
     if (at.bytes > 0)
       row.insert(row.end(), {fmt::format("{:.0f}", at.bytes), fmt::format("{:.2f}", gbps),

@@ -16,8 +16,7 @@ namespace common {
 // Notebook, and turn any exception into one line on stderr: exit code 2 for an OptionError
 // (a size that does not fit, from require_host_memory or require_device_memory: call them
 // before allocating), 1 for anything else.
-int run_chapter(const ChapterInfo& info, int argc, char** argv,
-                const std::function<void(CLI::App&)>& add_options,
+int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::function<void(CLI::App&)>& add_options,
                 const std::function<void(Notebook&)>& body);
 
 }  // namespace common

@@ -30,8 +30,9 @@ std::optional<TimingStats> CheckedTiming::time(const std::string& what, const st
 }
 
 bool CheckedTiming::report(const std::string& claim, const std::string& detail) {
-  return notebook_.check(claim, runs_ > 0 && wrong_ == 0,
-                         fmt::format("{} of {} runs wrong{}", wrong_, runs_, detail.empty() ? "" : " (" + detail + ")"));
+  return notebook_.check(
+      claim, runs_ > 0 && wrong_ == 0,
+      fmt::format("{} of {} runs wrong{}", wrong_, runs_, detail.empty() ? "" : " (" + detail + ")"));
 }
 
 }  // namespace common

@@ -10,12 +10,12 @@ namespace common {
 
 struct CommonOptions {
   std::uint64_t seed = 1;
-  std::string out_dir;      // where data, scripts and figures go; default out/<program>
-  bool bench = false;       // run the large benchmark sweeps
-  bool quiet = false;       // print headings, checks and the summary only
-  bool cpu_only = false;    // skip every GPU section, as on a machine without a GPU
-  bool require_gpu = false; // exit 77 (the tests' "skipped") when no GPU is usable
-  std::vector<int> kernels; // --kernel N, repeatable; empty = every version
+  std::string out_dir;       // where data, scripts and figures go; default out/<program>
+  bool bench = false;        // run the large benchmark sweeps
+  bool quiet = false;        // print headings, checks and the summary only
+  bool cpu_only = false;     // skip every GPU section, as on a machine without a GPU
+  bool require_gpu = false;  // exit 77 (the tests' "skipped") when no GPU is usable
+  std::vector<int> kernels;  // --kernel N, repeatable; empty = every version
 };
 
 // A value the options' own checks could not see is unusable: sizes each in range whose product

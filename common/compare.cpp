@@ -11,8 +11,8 @@ namespace {
 template <class T>
 Comparison compare_impl(std::span<const T> got, std::span<const double> expected, Tolerance tol) {
   if (got.size() != expected.size()) {
-    throw std::invalid_argument(fmt::format("compare: {} results but {} reference values",
-                                            got.size(), expected.size()));
+    throw std::invalid_argument(
+        fmt::format("compare: {} results but {} reference values", got.size(), expected.size()));
   }
   Comparison c;
   c.tolerance = tol;
@@ -72,8 +72,8 @@ std::string Comparison::summary(const std::function<std::string(std::size_t)>& w
     const std::string at = where ? where(worst_index) : fmt::format("[{}]", worst_index);
     // A NaN or Inf has no distance to rank: the first one is named.
     const char* which = non_finite > 0 ? "first non-finite" : "worst";
-    text += fmt::format("; {} of {} out of tolerance ({} non-finite); {} at {}: expected {:.9g}, got {:.9g}",
-                        failures, count, non_finite, which, at, worst_expected, worst_got);
+    text += fmt::format("; {} of {} out of tolerance ({} non-finite); {} at {}: expected {:.9g}, got {:.9g}", failures,
+                        count, non_finite, which, at, worst_expected, worst_got);
   }
   return text;
 }

@@ -21,12 +21,12 @@ struct Tolerance {
 struct Comparison {
   bool ok = true;
   Tolerance tolerance;
-  std::size_t count = 0;           // elements compared
-  std::size_t failures = 0;        // elements out of tolerance (non-finite ones included)
-  std::size_t non_finite = 0;      // NaN or Inf in the result or the reference
-  double max_abs_error = 0;        // over the finite elements
-  double max_rel_error = 0;        // |error| / |expected|, over elements with expected ≠ 0
-  std::size_t worst_index = 0;     // the first non-finite element, else the one furthest past its bound
+  std::size_t count = 0;        // elements compared
+  std::size_t failures = 0;     // elements out of tolerance (non-finite ones included)
+  std::size_t non_finite = 0;   // NaN or Inf in the result or the reference
+  double max_abs_error = 0;     // over the finite elements
+  double max_rel_error = 0;     // |error| / |expected|, over elements with expected ≠ 0
+  std::size_t worst_index = 0;  // the first non-finite element, else the one furthest past its bound
   double worst_got = 0;
   double worst_expected = 0;
 

@@ -5,8 +5,8 @@
 namespace common {
 
 void throw_cuda_error(cudaError_t code, const char* what, const char* file, int line) {
-  throw CudaError(code, fmt::format("{}:{}: {} failed: {} ({})", file, line, what,
-                                    cudaGetErrorString(code), cudaGetErrorName(code)));
+  throw CudaError(code, fmt::format("{}:{}: {} failed: {} ({})", file, line, what, cudaGetErrorString(code),
+                                    cudaGetErrorName(code)));
 }
 
 }  // namespace common

@@ -16,8 +16,7 @@ namespace common {
 
 class CudaError : public std::runtime_error {
  public:
-  CudaError(cudaError_t code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  CudaError(cudaError_t code, const std::string& message) : std::runtime_error(message), code_(code) {}
   cudaError_t code() const { return code_; }
 
  private:

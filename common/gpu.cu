@@ -33,8 +33,7 @@ std::string why_no_device(cudaError_t e) {
       return std::filesystem::exists("/proc/driver/nvidia/version")
                  ? "the NVIDIA driver sees no GPU"
                  : "the NVIDIA driver sees no GPU (its kernel module is not loaded)";
-    case cudaErrorStubLibrary:
-      return "libcuda.so.1 is the CUDA toolkit's stub, not a driver";
+    case cudaErrorStubLibrary: return "libcuda.so.1 is the CUDA toolkit's stub, not a driver";
     default:
       return std::string("no usable CUDA driver or GPU: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")";
   }
@@ -59,10 +58,10 @@ GpuStatus probe() {
   }
   cudaFuncAttributes attributes{};
   if (cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel); e != cudaSuccess) {
-    status.why_not = std::string(prop.name) + " is sm_" + std::to_string(prop.major) +
-                     std::to_string(prop.minor) + ", and this build has no code for it (" +
-                     cudaGetErrorString(e) + "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" +
-                     std::to_string(prop.major) + std::to_string(prop.minor);
+    status.why_not = std::string(prop.name) + " is sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+                     ", and this build has no code for it (" + cudaGetErrorString(e) +
+                     "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) +
+                     std::to_string(prop.minor);
     cudaGetLastError();
     return status;
   }

@@ -34,9 +34,9 @@ double kernel_available() {
 
 // Room left under the cgroup's memory limit (cgroup v2, then v1), or a negative value.
 double cgroup_room() {
-  for (const auto& [limit, usage] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-                                     std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                               "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
+  for (const auto& [limit, usage] :
+       {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+        std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
     const double max = read_number(limit), used = read_number(usage);
     if (max > 0 && used >= 0 && max < 1e18) return std::max(0.0, max - used);  // v1 says "no limit" as 2^63
   }

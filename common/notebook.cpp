@@ -28,8 +28,8 @@ std::string pad(const std::string& s, std::size_t width) {
 }  // namespace
 
 std::string summary_line(int passed, int failed, int skipped) {
-  std::string summary = fmt::format("{} Summary: {} check{} passed, {} failed", kRule, passed, passed == 1 ? "" : "s",
-                                    failed);
+  std::string summary =
+      fmt::format("{} Summary: {} check{} passed, {} failed", kRule, passed, passed == 1 ? "" : "s", failed);
   if (skipped > 0) summary += fmt::format("; {} GPU part{} skipped", skipped, skipped == 1 ? "" : "s");
   return summary + " " + kRule;
 }
@@ -44,9 +44,7 @@ std::string today() {
 }
 
 Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::string command_line)
-    : options_(options),
-      out_dir_(options.out_dir.empty() ? "out/" + info.program : options.out_dir),
-      date_(today()) {
+    : options_(options), out_dir_(options.out_dir.empty() ? "out/" + info.program : options.out_dir), date_(today()) {
   std::string rule;
   for (std::size_t i = columns(info.title); i < 76; ++i) rule += "━";
   line(fmt::format("{} {} {}", kRule, info.title, rule));
@@ -61,8 +59,8 @@ Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::s
 std::string Notebook::device_name() const {
   if (!gpu_available()) return "none";
   const DeviceInfo& d = gpu_status().device;
-  return fmt::format("{} (sm_{}{}, {} SMs, {:.0f} GiB)", d.name, d.compute_major, d.compute_minor,
-                     d.multiprocessors, static_cast<double>(d.global_memory_bytes) / (1u << 30));
+  return fmt::format("{} (sm_{}{}, {} SMs, {:.0f} GiB)", d.name, d.compute_major, d.compute_minor, d.multiprocessors,
+                     static_cast<double>(d.global_memory_bytes) / (1u << 30));
 }
 
 void Notebook::line(const std::string& text) const {
@@ -108,7 +106,8 @@ void Notebook::table(const std::vector<std::string>& header, const std::vector<s
   };
   line(format_row(header));
   std::string rule = kIndent;
-  for (std::size_t c = 0; c < width.size(); ++c) rule += std::string(width[c], '-') + (c + 1 < width.size() ? "  " : "");
+  for (std::size_t c = 0; c < width.size(); ++c)
+    rule += std::string(width[c], '-') + (c + 1 < width.size() ? "  " : "");
   line(rule);
   for (const auto& row : rows) line(format_row(row));
 }

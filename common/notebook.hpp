@@ -7,8 +7,8 @@
 // and the summary line starts with "━━ Summary".
 #pragma once
 
-#include "compare.hpp"
 #include "common_options.hpp"
+#include "compare.hpp"
 #include "plot.hpp"
 
 #include <cstddef>
@@ -19,9 +19,9 @@
 namespace common {
 
 struct ChapterInfo {
-  std::string program;    // "ch01_rnn"
-  std::string title;      // "Chapter 01 · The RNN recurrence"
-  int kernel_count = 0;   // numbered kernel versions (enables --kernel)
+  std::string program;   // "ch01_rnn"
+  std::string title;     // "Chapter 01 · The RNN recurrence"
+  int kernel_count = 0;  // numbered kernel versions (enables --kernel)
 };
 
 class Notebook {
@@ -29,8 +29,8 @@ class Notebook {
   Notebook(const ChapterInfo& info, const CommonOptions& options, std::string command_line);
 
   void section(const std::string& title);
-  void text(const std::string& paragraph);                         // hidden by --quiet
-  void value(const std::string& name, const std::string& value);   // hidden by --quiet
+  void text(const std::string& paragraph);                        // hidden by --quiet
+  void value(const std::string& name, const std::string& value);  // hidden by --quiet
   void table(const std::vector<std::string>& header,
              const std::vector<std::vector<std::string>>& rows);  // hidden by --quiet
 

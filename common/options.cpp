@@ -72,8 +72,8 @@ CLI::Validator unsigned_integer() {
       [](std::string& text) -> std::string {
         std::uint64_t value = 0;
         if (!parse_whole(text, value))
-          return fmt::format("expects a whole number in [0, {}], got '{}'",
-                             std::numeric_limits<std::uint64_t>::max(), text);
+          return fmt::format("expects a whole number in [0, {}], got '{}'", std::numeric_limits<std::uint64_t>::max(),
+                             text);
         return {};
       },
       "UINT64");
@@ -93,9 +93,7 @@ CLI::Validator real_in(double lo, double hi) {
 }
 
 void add_common_options(CLI::App& app, CommonOptions& options, int kernel_count) {
-  app.add_option("--seed", options.seed, "Seed of the random inputs")
-      ->check(unsigned_integer())
-      ->capture_default_str();
+  app.add_option("--seed", options.seed, "Seed of the random inputs")->check(unsigned_integer())->capture_default_str();
   app.add_option("--out", options.out_dir, "Directory for data, gnuplot scripts and figures (default out/<program>)")
       ->type_name("DIR");
   app.add_flag("--bench", options.bench, "Also run the large benchmark sweeps");
@@ -145,7 +143,8 @@ void prepare_output_directory(const CLI::App& app, CommonOptions& options, const
   // Permissions alone do not tell (a read-only file system, a full disk, root): write a file.
   const std::string probe = fmt::format("{}/.write-test-{}", options.out_dir, getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0) throw OptionError(fmt::format("{}: cannot write in '{}': {}", named, options.out_dir, std::strerror(errno)));
+  if (fd < 0)
+    throw OptionError(fmt::format("{}: cannot write in '{}': {}", named, options.out_dir, std::strerror(errno)));
   ::close(fd);
   ::unlink(probe.c_str());
 }

@@ -15,7 +15,6 @@
 
 namespace common {
 
-
 // Validators that accept only what they say: a whole number in [lo, hi], a real number in
 // [lo, hi]. Use them with CLI::Option::check().
 CLI::Validator integer_in(long long lo, long long hi);

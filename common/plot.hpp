@@ -37,8 +37,8 @@ struct DrawnFigure {
   std::string script_path;  // NAME.gp, always written
   std::string data_path;    // NAME.dat, always written
   bool drawn = false;
-  std::string why_not;      // when not drawn
-  std::string ascii;        // the character plot, when drawn
+  std::string why_not;  // when not drawn
+  std::string ascii;    // the character plot, when drawn
 };
 
 // Writes the data and script into `out_dir` (created if missing) and draws the figure.

@@ -29,9 +29,8 @@ double measure_copy_bandwidth(std::size_t bytes, TimingOptions options) {
   DeviceBuffer<char> source(bytes), destination(bytes);
   CUDA_CHECK(cudaMemset(source.data(), 1, bytes));
   GpuTimer timer(options);
-  const TimingStats t = timer.time([&] {
-    CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice));
-  });
+  const TimingStats t = timer.time(
+      [&] { CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice)); });
   return gigabytes_per_second(2.0 * static_cast<double>(bytes), t.median_ms);
 }
 

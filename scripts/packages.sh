@@ -2,7 +2,7 @@
 # that installs the missing ones (as root) or prints the exact line to run (otherwise).
 
 # Build and test: compilers come with the CUDA toolkit; these are the rest.
-BOOK_BUILD_PACKAGES=(cmake ninja-build g++ catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache)
+BOOK_BUILD_PACKAGES=(cmake ninja-build g++ catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache clang-format)
 # Fonts for the figures and the book's math.
 BOOK_FONT_PACKAGES=(fonts-dejavu-core fonts-dejavu-extra)
 

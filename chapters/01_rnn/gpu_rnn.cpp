@@ -2,7 +2,6 @@
 
 #include "gpu.hpp"
 
-
 namespace rnn {
 namespace {
 
@@ -11,13 +10,12 @@ std::vector<float> to_float(const std::vector<double>& v) { return {v.begin(), v
 }  // namespace
 
 std::size_t GpuRnn::device_bytes(int hidden, int batch, int length) {
-  const std::size_t sequence_values = std::size_t(batch) * length;   // x and y
-  const std::size_t state_values = std::size_t(batch) * hidden;      // h_final and 2 scratch states
+  const std::size_t sequence_values = std::size_t(batch) * length;  // x and y
+  const std::size_t state_values = std::size_t(batch) * hidden;     // h_final and 2 scratch states
   return sizeof(float) * (2 * sequence_values + 3 * state_values + std::size_t(hidden) * (hidden + 2));
 }
 
-GpuRnn::GpuRnn(const Weights& w, const Sequences& s)
-    : hidden_(w.hidden), batch_(s.batch), length_(s.length) {
+GpuRnn::GpuRnn(const Weights& w, const Sequences& s) : hidden_(w.hidden), batch_(s.batch), length_(s.length) {
   common::require_device_memory(device_bytes(hidden_, batch_, length_), "--batch × --length");
   const auto W = to_float(w.W), u = to_float(w.u), c = to_float(w.c), x = to_float(s.x);
   W_ = common::DeviceBuffer<float>(std::span<const float>(W));
@@ -36,8 +34,8 @@ void GpuRnn::poison_outputs() {
 }
 
 DeviceProblem GpuRnn::problem() {
-  return {hidden_, batch_, length_, W_.data(), u_.data(), c_.data(), x_.data(), y_.data(), h_final_.data(),
-          h_scratch_.data()};
+  return {hidden_,   batch_,    length_,   W_.data(),       u_.data(),
+          c_.data(), x_.data(), y_.data(), h_final_.data(), h_scratch_.data()};
 }
 
 void GpuRnn::run(Kernel kernel, Activation f, cudaStream_t stream) { run_gpu(kernel, f, problem(), stream); }

@@ -21,11 +21,11 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <tuple>
 #include <numbers>
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -53,9 +53,7 @@ std::vector<double> range(int n, int first = 0) {
   return v;
 }
 
-std::string time_major_index(std::size_t i, int batch) {
-  return fmt::format("t={}, b={}", i / batch, i % batch);
-}
+std::string time_major_index(std::size_t i, int batch) { return fmt::format("t={}, b={}", i / batch, i % batch); }
 
 // The first `count` sequences of a time-major L × batch array.
 std::vector<float> first_sequences(const std::vector<float>& y, int batch, int length, int count) {
@@ -67,9 +65,10 @@ std::vector<float> first_sequences(const std::vector<float>& y, int batch, int l
 
 void section_tanh_rnn(Notebook& nb, const Options& o) {
   nb.section("The tanh RNN, one step after another (fp64 reference on the CPU)");
-  nb.text("h_t = tanh(W h_{t-1} + u x_t),  y_t = c · h_t,  h_{-1} = 0, for many independent sequences.\n"
-          "At every step the states of the whole batch form an H × batch matrix, so one step is one\n"
-          "matrix product -- but step t cannot start before step t-1 has finished.");
+  nb.text(
+      "h_t = tanh(W h_{t-1} + u x_t),  y_t = c · h_t,  h_{-1} = 0, for many independent sequences.\n"
+      "At every step the states of the whole batch form an H × batch matrix, so one step is one\n"
+      "matrix product -- but step t cannot start before step t-1 has finished.");
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
   const auto s = rnn::random_sequences(o.batch, o.length, nb.options().seed);
   nb.value("hidden units H", std::to_string(o.hidden));
@@ -86,8 +85,14 @@ void section_tanh_rnn(Notebook& nb, const Options& o) {
   rnn::Sequences one{1, 120, std::vector<double>(120, 0.0)};
   for (int t = 0; t < 120; ++t) one.x[t] = (t >= 10 && t < 15 ? 1.0 : 0.0) + (t >= 60 ? std::sin(t * 0.3) : 0.0);
   const auto h = rnn::trajectory(w, one, 0, Activation::tanh);
-  Figure f{"trajectories", "Hidden state of a tanh RNN driven by a pulse (t = 10..14), then a sine (t ≥ 60)",
-           "step t", "value", false, false, {}, {"set key outside right top"}};
+  Figure f{"trajectories",
+           "Hidden state of a tanh RNN driven by a pulse (t = 10..14), then a sine (t ≥ 60)",
+           "step t",
+           "value",
+           false,
+           false,
+           {},
+           {"set key outside right top"}};
   f.series.push_back({"input x_t", range(120), one.x, "lines lw 3 lc rgb '#bbbbbb'"});
   for (int j = 0; j < 4; ++j) {
     std::vector<double> unit;
@@ -99,14 +104,21 @@ void section_tanh_rnn(Notebook& nb, const Options& o) {
 
 void section_memory(Notebook& nb, const Options& o) {
   nb.section("Memory: how much does x_0 still move h_t?");
-  nb.text("For the linear RNN h_t = A h_{t-1} + B x_t, the answer is dh_t/dx_0 = A^t B, whose size\n"
-          "falls like ρ(A)^t: the spectral radius sets how long the RNN remembers. A tanh step multiplies\n"
-          "by diag(tanh'(a_t)) W instead, of norm at most ||W||_2 (|tanh'| ≤ 1). For a W that is not\n"
-          "normal, such as this random one, ||W||_2 > ρ(W): the bound does not promise faster forgetting.");
+  nb.text(
+      "For the linear RNN h_t = A h_{t-1} + B x_t, the answer is dh_t/dx_0 = A^t B, whose size\n"
+      "falls like ρ(A)^t: the spectral radius sets how long the RNN remembers. A tanh step multiplies\n"
+      "by diag(tanh'(a_t)) W instead, of norm at most ||W||_2 (|tanh'| ≤ 1). For a W that is not\n"
+      "normal, such as this random one, ||W||_2 > ρ(W): the bound does not promise faster forgetting.");
   const int steps = 200;
   const auto s = rnn::random_sequences(1, steps, nb.options().seed + 1);
-  Figure f{"memory_decay", "Influence of the first input, |dh_t / dx_0|, by spectral radius", "step t",
-           "|dh_t / dx_0|", false, true, {}, {"set yrange [1e-12:1e3]"}};
+  Figure f{"memory_decay",
+           "Influence of the first input, |dh_t / dx_0|, by spectral radius",
+           "step t",
+           "|dh_t / dx_0|",
+           false,
+           true,
+           {},
+           {"set yrange [1e-12:1e3]"}};
   std::vector<std::vector<std::string>> rows;
   for (double radius : {0.5, 0.9, 0.99, 1.01}) {
     const auto w = rnn::random_weights(o.hidden, radius, nb.options().seed);
@@ -114,7 +126,10 @@ void section_memory(Notebook& nb, const Options& o) {
     f.series.push_back({fmt::format("linear, ρ = {}", radius), range(steps), influence});
     int memory = steps;  // first step where the influence fell below 1e-3 of its start
     for (int t = 0; t < steps; ++t)
-      if (influence[t] < 1e-3 * influence[0]) { memory = t; break; }
+      if (influence[t] < 1e-3 * influence[0]) {
+        memory = t;
+        break;
+      }
     rows.push_back({fmt::format("linear, ρ = {}", radius), fmt::format("{:.2e}", influence[10]),
                     fmt::format("{:.2e}", influence[50]), fmt::format("{:.2e}", influence[199]),
                     memory < steps ? std::to_string(memory) : fmt::format("> {}", steps)});
@@ -137,8 +152,9 @@ void section_memory(Notebook& nb, const Options& o) {
 
 void section_gradients(Notebook& nb, const Options& o) {
   nb.section("Gradients through time: vanishing and exploding");
-  nb.text("Backpropagation multiplies one step Jacobian diag(f'(a_t)) W per step, so |dh_t/dh_{-1}|\n"
-          "shrinks or grows geometrically: the gradient that reaches early steps vanishes, or explodes.");
+  nb.text(
+      "Backpropagation multiplies one step Jacobian diag(f'(a_t)) W per step, so |dh_t/dh_{-1}|\n"
+      "shrinks or grows geometrically: the gradient that reaches early steps vanishes, or explodes.");
   const int steps = 100;
   const auto s = rnn::random_sequences(1, steps, nb.options().seed + 2);
   std::mt19937_64 rng(nb.options().seed);
@@ -146,16 +162,22 @@ void section_gradients(Notebook& nb, const Options& o) {
   std::vector<double> h0(o.hidden);
   for (double& v : h0) v = normal(rng);
 
-  Figure f{"gradient_norm", "Norm of the Jacobian dh_t / dh_{-1} over time", "step t", "||dh_t / dh_{-1}||_2",
-           false, true, {}, {"set yrange [1e-16:1e8]"}};
+  Figure f{"gradient_norm",
+           "Norm of the Jacobian dh_t / dh_{-1} over time",
+           "step t",
+           "||dh_t / dh_{-1}||_2",
+           false,
+           true,
+           {},
+           {"set yrange [1e-16:1e8]"}};
   std::vector<std::vector<std::string>> rows;
   auto add = [&](Activation act, double radius) {
     const auto w = rnn::random_weights(o.hidden, radius, nb.options().seed);
     const auto norms = rnn::jacobian_norms(w, s, 0, act, h0);
     const std::string label = fmt::format("{}, ρ = {}", rnn::name(act), radius);
     f.series.push_back({label, range(steps), norms});
-    rows.push_back({label, fmt::format("{:.2e}", norms[9]), fmt::format("{:.2e}", norms[49]),
-                    fmt::format("{:.2e}", norms[99])});
+    rows.push_back(
+        {label, fmt::format("{:.2e}", norms[9]), fmt::format("{:.2e}", norms[49]), fmt::format("{:.2e}", norms[99])});
   };
   for (double radius : {0.5, 0.9, 1.5, 3.0}) add(Activation::tanh, radius);
   add(Activation::identity, 1.05);
@@ -172,8 +194,9 @@ void section_gradients(Notebook& nb, const Options& o) {
 
 void section_linear_is_ssm(Notebook& nb, const Options& o) {
   nb.section("The linear RNN is a state space model, and a convolution");
-  nb.text("With f = identity the recurrence unrolls: y_t = Σ_k K_k x_{t-k} with K_k = C A^k B.\n"
-          "The kernel K (exercise 1) turns the sequential loop into one convolution: chapter 03's K̄.");
+  nb.text(
+      "With f = identity the recurrence unrolls: y_t = Σ_k K_k x_{t-k} with K_k = C A^k B.\n"
+      "The kernel K (exercise 1) turns the sequential loop into one convolution: chapter 03's K̄.");
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
   const int sequences = std::min(o.batch, 8);
   const auto s = rnn::random_sequences(sequences, o.length, nb.options().seed);
@@ -191,7 +214,7 @@ void section_linear_is_ssm(Notebook& nb, const Options& o) {
            common::compare(convolution, recurrence.y, {1e-12, 1e-9}),
            [&](std::size_t i) { return time_major_index(i, sequences); });
 
-  Figure f{"ssm_kernel", "The linear RNN's convolution kernel K_k = C A^k B", "lag k", "K_k", false, false, {},
+  Figure f{"ssm_kernel",     "The linear RNN's convolution kernel K_k = C A^k B", "lag k", "K_k", false, false, {},
            {"set xzeroaxis"}};
   for (double radius : {0.5, 0.9, 0.99}) {
     const auto wr = rnn::random_weights(o.hidden, radius, nb.options().seed);
@@ -202,8 +225,9 @@ void section_linear_is_ssm(Notebook& nb, const Options& o) {
 
 void section_bptt(Notebook& nb, const Options& o) {
   nb.section("Backpropagation through time");
-  nb.text("The gradients of ℓ = Σ_t g_t y_t come from one sweep backwards over time (exercise 2),\n"
-          "as sequential as the forward pass. Each is checked against central finite differences.");
+  nb.text(
+      "The gradients of ℓ = Σ_t g_t y_t come from one sweep backwards over time (exercise 2),\n"
+      "as sequential as the forward pass. Each is checked against central finite differences.");
   const int L = 40;
   const auto w = rnn::random_weights(o.hidden, 1.2, nb.options().seed);
   const auto s = rnn::random_sequences(1, 2 * L, nb.options().seed + 3);
@@ -269,7 +293,8 @@ void check_kernel(Notebook& nb, rnn::Kernel kernel, Activation act, const rnn::W
 
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("The RNN on the GPU: three versions, each checked against fp64");
-  for (const auto& k : rnn::kKernels) nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
+  for (const auto& k : rnn::kKernels)
+    nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
   if (!nb.gpu()) return nb.gpu_skip("every GPU kernel and its checks");
   // Awkward sizes first: one sequence of one step, sizes that are not multiples of a warp
   // or a block, then the size given on the command line.
@@ -277,7 +302,8 @@ void section_gpu(Notebook& nb, const Options& o) {
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
   for (const auto& info : rnn::kKernels) {
     if (!common::kernel_selected(nb.options(), int(info.id))) continue;
-    for (Activation act : {Activation::tanh, Activation::identity}) check_kernel(nb, info.id, act, w, sizes, nb.options().seed);
+    for (Activation act : {Activation::tanh, Activation::identity})
+      check_kernel(nb, info.id, act, w, sizes, nb.options().seed);
   }
 }
 
@@ -285,13 +311,14 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.section("Time against sequence length: the O(L) chain");
   const bool bench = nb.options().bench;
   const int batch = bench ? 16384 : 4096;
-  const std::vector<int> lengths = bench ? std::vector<int>{16, 64, 256, 1024, 4096, 16384}
-                                         : std::vector<int>{16, 64, 256, 1024};
+  const std::vector<int> lengths =
+      bench ? std::vector<int>{16, 64, 256, 1024, 4096, 16384} : std::vector<int>{16, 64, 256, 1024};
   const int cpu_max_length = bench ? 1024 : 256;  // beyond this one core takes seconds per run
-  constexpr int checked_sequences = 64;  // re-checked against fp64 after timing
-  nb.text(fmt::format("{} sequences, H = {}, tanh. CPU: the batched fp32 loop on one core (Eigen).\n"
-                      "GPU: each kernel is checked on the first {} sequences before and after it is timed.",
-                      batch, o.hidden, checked_sequences));
+  constexpr int checked_sequences = 64;           // re-checked against fp64 after timing
+  nb.text(
+      fmt::format("{} sequences, H = {}, tanh. CPU: the batched fp32 loop on one core (Eigen).\n"
+                  "GPU: each kernel is checked on the first {} sequences before and after it is timed.",
+                  batch, o.hidden, checked_sequences));
   const bool gpu = nb.gpu();
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
@@ -371,8 +398,14 @@ void section_benchmark(Notebook& nb, const Options& o) {
                                kFp32Tolerance.atol, kFp32Tolerance.rtol));
   }
 
-  Figure f{"bench_time", fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),
-           "sequence length L", "median time (ms)", true, true, {}, {"set key inside right bottom"}};
+  Figure f{"bench_time",
+           fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),
+           "sequence length L",
+           "median time (ms)",
+           true,
+           true,
+           {},
+           {"set key inside right bottom"}};
   f.series = results.series();
   nb.figure(f, false);
 }
@@ -384,10 +417,18 @@ int main(int argc, char** argv) {
   return common::run_chapter(
       {"ch01_rnn", "Chapter 01 · The RNN recurrence", rnn::kKernelCount}, argc, argv,
       [&](CLI::App& app) {
-        app.add_option("--batch", o.batch, "Number of sequences")->check(common::integer_in(1, 1 << 24))->capture_default_str();
-        app.add_option("--length", o.length, "Steps per sequence")->check(common::integer_in(1, 1 << 24))->capture_default_str();
-        app.add_option("--hidden", o.hidden, "Hidden units H (16 or 32)")->check(CLI::IsMember({16, 32}))->capture_default_str();
-        app.add_option("--radius", o.radius, "Spectral radius of W for the checks")->check(common::real_in(0.01, 1.0))->capture_default_str();
+        app.add_option("--batch", o.batch, "Number of sequences")
+            ->check(common::integer_in(1, 1 << 24))
+            ->capture_default_str();
+        app.add_option("--length", o.length, "Steps per sequence")
+            ->check(common::integer_in(1, 1 << 24))
+            ->capture_default_str();
+        app.add_option("--hidden", o.hidden, "Hidden units H (16 or 32)")
+            ->check(CLI::IsMember({16, 32}))
+            ->capture_default_str();
+        app.add_option("--radius", o.radius, "Spectral radius of W for the checks")
+            ->check(common::real_in(0.01, 1.0))
+            ->capture_default_str();
       },
       [&](Notebook& nb) {
         // Before any work: the fp64 checks hold about 36 bytes per sequence-step (inputs, the

@@ -15,7 +15,8 @@ using Matrix = Eigen::MatrixXd;
 using Vector = Eigen::VectorXd;
 
 Matrix matrix_of(const std::vector<double>& row_major, int n) {
-  return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(row_major.data(), n, n);
+  return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(row_major.data(), n,
+                                                                                                  n);
 }
 
 Vector vector_of(const std::vector<double>& v) { return Eigen::Map<const Vector>(v.data(), Eigen::Index(v.size())); }
@@ -160,8 +161,8 @@ std::vector<double> input_influence(const Weights& w, const Sequences& s, int b,
   return norms;
 }
 
-std::vector<double> input_influence_finite_differences(const Weights& w, const Sequences& s, int b, Activation f,
-                                                       int t, double eps) {
+std::vector<double> input_influence_finite_differences(const Weights& w, const Sequences& s, int b, Activation f, int t,
+                                                       double eps) {
   Sequences plus = s, minus = s;
   plus.x[at(0, b, s.batch)] += eps;
   minus.x[at(0, b, s.batch)] -= eps;
@@ -174,7 +175,8 @@ std::vector<double> jacobian(const Weights& w, const Sequences& s, int b, Activa
                              const std::vector<double>& h_initial, int t) {
   const Matrix J = step_jacobians(w, s, b, f, h_initial, t + 1).back();
   std::vector<double> out(std::size_t(w.hidden) * w.hidden);
-  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data(), w.hidden, w.hidden) = J;
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data(), w.hidden, w.hidden) =
+      J;
   return out;
 }
 

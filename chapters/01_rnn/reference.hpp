@@ -32,8 +32,8 @@ std::vector<std::vector<double>> trajectory(const Weights& w, const Sequences& s
 // the state t steps later. For the linear RNN this is ‖A^t B‖.
 std::vector<double> input_influence(const Weights& w, const Sequences& s, int b, Activation f);
 // The same derivative ∂h_t/∂x_0 (a vector of H) by central finite differences.
-std::vector<double> input_influence_finite_differences(const Weights& w, const Sequences& s, int b, Activation f,
-                                                       int t, double eps);
+std::vector<double> input_influence_finite_differences(const Weights& w, const Sequences& s, int b, Activation f, int t,
+                                                       double eps);
 // ...and by the chain rule, for comparison.
 std::vector<double> input_influence_vector(const Weights& w, const Sequences& s, int b, Activation f, int t);
 

@@ -22,16 +22,16 @@ enum class Activation { tanh, identity };
 const char* name(Activation f);
 
 struct Weights {
-  int hidden = 0;          // H
-  std::vector<double> W;   // H × H, row-major
-  std::vector<double> u;   // H (input weights; B of the SSM)
-  std::vector<double> c;   // H (output weights; C of the SSM)
+  int hidden = 0;         // H
+  std::vector<double> W;  // H × H, row-major
+  std::vector<double> u;  // H (input weights; B of the SSM)
+  std::vector<double> c;  // H (output weights; C of the SSM)
 };
 
 struct Sequences {
   int batch = 0;
-  int length = 0;          // L
-  std::vector<double> x;   // L × batch, time-major
+  int length = 0;         // L
+  std::vector<double> x;  // L × batch, time-major
 };
 
 // Random weights: W has Gaussian entries, rescaled so that its spectral radius (largest

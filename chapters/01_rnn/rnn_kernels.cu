@@ -57,9 +57,9 @@ void run_step_per_launch(Activation f, const DeviceProblem& p, cudaStream_t stre
 
 // [snippet:thread_per_sequence]
 template <int H, Activation F>
-__global__ void __launch_bounds__(128) rnn_thread_per_sequence(const float* W, const float* u, const float* c,
-                                                               const float* x, float* y, float* h_final, int batch,
-                                                               int length) {
+__global__ void __launch_bounds__(128)
+    rnn_thread_per_sequence(const float* W, const float* u, const float* c, const float* x, float* y, float* h_final,
+                            int batch, int length) {
   // Every thread of the block reads the same weight at the same moment: a broadcast from
   // shared memory, no bank conflicts.
   // [snippet:shared_weights]
@@ -102,9 +102,9 @@ __global__ void __launch_bounds__(128) rnn_thread_per_sequence(const float* W, c
 
 // [snippet:warp_per_sequence]
 template <int H, Activation F>
-__global__ void __launch_bounds__(128) rnn_warp_per_sequence(const float* W, const float* u, const float* c,
-                                                             const float* x, float* y, float* h_final, int batch,
-                                                             int length) {
+__global__ void __launch_bounds__(128)
+    rnn_warp_per_sequence(const float* W, const float* u, const float* c, const float* x, float* y, float* h_final,
+                          int batch, int length) {
   constexpr int R = (H + 31) / 32;  // hidden units per lane: lane l owns units l, l + 32, ...
   const int lane = threadIdx.x % 32;
   const std::size_t b = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(128) rnn_warp_per_sequence(const float* W, con
       for (int k = 0; k < H; ++k) {
         // [snippet:shuffle_state]
         const float h_k = __shfl_sync(kFullMask, h[k / 32], k % 32);  // unit k, from the lane that owns it
-        // [/snippet:shuffle_state]
+                                                                      // [/snippet:shuffle_state]
 #pragma unroll
         for (int r = 0; r < R; ++r) a[r] = fmaf(w[r][k], h_k, a[r]);
       }
@@ -169,13 +169,12 @@ void launch_register_kernel(Kernel kernel, const DeviceProblem& p, cudaStream_t 
   constexpr int threads = 128;
   if (kernel == Kernel::thread_per_sequence) {
     const unsigned blocks = static_cast<unsigned>((std::size_t(p.batch) + threads - 1) / threads);
-    rnn_thread_per_sequence<H, F><<<blocks, threads, 0, stream>>>(p.W, p.u, p.c, p.x, p.y, p.h_final, p.batch,
-                                                                  p.length);
+    rnn_thread_per_sequence<H, F>
+        <<<blocks, threads, 0, stream>>>(p.W, p.u, p.c, p.x, p.y, p.h_final, p.batch, p.length);
   } else {
     const std::size_t warps = threads / 32;
     const unsigned blocks = static_cast<unsigned>((std::size_t(p.batch) + warps - 1) / warps);
-    rnn_warp_per_sequence<H, F><<<blocks, threads, 0, stream>>>(p.W, p.u, p.c, p.x, p.y, p.h_final, p.batch,
-                                                                p.length);
+    rnn_warp_per_sequence<H, F><<<blocks, threads, 0, stream>>>(p.W, p.u, p.c, p.x, p.y, p.h_final, p.batch, p.length);
   }
   CUDA_CHECK_LAUNCH();
 }

@@ -33,12 +33,12 @@ struct DeviceProblem {
   int hidden = 0;
   int batch = 0;
   int length = 0;
-  const float* W = nullptr;  // H × H
-  const float* u = nullptr;  // H
-  const float* c = nullptr;  // H
-  const float* x = nullptr;  // L × batch
-  float* y = nullptr;        // L × batch
-  float* h_final = nullptr;  // batch × H
+  const float* W = nullptr;    // H × H
+  const float* u = nullptr;    // H
+  const float* c = nullptr;    // H
+  const float* x = nullptr;    // L × batch
+  float* y = nullptr;          // L × batch
+  float* h_final = nullptr;    // batch × H
   float* h_scratch = nullptr;  // 2 × batch × H, used by kernel 1 only
 };
 

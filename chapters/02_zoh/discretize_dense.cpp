@@ -50,14 +50,10 @@ DiscreteSsm discretize(const ContinuousSsm& s, double delta, Method method) {
   const Matrix A = matrix_of(s.A, s.n);
   const Vector B = vector_of(s.B);
   switch (method) {
-    case Method::zoh:
-      return zoh_by_block_exponential(s, delta);
-    case Method::bilinear:
-      return discretize_bilinear(s, delta);
-    case Method::euler:
-      return {s.n, to_row_major(Matrix::Identity(s.n, s.n) + delta * A), to_std(delta * B), s.C, s.D};
-    case Method::mamba:
-      return {s.n, to_row_major((delta * A).exp()), to_std(delta * B), s.C, s.D};
+    case Method::zoh: return zoh_by_block_exponential(s, delta);
+    case Method::bilinear: return discretize_bilinear(s, delta);
+    case Method::euler: return {s.n, to_row_major(Matrix::Identity(s.n, s.n) + delta * A), to_std(delta * B), s.C, s.D};
+    case Method::mamba: return {s.n, to_row_major((delta * A).exp()), to_std(delta * B), s.C, s.D};
   }
   throw std::invalid_argument("discretize: unknown method " + std::to_string(int(method)));
 }

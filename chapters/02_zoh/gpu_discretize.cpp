@@ -48,8 +48,9 @@ void GpuDiscretization::poison_outputs() {
 }
 
 void GpuDiscretization::run(Kernel kernel, Rule rule, cudaStream_t stream) {
-  const DeviceProblem problem{shape_.batch, shape_.length, shape_.channels, shape_.state, shape_.count(),
-                              delta_.data(), A_.data(), A_log2e_.data(), B_.data(), Abar_.data(), Bbar_.data()};
+  const DeviceProblem problem{shape_.batch,   shape_.length, shape_.channels, shape_.state,
+                              shape_.count(), delta_.data(), A_.data(),       A_log2e_.data(),
+                              B_.data(),      Abar_.data(),  Bbar_.data()};
   run_gpu(kernel, rule, problem, stream);
 }
 

@@ -80,9 +80,10 @@ std::string vector_text(const std::vector<double>& v) {
 
 void section_four_rules(Notebook& nb) {
   nb.section("One continuous system, four discrete ones");
-  nb.text("h' = A h + B x, y = C h + D x, for a damped oscillator p'' + 2ζω p' + ω² p = ω² x (ω = 2, ζ = 0.2):\n"
-          "A = [[0, 1], [-ω², -2ζω]], B = (0, ω²), C = (1, 0), D = 0. Each rule gives (Ā, B̄) for the step Δ;\n"
-          "C and D are the same in every discrete system.");
+  nb.text(
+      "h' = A h + B x, y = C h + D x, for a damped oscillator p'' + 2ζω p' + ω² p = ω² x (ω = 2, ζ = 0.2):\n"
+      "A = [[0, 1], [-ω², -2ζω]], B = (0, ω²), C = (1, 0), D = 0. Each rule gives (Ā, B̄) for the step Δ;\n"
+      "C and D are the same in every discrete system.");
   const auto system = kOscillator.system();
   std::vector<std::vector<std::string>> rows;
   for (Method m : zoh::kMethods) {
@@ -112,9 +113,10 @@ void section_four_rules(Notebook& nb) {
 
 void section_exact_for_staircase(Notebook& nb) {
   nb.section("ZOH is exact for piecewise-constant input; the others converge");
-  nb.text("The oscillator driven by a staircase: 8 random levels, each held for one time unit. The exact\n"
-          "output is a sum of shifted closed-form step responses. Each rule steps with Δ = 1/m, so the input\n"
-          "is constant over every step; the error is max_k |y_k − y((k+1)Δ)| over 0 < t ≤ 8.");
+  nb.text(
+      "The oscillator driven by a staircase: 8 random levels, each held for one time unit. The exact\n"
+      "output is a sum of shifted closed-form step responses. Each rule steps with Δ = 1/m, so the input\n"
+      "is constant over every step; the error is max_k |y_k − y((k+1)Δ)| over 0 < t ≤ 8.");
   std::mt19937_64 rng(nb.options().seed);
   std::uniform_real_distribution<double> level(-1.0, 1.0);
   std::vector<double> levels(8);
@@ -145,9 +147,16 @@ void section_exact_for_staircase(Notebook& nb) {
   for (Method method : zoh::kMethods) header.push_back(zoh::name(method));
   nb.table(header, rows);
 
-  Figure f{"error_vs_delta", "Largest output error on a staircase input, against the step Δ", "step Δ",
-           "max_k |y_k − y(t_k)|", true, true, {}, {"set key inside right center", "set format y '10^{%T}'"}};
-  for (Method method : zoh::kMethods) f.series.push_back({zoh::name(method), deltas, errors[method], "linespoints lw 2"});
+  Figure f{"error_vs_delta",
+           "Largest output error on a staircase input, against the step Δ",
+           "step Δ",
+           "max_k |y_k − y(t_k)|",
+           true,
+           true,
+           {},
+           {"set key inside right center", "set format y '10^{%T}'"}};
+  for (Method method : zoh::kMethods)
+    f.series.push_back({zoh::name(method), deltas, errors[method], "linespoints lw 2"});
   nb.figure(f);
 
   const double zoh_worst = *std::max_element(errors[Method::zoh].begin(), errors[Method::zoh].end());
@@ -155,7 +164,8 @@ void section_exact_for_staircase(Notebook& nb) {
            fmt::format("largest error {} ≤ 1e-12", sci(zoh_worst)));
   // The order p of a rule: error ∝ Δ^p, measured between Δ = 1/256 and 1/1024.
   const std::size_t last = deltas.size() - 1;
-  for (auto [method, order] : {std::pair{Method::euler, 1.0}, std::pair{Method::mamba, 1.0}, std::pair{Method::bilinear, 2.0}}) {
+  for (auto [method, order] :
+       {std::pair{Method::euler, 1.0}, std::pair{Method::mamba, 1.0}, std::pair{Method::bilinear, 2.0}}) {
     const double p = std::log(errors[method][last - 2] / errors[method][last]) / std::log(4.0);
     nb.check(fmt::format("{} converges with order {}", zoh::name(method), order), std::abs(p - order) <= 0.1,
              fmt::format("measured order {:.3f} between Δ = 1/256 and 1/1024 (allowed {} ± 0.1)", p, order));
@@ -174,10 +184,22 @@ void section_responses(Notebook& nb) {
   const double t_end = steps * kCoarseStep;
   const auto fine = linspace(0, t_end, 801);
 
-  Figure step{"step_response", fmt::format("Step response, Δ = {}", kCoarseStep), "time t", "y(t)", false, false, {},
+  Figure step{"step_response",
+              fmt::format("Step response, Δ = {}", kCoarseStep),
+              "time t",
+              "y(t)",
+              false,
+              false,
+              {},
               {"set key inside right bottom", "set yrange [-1.2:2.2]"}};
-  Figure impulse{"impulse_response", fmt::format("Impulse response: K_k / Δ over [kΔ, (k+1)Δ), Δ = {}", kCoarseStep),
-                 "time t", "K_k / Δ", false, false, {}, {"set key inside left bottom", "set yrange [-6:4]", "set xzeroaxis"}};
+  Figure impulse{"impulse_response",
+                 fmt::format("Impulse response: K_k / Δ over [kΔ, (k+1)Δ), Δ = {}", kCoarseStep),
+                 "time t",
+                 "K_k / Δ",
+                 false,
+                 false,
+                 {},
+                 {"set key inside left bottom", "set yrange [-6:4]", "set xzeroaxis"}};
   std::vector<double> exact_step, exact_impulse;
   for (double t : fine) {
     exact_step.push_back(kOscillator.step_response(t));
@@ -200,13 +222,15 @@ void section_responses(Notebook& nb) {
     step.series.push_back({zoh::name(method), t_end_of_step, y, "points pt 7 ps 0.6"});
     impulse.series.push_back({zoh::name(method), t_start_of_step, per_time, "steps lw 2"});
     double worst = 0;
-    for (int k = 0; k < steps; ++k) worst = std::max(worst, std::abs(y[k] - kOscillator.step_response(t_end_of_step[k])));
+    for (int k = 0; k < steps; ++k)
+      worst = std::max(worst, std::abs(y[k] - kOscillator.step_response(t_end_of_step[k])));
     rows.push_back({zoh::name(method), fmt::format("{:.4f}", spectral_radius_2x2(d.Abar)), sci(worst),
                     fmt::format("{:.6f}", zoh::steady_state_gain(d))});
   }
   nb.table({"rule", "ρ(Ā)", "max step-response error", "C(I − Ā)⁻¹B̄"}, rows);
-  nb.text("ρ(Ā) < 1: the discrete system is stable and settles at C(I − Ā)⁻¹B̄ + D. Euler's ρ > 1 here: it\n"
-          "oscillates with a growing amplitude instead (it is stable only for Δ < 2ζ/ω = 0.2).");
+  nb.text(
+      "ρ(Ā) < 1: the discrete system is stable and settles at C(I − Ā)⁻¹B̄ + D. Euler's ρ > 1 here: it\n"
+      "oscillates with a growing amplitude instead (it is stable only for Δ < 2ζ/ω = 0.2).");
   nb.figure(step);
   nb.figure(impulse);
 
@@ -217,11 +241,13 @@ void section_responses(Notebook& nb) {
     zoh_expected[k] = kOscillator.step_response(t_end_of_step[k]) - kOscillator.step_response(t_start_of_step[k]);
     mamba_expected[k] = kCoarseStep * kOscillator.impulse_response(t_start_of_step[k]);
   }
-  nb.check("ZOH: K_k = s((k+1)Δ) − s(kΔ) = ∫ g over step k", common::compare(K[Method::zoh], zoh_expected, {1e-13, 1e-12}));
+  nb.check("ZOH: K_k = s((k+1)Δ) − s(kΔ) = ∫ g over step k",
+           common::compare(K[Method::zoh], zoh_expected, {1e-13, 1e-12}));
   nb.check("Mamba: K_k = Δ g(kΔ)", common::compare(K[Method::mamba], mamba_expected, {1e-13, 1e-12}));
-  nb.check("ZOH settles where the continuous system does (gain 1)",
-           common::compare(std::vector<double>{zoh::steady_state_gain(zoh::discretize(system, kCoarseStep, Method::zoh))},
-                           std::vector<double>{1.0}, {0, 1e-12}));
+  nb.check(
+      "ZOH settles where the continuous system does (gain 1)",
+      common::compare(std::vector<double>{zoh::steady_state_gain(zoh::discretize(system, kCoarseStep, Method::zoh))},
+                      std::vector<double>{1.0}, {0, 1e-12}));
 }
 
 // φ₁ in 80-bit long double, for checking the double versions.
@@ -229,8 +255,9 @@ double phi1_long_double(double z) { return z == 0 ? 1.0 : double(std::expm1(stat
 
 void section_diagonal(Notebook& nb) {
   nb.section("Diagonal A: element by element, and no 0/0");
-  nb.text("For A = diag(a), every rule acts on each a_i alone: ā = exp(z), b̄ = Δ φ₁(z) b with z = Δ a_i and\n"
-          "φ₁(z) = (exp(z) − 1)/z (ZOH). Written with expm1, φ₁ survives a_i = 0 and a tiny Δ.");
+  nb.text(
+      "For A = diag(a), every rule acts on each a_i alone: ā = exp(z), b̄ = Δ φ₁(z) b with z = Δ a_i and\n"
+      "φ₁(z) = (exp(z) − 1)/z (ZOH). Written with expm1, φ₁ survives a_i = 0 and a tiny Δ.");
   // S4D-Real's A = −(1 .. 16), and a zero (a channel that only integrates).
   std::vector<double> a{0.0}, b;
   for (int n = 1; n <= 16; ++n) a.push_back(-n);
@@ -250,13 +277,20 @@ void section_diagonal(Notebook& nb) {
       diagonal.insert(diagonal.end(), as_matrix.begin(), as_matrix.end());
       diagonal.insert(diagonal.end(), e.bbar.begin(), e.bbar.end());
     }
-    nb.check(fmt::format("{}: dense (Eigen) = element-wise for A = diag(0, −1, …, −16), Δ = 1e-9 … 1", zoh::name(method)),
-             common::compare(dense, diagonal, {1e-15, 1e-13}));
+    nb.check(
+        fmt::format("{}: dense (Eigen) = element-wise for A = diag(0, −1, …, −16), Δ = 1e-9 … 1", zoh::name(method)),
+        common::compare(dense, diagonal, {1e-15, 1e-13}));
   }
 
   std::vector<std::vector<std::string>> rows;
-  Figure f{"phi1_rounding", "Relative error of φ₁(z) = (e^z − 1)/z in double precision", "|z|  (z < 0)",
-           "relative error", true, true, {}, {"set key inside right top", "set yrange [1e-18:10]"}};
+  Figure f{"phi1_rounding",
+           "Relative error of φ₁(z) = (e^z − 1)/z in double precision",
+           "|z|  (z < 0)",
+           "relative error",
+           true,
+           true,
+           {},
+           {"set key inside right top", "set yrange [1e-18:10]"}};
   Series naive{"(exp(z) − 1)/z as written", {}, {}, "linespoints lw 2"};
   Series stable{"expm1(z)/z", {}, {}, "linespoints lw 2"};
   std::vector<double> got, expected;
@@ -267,7 +301,8 @@ void section_diagonal(Notebook& nb) {
     const double stable_error = std::abs(zoh::phi1(z) - reference) / reference;
     naive.x.push_back(-z), naive.y.push_back(std::max(naive_error, 1e-18));
     stable.x.push_back(-z), stable.y.push_back(std::max(stable_error, 1e-18));
-    if (e % 4 == 0) rows.push_back({sci(z), fmt::format("{:.17g}", zoh::phi1_naive(z)), fmt::format("{:.17g}", zoh::phi1(z))});
+    if (e % 4 == 0)
+      rows.push_back({sci(z), fmt::format("{:.17g}", zoh::phi1_naive(z)), fmt::format("{:.17g}", zoh::phi1(z))});
   }
   f.series = {naive, stable};
   nb.table({"z", "(exp(z) − 1)/z", "expm1(z)/z"}, rows);
@@ -293,10 +328,11 @@ double gap_long_double(double z) {
 
 void section_gap(Notebook& nb) {
   nb.section("ZOH's B̄ against Mamba's ΔB");
-  nb.text("Mamba keeps ZOH's Ā = exp(ΔA) but takes Euler's B̄ = ΔB. Per element, relative to ZOH,\n"
-          "  g(z) = (B̄_zoh − ΔB)/B̄_zoh = 1 − z/(e^z − 1) = z/2 − z²/12 + z⁴/720 − …,  z = Δa.\n"
-          "For a stable a < 0, g < 0: ΔB is too large by −g ≈ Δ|a|/2. Mamba initialises Δ in [0.001, 0.1] and\n"
-          "A = −(1 … 16) (N = 16), so |z| starts between 0.001 and 1.6.");
+  nb.text(
+      "Mamba keeps ZOH's Ā = exp(ΔA) but takes Euler's B̄ = ΔB. Per element, relative to ZOH,\n"
+      "  g(z) = (B̄_zoh − ΔB)/B̄_zoh = 1 − z/(e^z − 1) = z/2 − z²/12 + z⁴/720 − …,  z = Δa.\n"
+      "For a stable a < 0, g < 0: ΔB is too large by −g ≈ Δ|a|/2. Mamba initialises Δ in [0.001, 0.1] and\n"
+      "A = −(1 … 16) (N = 16), so |z| starts between 0.001 and 1.6.");
   std::vector<std::vector<std::string>> rows;
   for (double delta : {0.001, 0.01, 0.1, 1.0}) {
     for (double a : {-1.0, -4.0, -16.0}) {
@@ -307,9 +343,16 @@ void section_gap(Notebook& nb) {
   }
   nb.table({"Δ", "a", "z = Δa", "φ₁(z) = B̄_zoh/ΔB", "ΔB vs B̄_zoh"}, rows);
 
-  Figure f{"bbar_gap", "How much larger Mamba's B̄ = ΔB is than ZOH's B̄", "Δ|a|", "ΔB / B̄(ZOH) − 1", true, true, {},
-           {"set key inside right bottom", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
-            "set label 1 'Mamba at initialisation' at 0.0015, graph 0.93"}};
+  Figure f{
+      "bbar_gap",
+      "How much larger Mamba's B̄ = ΔB is than ZOH's B̄",
+      "Δ|a|",
+      "ΔB / B̄(ZOH) − 1",
+      true,
+      true,
+      {},
+      {"set key inside right bottom", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
+       "set label 1 'Mamba at initialisation' at 0.0015, graph 0.93"}};
   Series exact{"z/(e^z − 1) − 1", {}, {}, "lines lw 2"};
   Series first_order{"Δ|a|/2 (first order)", {}, {}, "lines lw 2 dt 2"};
   for (double e = -4; e <= 1.0001; e += 0.05) {
@@ -320,8 +363,15 @@ void section_gap(Notebook& nb) {
   f.series = {exact, first_order};
   nb.figure(f);
 
-  Figure stability{"abar_vs_z", "Ā for a real eigenvalue: where each rule sends z = Δa", "z = Δa", "Ā", false, false,
-                   {}, {"set key inside left bottom", "set yrange [-2:1.2]", "set xzeroaxis", "set arrow 1 from -10,-1 to 0,-1 nohead dt 3"}};
+  Figure stability{"abar_vs_z",
+                   "Ā for a real eigenvalue: where each rule sends z = Δa",
+                   "z = Δa",
+                   "Ā",
+                   false,
+                   false,
+                   {},
+                   {"set key inside left bottom", "set yrange [-2:1.2]", "set xzeroaxis",
+                    "set arrow 1 from -10,-1 to 0,-1 nohead dt 3"}};
   const auto z = linspace(-10, 0, 201);
   for (Method method : {Method::zoh, Method::bilinear, Method::euler}) {
     Series s{method == Method::zoh ? "ZOH and Mamba: exp(z)" : zoh::name(method), z, {}, "lines lw 2"};
@@ -397,10 +447,12 @@ void check_kernel(Notebook& nb, zoh::Kernel kernel, zoh::Rule rule, const std::v
 
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("Discretizing a whole (batch, L, D, N) problem on the GPU");
-  nb.text("Inputs Δ (batch, L, D), A (D, N), B (batch, L, N); outputs Ā and B̄ (batch, L, D, N), fp32.\n"
-          "Each kernel is checked against fp64 on awkward shapes, outputs poisoned (NaN) first. Tolerance:\n"
-          "rtol = (6 + 2·max|Δa|)·2⁻²⁴ (the error bound derived in the text).");
-  for (const auto& k : zoh::kKernels) nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
+  nb.text(
+      "Inputs Δ (batch, L, D), A (D, N), B (batch, L, N); outputs Ā and B̄ (batch, L, D, N), fp32.\n"
+      "Each kernel is checked against fp64 on awkward shapes, outputs poisoned (NaN) first. Tolerance:\n"
+      "rtol = (6 + 2·max|Δa|)·2⁻²⁴ (the error bound derived in the text).");
+  for (const auto& k : zoh::kKernels)
+    nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
   if (!nb.gpu()) return nb.gpu_skip("every GPU kernel and its checks");
   // One element; a count that is not a multiple of 4 (kernel 3's tail); one off a warp in
   // every dimension; one off a block of 256 threads; then the size from the command line.
@@ -408,7 +460,8 @@ void section_gpu(Notebook& nb, const Options& o) {
       {1, 1, 1, 1}, {2, 3, 5, 7}, {1, 31, 33, 17}, {3, 5, 257, 1}, {o.batch, o.length, o.channels, o.state}};
   for (const auto& info : zoh::kKernels) {
     if (!common::kernel_selected(nb.options(), int(info.id))) continue;
-    for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) check_kernel(nb, info.id, rule, shapes, nb.options().seed);
+    for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba})
+      check_kernel(nb, info.id, rule, shapes, nb.options().seed);
   }
 }
 
@@ -443,8 +496,10 @@ void section_benchmark(Notebook& nb) {
     zoh::GpuDiscretization gpu(problem);
     std::vector<std::string> row{std::to_string(length), fmt::format("{:.0f}", bytes / 1e6)};
     const common::BenchmarkPoint at{
-        bytes / 1e6, {std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state)},
-        bytes, copy_gbps};
+        bytes / 1e6,
+        {std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state)},
+        bytes,
+        copy_gbps};
     for (const auto& info : zoh::kKernels) {
       for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
         if (!common::kernel_selected(nb.options(), int(info.id))) {
@@ -485,12 +540,19 @@ void section_benchmark(Notebook& nb) {
   timing.report("the timed kernels match fp64 before and after timing",
                 fmt::format("first {} tokens of each", checked_tokens));
 
-  Figure f{"bench_bandwidth", fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
-           "bytes moved (MB)", "GB/s", true, false, {},
-           {"set key inside left bottom maxrows 4 spacing 0.9 font ',11'", fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
+  Figure f{"bench_bandwidth",
+           fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
+           "bytes moved (MB)",
+           "GB/s",
+           true,
+           false,
+           {},
+           {"set key inside left bottom maxrows 4 spacing 0.9 font ',11'",
+            fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
   f.series = results.series();
   const auto& any = results.series().front();
-  f.series.push_back({"device-to-device copy", any.x, std::vector<double>(any.x.size(), copy_gbps), "lines lw 2 dt 2 lc rgb 'black'"});
+  f.series.push_back(
+      {"device-to-device copy", any.x, std::vector<double>(any.x.size(), copy_gbps), "lines lw 2 dt 2 lc rgb 'black'"});
   nb.figure(f, false);
 }
 
@@ -501,10 +563,18 @@ int main(int argc, char** argv) {
   return common::run_chapter(
       {"ch02_zoh", "Chapter 02 · From continuous to discrete", zoh::kKernelCount}, argc, argv,
       [&](CLI::App& app) {
-        app.add_option("--batch", o.batch, "Sequences in the GPU check")->check(common::integer_in(1, 1 << 16))->capture_default_str();
-        app.add_option("--length", o.length, "Tokens per sequence L in the GPU check")->check(common::integer_in(1, 1 << 20))->capture_default_str();
-        app.add_option("--channels", o.channels, "Channels D in the GPU check")->check(common::integer_in(1, 1 << 16))->capture_default_str();
-        app.add_option("--state", o.state, "State size N in the GPU check")->check(common::integer_in(1, 1024))->capture_default_str();
+        app.add_option("--batch", o.batch, "Sequences in the GPU check")
+            ->check(common::integer_in(1, 1 << 16))
+            ->capture_default_str();
+        app.add_option("--length", o.length, "Tokens per sequence L in the GPU check")
+            ->check(common::integer_in(1, 1 << 20))
+            ->capture_default_str();
+        app.add_option("--channels", o.channels, "Channels D in the GPU check")
+            ->check(common::integer_in(1, 1 << 16))
+            ->capture_default_str();
+        app.add_option("--state", o.state, "State size N in the GPU check")
+            ->check(common::integer_in(1, 1024))
+            ->capture_default_str();
       },
       [&](Notebook& nb) {
         // Before any work: the sizes are the GPU check's, and take memory only where it runs.

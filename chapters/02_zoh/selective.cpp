@@ -10,8 +10,8 @@
 namespace zoh {
 
 double SelectiveShape::bytes_moved() const {
-  return 4.0 * (2.0 * double(count()) + double(tokens()) * channels + double(channels) * state +
-                double(tokens()) * state);
+  return 4.0 *
+         (2.0 * double(count()) + double(tokens()) * channels + double(channels) * state + double(tokens()) * state);
 }
 
 SelectiveProblem random_selective_problem(SelectiveShape shape, std::uint64_t seed, double delta_min,

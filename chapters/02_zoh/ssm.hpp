@@ -13,11 +13,11 @@
 namespace zoh {
 
 struct ContinuousSsm {
-  int n = 0;               // state size
-  std::vector<double> A;   // n × n, row-major
-  std::vector<double> B;   // n
-  std::vector<double> C;   // n
-  double D = 0;            // the skip term: discretization leaves it as it is
+  int n = 0;              // state size
+  std::vector<double> A;  // n × n, row-major
+  std::vector<double> B;  // n
+  std::vector<double> C;  // n
+  double D = 0;           // the skip term: discretization leaves it as it is
 };
 
 struct DiscreteSsm {

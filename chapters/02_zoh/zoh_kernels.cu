@@ -104,19 +104,14 @@ void run_gpu(Kernel kernel, Rule rule, const DeviceProblem& p, cudaStream_t stre
       p.count != std::size_t(p.batch) * p.length * p.channels * p.state)
     throw std::invalid_argument("run_gpu: batch, L, D and N must be at least 1 and count their product");
   switch (kernel) {
-    case Kernel::naive:
-      discretize_naive<<<blocks_for(p.count), kThreads, 0, stream>>>(rule, p);
-      break;
-    case Kernel::exp2:
-      discretize_exp2<<<blocks_for(p.count), kThreads, 0, stream>>>(rule, p);
-      break;
+    case Kernel::naive: discretize_naive<<<blocks_for(p.count), kThreads, 0, stream>>>(rule, p); break;
+    case Kernel::exp2: discretize_exp2<<<blocks_for(p.count), kThreads, 0, stream>>>(rule, p); break;
     case Kernel::vectorized:
       if (!aligned16(p.Abar) || !aligned16(p.Bbar))
         throw std::invalid_argument("run_gpu: version 3 needs Ā and B̄ aligned to 16 bytes");
       discretize_vectorized<<<blocks_for((p.count + kPerThread - 1) / kPerThread), kThreads, 0, stream>>>(rule, p);
       break;
-    default:
-      throw std::invalid_argument("run_gpu: no kernel version " + std::to_string(int(kernel)));
+    default: throw std::invalid_argument("run_gpu: no kernel version " + std::to_string(int(kernel)));
   }
   CUDA_CHECK_LAUNCH();
 }

@@ -39,15 +39,15 @@ inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kK
 struct DeviceProblem {
   int batch = 0;
   int length = 0;
-  int channels = 0;               // D
-  int state = 0;                  // N
-  std::size_t count = 0;          // batch · L · D · N, the number of outputs of each kind
-  const float* delta = nullptr;   // (batch, L, D)
-  const float* A = nullptr;       // (D, N)
-  const float* A_log2e = nullptr; // (D, N): A · log2(e), rounded once to fp32 on the host
-  const float* B = nullptr;       // (batch, L, N)
-  float* Abar = nullptr;          // (batch, L, D, N)
-  float* Bbar = nullptr;          // (batch, L, D, N)
+  int channels = 0;                // D
+  int state = 0;                   // N
+  std::size_t count = 0;           // batch · L · D · N, the number of outputs of each kind
+  const float* delta = nullptr;    // (batch, L, D)
+  const float* A = nullptr;        // (D, N)
+  const float* A_log2e = nullptr;  // (D, N): A · log2(e), rounded once to fp32 on the host
+  const float* B = nullptr;        // (batch, L, N)
+  float* Abar = nullptr;           // (batch, L, D, N)
+  float* Bbar = nullptr;           // (batch, L, D, N)
 };
 
 // Throws std::invalid_argument for a bad shape or (version 3) misaligned outputs.

@@ -40,8 +40,8 @@ __global__ void toeplitz_thread_per_row(int rows, int channels, int n, const flo
 
 // [snippet:thread_per_output]
 __global__ void toeplitz_thread_per_output(int channels, int n, const float* t, const float* x, float* o) {
-  const int row = blockIdx.x;                             // one row per block column of the grid
-  const int i = blockIdx.y * blockDim.x + threadIdx.x;    // this thread's output position
+  const int row = blockIdx.x;                           // one row per block column of the grid
+  const int i = blockIdx.y * blockDim.x + threadIdx.x;  // this thread's output position
   if (i >= n) return;
   const float* tc = t + std::size_t(row % channels) * n;
   const float* xr = x + std::size_t(row) * n;
@@ -56,8 +56,8 @@ __global__ void toeplitz_thread_per_output(int channels, int n, const float* t, 
 constexpr int kTile = 128;  // version 3: outputs per block = inputs per tile = threads per block
 
 // [snippet:shared_tiles]
-__global__ void __launch_bounds__(kTile) toeplitz_shared_tiles(int channels, int n, const float* t, const float* x,
-                                                               float* o) {
+__global__ void __launch_bounds__(kTile)
+    toeplitz_shared_tiles(int channels, int n, const float* t, const float* x, float* o) {
   __shared__ float xs[kTile];          // x_{j0} .. x_{j0+kTile−1}
   __shared__ float ts[2 * kTile - 1];  // every lag a pair (i, j) of the two tiles can have
   const int row = blockIdx.x;
@@ -91,8 +91,8 @@ constexpr int kOutTile = kThreads * kPerThread;  // 512 outputs per block
 constexpr int kLagColumns = 2 * kOutTile / kPerThread;
 
 // [snippet:register_window]
-__global__ void __launch_bounds__(kThreads) toeplitz_register_window(int channels, int n, const float* t,
-                                                                     const float* x, float* o) {
+__global__ void __launch_bounds__(kThreads)
+    toeplitz_register_window(int channels, int n, const float* t, const float* x, float* o) {
   __shared__ float xs[kOutTile];
   // The 2·kOutTile − 1 lags of a tile pair, lag m stored at ts[m % kPerThread][m / kPerThread].
   // Thread τ reads lag m = kPerThread·τ + const at each step, so this layout puts the 32
@@ -140,7 +140,9 @@ __global__ void __launch_bounds__(kThreads) toeplitz_register_window(int channel
 }
 // [/snippet:register_window]
 
-unsigned blocks_for(long long count, int per_block) { return static_cast<unsigned>((count + per_block - 1) / per_block); }
+unsigned blocks_for(long long count, int per_block) {
+  return static_cast<unsigned>((count + per_block - 1) / per_block);
+}
 
 }  // namespace
 

@@ -23,8 +23,10 @@ struct KernelInfo {
 
 inline constexpr KernelInfo kKernels[] = {
     {Kernel::thread_per_row, "toeplitz_thread_per_row", "one thread per (batch, channel) row; O(n^2) loop per thread"},
-    {Kernel::thread_per_output, "toeplitz_thread_per_output", "one thread per output position; t read backwards, coalesced"},
-    {Kernel::shared_tiles, "toeplitz_shared_tiles", "tiles of x and t in shared memory; only tiles on or below the diagonal"},
+    {Kernel::thread_per_output, "toeplitz_thread_per_output",
+     "one thread per output position; t read backwards, coalesced"},
+    {Kernel::shared_tiles, "toeplitz_shared_tiles",
+     "tiles of x and t in shared memory; only tiles on or below the diagonal"},
     {Kernel::register_window, "toeplitz_register_window", "4 outputs per thread; a sliding window of t in registers"},
     {Kernel::fft_convolution, "fft_convolution", "cuFFT R2C, pointwise product, C2R, zero-padded to >= 2n; O(n log n)"},
 };

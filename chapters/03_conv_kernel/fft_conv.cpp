@@ -76,8 +76,8 @@ FftConvolution::FftConvolution(int batch, int channels, int n)
     : batch_(batch), channels_(channels), n_(n), length_(fft_length(n)), bins_(length_ / 2 + 1) {
   const long long rows = static_cast<long long>(batch) * channels;
   if (batch < 1 || channels < 1 || rows * length_ > INT_MAX)
-    throw std::invalid_argument("FftConvolution: batch × channels × N must stay below 2^31 (N = " +
-                                std::to_string(length_) + ")");
+    throw std::invalid_argument(
+        "FftConvolution: batch × channels × N must stay below 2^31 (N = " + std::to_string(length_) + ")");
   common::require_device_memory(device_bytes(batch, channels, n), "the FFT buffers of --batch × --channels × n");
   x_padded_ = common::DeviceBuffer<float>(std::size_t(rows) * length_);
   t_padded_ = common::DeviceBuffer<float>(std::size_t(channels) * length_);

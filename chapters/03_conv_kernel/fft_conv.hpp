@@ -22,9 +22,9 @@ const char* cufft_result_name(cufftResult result);
 }  // namespace conv
 
 // Every cuFFT call returns a cufftResult, never a cudaError_t: check it like CUDA_CHECK.
-#define CUFFT_CHECK(call)                                                                      \
-  do {                                                                                         \
-    const cufftResult cufft_result_ = (call);                                                  \
+#define CUFFT_CHECK(call)                                                                                    \
+  do {                                                                                                       \
+    const cufftResult cufft_result_ = (call);                                                                \
     if (cufft_result_ != CUFFT_SUCCESS) ::conv::throw_cufft_error(cufft_result_, #call, __FILE__, __LINE__); \
   } while (0)
 

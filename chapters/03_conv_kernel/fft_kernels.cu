@@ -29,7 +29,8 @@ constexpr int kThreads = 256;
 
 unsigned blocks_for(long long count) {
   const long long blocks = (count + kThreads - 1) / kThreads;
-  if (blocks < 1 || blocks > INT_MAX) throw std::invalid_argument("fft_kernels: problem size out of range for a 1-D grid");
+  if (blocks < 1 || blocks > INT_MAX)
+    throw std::invalid_argument("fft_kernels: problem size out of range for a 1-D grid");
   return static_cast<unsigned>(blocks);
 }
 

@@ -2,8 +2,8 @@
 // pointers. Each checks its launch.
 #pragma once
 
-#include <cufft.h>
 #include <cuda_runtime.h>
+#include <cufft.h>
 
 namespace conv {
 

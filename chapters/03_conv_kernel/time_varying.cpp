@@ -32,7 +32,7 @@ std::vector<double> time_varying_matrix(const DiagonalSsm& ssm, const std::vecto
   for (std::size_t s = 0; s < L; ++s) {
     const Discretized at_s = discretize_zoh(ssm, deltas[s]);  // B̄ of the step that reads x_s
     for (std::size_t t = s; t < L; ++t) {
-      const double gap = elapsed[t + 1] - elapsed[s + 1];       // Δ_{s+1} + … + Δ_t
+      const double gap = elapsed[t + 1] - elapsed[s + 1];  // Δ_{s+1} + … + Δ_t
       complex sum = 0.0;
       for (std::size_t n = 0; n < ssm.A.size(); ++n) sum += ssm.C[n] * std::exp(ssm.A[n] * gap) * at_s.B_bar[n];
       M[t * L + s] = sum.real();

@@ -39,9 +39,9 @@ ToeplitzGradients noncausal_toeplitz_backward(const std::vector<double>& t, cons
   const long n = static_cast<long>(x.size());
   require(t.size() + 1 == 2 * x.size() && g.size() == x.size(), "noncausal_toeplitz_backward: sizes");
   ToeplitzGradients grad{std::vector<double>(t.size(), 0.0), std::vector<double>(n, 0.0)};
-  for (long k = -(n - 1); k <= n - 1; ++k)      // ∂ℓ/∂t_k = Σ_j g_{j+k} x_j over 0 ≤ j, j + k < n
+  for (long k = -(n - 1); k <= n - 1; ++k)  // ∂ℓ/∂t_k = Σ_j g_{j+k} x_j over 0 ≤ j, j + k < n
     for (long j = std::max(0L, -k); j < std::min(n, n - k); ++j) grad.dt[k + n - 1] += g[j + k] * x[j];
-  for (long j = 0; j < n; ++j)                  // ∂ℓ/∂x_j = Σ_i g_i t_{i−j}
+  for (long j = 0; j < n; ++j)  // ∂ℓ/∂x_j = Σ_i g_i t_{i−j}
     for (long i = 0; i < n; ++i) grad.dx[j] += g[i] * t[i - j + n - 1];
   return grad;
 }

@@ -13,7 +13,7 @@ namespace s4d {
 struct BoundCheck {
   bool ok = true;
   std::size_t count = 0;
-  std::size_t failures = 0;     // out of bound, non-finite ones included
+  std::size_t failures = 0;  // out of bound, non-finite ones included
   double max_abs_error = 0;
   double max_ratio = 0;         // max |got − expected| / bound over the finite elements
   std::size_t worst_index = 0;  // the first non-finite element, else the largest ratio

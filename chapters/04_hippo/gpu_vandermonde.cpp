@@ -39,7 +39,9 @@ GpuVandermonde::GpuVandermonde(const Bank& bank)
 
 void GpuVandermonde::poison_output() { K_.poison(); }
 
-DeviceBank GpuVandermonde::device_bank() { return {channels_, modes_, length_, scale_, W_.data(), z_.data(), K_.data()}; }
+DeviceBank GpuVandermonde::device_bank() {
+  return {channels_, modes_, length_, scale_, W_.data(), z_.data(), K_.data()};
+}
 
 void GpuVandermonde::run(Kernel kernel, cudaStream_t stream) { run_gpu(kernel, device_bank(), stream); }
 

@@ -39,7 +39,7 @@ using hippo::LegsStep;
 using hippo::Vector;
 
 struct Options {
-  int length = 10000;   // samples of the signal HiPPO memorizes
+  int length = 10000;  // samples of the signal HiPPO memorizes
   int state = 64;      // S4D state size N
   int channels = 256;  // channels of the GPU benchmark
 };
@@ -100,9 +100,10 @@ std::string matrix_rows(const hippo::Matrix& A) {
 
 void section_matrices(Notebook& nb) {
   nb.section("The HiPPO matrices, and the ODE they come from");
-  nb.text("LegS keeps c_n(t) = (1/t) ∫_0^t f(s) g_n(2s/t − 1) ds with g_n = √(2n+1) P_n, and obeys\n"
-          "dc/dt = (1/t)(A c + B f(t)). LegT keeps the same coefficients over the window [t − θ, t]\n"
-          "and obeys dc/dt = A c + B f(t). Here for N = 4 (θ = 1):");
+  nb.text(
+      "LegS keeps c_n(t) = (1/t) ∫_0^t f(s) g_n(2s/t − 1) ds with g_n = √(2n+1) P_n, and obeys\n"
+      "dc/dt = (1/t)(A c + B f(t)). LegT keeps the same coefficients over the window [t − θ, t]\n"
+      "and obeys dc/dt = A c + B f(t). Here for N = 4 (θ = 1):");
   const auto S = hippo::legs(4);
   const auto T = hippo::legt(4, 1.0);
   nb.value("LegS A", matrix_rows(S.A));
@@ -136,12 +137,13 @@ void section_legs_online(Notebook& nb, const Options& o) {
   const int L = o.length;
   const Signal signal = make_signal(nb.options().seed);
   const auto f = samples(signal, L);
-  nb.text(fmt::format("{} samples of six sines and a square wave. After the last sample the state c_L\n"
-                      "(N numbers) is all that is left; the reconstruction Σ c_n g_n(2s/L − 1) is compared with\n"
-                      "the signal at every sample. 'exact' is the projection of the samples computed directly\n"
-                      "(closed-form integrals of P_n); the recurrences should land on it. 'sines only': the\n"
-                      "exact projection of the signal without its jumps.",
-                      L));
+  nb.text(
+      fmt::format("{} samples of six sines and a square wave. After the last sample the state c_L\n"
+                  "(N numbers) is all that is left; the reconstruction Σ c_n g_n(2s/L − 1) is compared with\n"
+                  "the signal at every sample. 'exact' is the projection of the samples computed directly\n"
+                  "(closed-form integrals of P_n); the recurrences should land on it. 'sines only': the\n"
+                  "exact projection of the signal without its jumps.",
+                  L));
   std::vector<std::vector<std::string>> rows;
   Signal smooth = signal;
   smooth.square_amplitude = 0;
@@ -158,8 +160,8 @@ void section_legs_online(Notebook& nb, const Options& o) {
     const double e_exact = hippo::relative_rms_error(hippo::legs_reconstruction(exact, L), f);
     const double e_bilinear = hippo::relative_rms_error(hippo::legs_reconstruction(bilinear, L), f);
     const double e_euler = hippo::relative_rms_error(hippo::legs_reconstruction(euler, L), f);
-    error_smooth.push_back(
-        hippo::relative_rms_error(hippo::legs_reconstruction(hippo::legs_projection_of_samples(N, f_smooth, L), L), f_smooth));
+    error_smooth.push_back(hippo::relative_rms_error(
+        hippo::legs_reconstruction(hippo::legs_projection_of_samples(N, f_smooth, L), L), f_smooth));
     orders.push_back(N);
     error_exact.push_back(e_exact);
     error_bilinear.push_back(e_bilinear);
@@ -170,7 +172,8 @@ void section_legs_online(Notebook& nb, const Options& o) {
                     fmt::format("{:.2e}", e_exact), fmt::format("{:.2e}", e_bilinear), fmt::format("{:.2e}", e_euler),
                     fmt::format("{:.2e}", error_smooth.back())});
   }
-  nb.table({"N", "|c−exact| bilinear", "|c−exact| Euler", "rms err exact", "rms err bilinear", "rms err Euler", "sines only"},
+  nb.table({"N", "|c−exact| bilinear", "|c−exact| Euler", "rms err exact", "rms err bilinear", "rms err Euler",
+            "sines only"},
            rows);
   nb.check("the bilinear state is the exact projection of the samples, every N (relative error < 1e-3)",
            bilinear_matches, fmt::format("largest relative state error {:.1e}", worst_state_error));
@@ -180,8 +183,14 @@ void section_legs_online(Notebook& nb, const Options& o) {
            fmt::format("rms error {:.1e} at N = {} down to {:.1e} at N = {}", error_bilinear.front(), kOrders[0],
                        error_bilinear.back(), kOrders[std::size(kOrders) - 1]));
 
-  Figure error{"reconstruction_error", "Reconstruction error of the signal against the state size N",
-               "state size N", "relative rms error", true, true, {}, {"set key outside right top"}};
+  Figure error{"reconstruction_error",
+               "Reconstruction error of the signal against the state size N",
+               "state size N",
+               "relative rms error",
+               true,
+               true,
+               {},
+               {"set key outside right top"}};
   error.series.push_back({"exact projection", orders, error_exact, "linespoints lw 2 pt 7"});
   error.series.push_back({"bilinear recurrence", orders, error_bilinear, "linespoints lw 2 pt 6 dt 2"});
   error.series.push_back({"Euler recurrence", orders, error_euler, "linespoints lw 2 pt 4"});
@@ -196,8 +205,14 @@ void section_legs_online(Notebook& nb, const Options& o) {
     return kept;
   };
   const auto time = thin(range(L, 0.5, 1.0));
-  Figure rec{"legs_reconstruction", "The signal and its reconstruction from the final LegS state c_L",
-             "sample s", "value", false, false, {}, {"set key outside right top"}};
+  Figure rec{"legs_reconstruction",
+             "The signal and its reconstruction from the final LegS state c_L",
+             "sample s",
+             "value",
+             false,
+             false,
+             {},
+             {"set key outside right top"}};
   rec.series.push_back({"signal", time, thin(f), "lines lw 4 lc rgb '#bbbbbb'"});
   for (int N : {4, 16, 64})
     rec.series.push_back({fmt::format("N = {}", N), time,
@@ -207,8 +222,14 @@ void section_legs_online(Notebook& nb, const Options& o) {
   // The memory while it is being written: the same N = 32 state at three moments.
   const std::vector<int> moments{L / 4, L / 2, L};
   const auto states = hippo::legs_online(32, f, LegsStep::bilinear, moments);
-  Figure online{"legs_online", "LegS (N = 32) reconstructs the whole history at every moment",
-                "sample s", "value", false, false, {}, {"set key outside right top"}};
+  Figure online{"legs_online",
+                "LegS (N = 32) reconstructs the whole history at every moment",
+                "sample s",
+                "value",
+                false,
+                false,
+                {},
+                {"set key outside right top"}};
   online.series.push_back({"signal", time, thin(f), "lines lw 4 lc rgb '#bbbbbb'"});
   for (std::size_t i = 0; i < moments.size(); ++i)
     online.series.push_back({fmt::format("from c at k = {}", moments[i]), thin(range(moments[i], 0.5, 1.0)),
@@ -222,9 +243,10 @@ void section_legt(Notebook& nb, const Options& o) {
   const double theta = L / 4.0;
   const Signal signal = make_signal(nb.options().seed);
   const auto f = samples(signal, L);
-  nb.text(fmt::format("LegT with a window of θ = {} samples, discretized once (bilinear, one sample per step:\n"
-                      "LegT is time-invariant). The state at the end reconstructs only the last θ samples.",
-                      theta));
+  nb.text(
+      fmt::format("LegT with a window of θ = {} samples, discretized once (bilinear, one sample per step:\n"
+                  "LegT is time-invariant). The state at the end reconstructs only the last θ samples.",
+                  theta));
   std::vector<std::vector<std::string>> rows;
   std::vector<double> errors;
   const auto window_start = f.end() - static_cast<int>(theta);
@@ -238,17 +260,22 @@ void section_legt(Notebook& nb, const Options& o) {
   bool falls = true;
   for (std::size_t i = 1; i < errors.size(); ++i) falls = falls && errors[i] < errors[i - 1];
   nb.check("the LegT reconstruction error falls at every doubling of N", falls,
-           fmt::format("rms error {:.1e} at N = {} down to {:.1e} at N = {}", errors.front(), kOrders[0],
-                       errors.back(), kOrders[std::size(kOrders) - 1]));
+           fmt::format("rms error {:.1e} at N = {} down to {:.1e} at N = {}", errors.front(), kOrders[0], errors.back(),
+                       kOrders[std::size(kOrders) - 1]));
 
   // Basis kernels: coordinate n of the state is Σ_j K_n[j] f_{k−j}. For LegT, K_n is the
   // impulse response e_nᵀ Ā^j B̄, which should be the Legendre polynomial g_n on the window
   // (scaled by 1/θ) and close to 0 beyond it. For LegS at time k the weights are g_n(2s/k − 1)/k.
   const int N = 16, lags = static_cast<int>(1.5 * theta);
   const auto d = hippo::bilinear(hippo::legt(N, theta), 1.0);
-  Figure basis{"basis_kernels", fmt::format("LegT basis kernels (N = {}, θ = {}): impulse response of c_n, times θ", N,
-                                            theta),
-               "lag j (samples)", "θ · K_n[j]", false, false, {}, {"set key outside right top", "set xzeroaxis"}};
+  Figure basis{"basis_kernels",
+               fmt::format("LegT basis kernels (N = {}, θ = {}): impulse response of c_n, times θ", N, theta),
+               "lag j (samples)",
+               "θ · K_n[j]",
+               false,
+               false,
+               {},
+               {"set key outside right top", "set xzeroaxis"}};
   Vector state = d.B_bar;
   std::vector<std::vector<double>> response(4);
   for (int j = 0; j < lags; ++j) {
@@ -262,7 +289,8 @@ void section_legt(Notebook& nb, const Options& o) {
       const double x = 1 - 2 * (j + 0.5) / theta;  // lag j ↔ s = k − j − ½
       ideal.push_back(j < theta ? std::sqrt(2.0 * n + 1) * hippo::legendre_values(n + 1, x)[n] : 0.0);
     }
-    basis.series.push_back({fmt::format("n = {}: g_n on the window", n), range(lags), ideal, "lines lw 1 dt 2 lc 'black'"});
+    basis.series.push_back(
+        {fmt::format("n = {}: g_n on the window", n), range(lags), ideal, "lines lw 1 dt 2 lc 'black'"});
   }
   nb.figure(basis);
 }
@@ -272,10 +300,11 @@ void section_eigenvalues(Notebook& nb, const Options& o) {
   const int N = o.state;
   const auto legs = hippo::legs(N);
   const auto nplr = hippo::legs_normal_plus_low_rank(N);
-  nb.text(fmt::format("N = {}. LegS is lower triangular: its eigenvalues are its diagonal, −1 .. −N, all real.\n"
-                      "Adding P Pᵀ (P_n = √(n + ½)) leaves −½ I plus a skew-symmetric matrix: a normal matrix whose\n"
-                      "eigenvalues are −½ + iω. S4 diagonalizes that part stably; S4D keeps only its diagonal.",
-                      N));
+  nb.text(
+      fmt::format("N = {}. LegS is lower triangular: its eigenvalues are its diagonal, −1 .. −N, all real.\n"
+                  "Adding P Pᵀ (P_n = √(n + ½)) leaves −½ I plus a skew-symmetric matrix: a normal matrix whose\n"
+                  "eigenvalues are −½ + iω. S4 diagonalizes that part stably; S4D keeps only its diagonal.",
+                  N));
   const hippo::Matrix rebuilt = nplr.normal - nplr.P * nplr.P.transpose();
   nb.check("A_LegS = A_normal − P Pᵀ, every entry",
            common::compare(std::vector<double>(rebuilt.data(), rebuilt.data() + rebuilt.size()),
@@ -331,8 +360,14 @@ void section_eigenvalues(Notebook& nb, const Options& o) {
                   fmt::format("{:.3f}", inv_im.back()), fmt::format("{:.3f}", lin.back().imag())});
   nb.table({"i", "ω_i of A_normal", "S4D-Inv (sorted)", "S4D-Lin"}, rows);
 
-  Figure eig{"eigenvalues", fmt::format("Eigenvalues in the upper half-plane (N = {}; the top few, near 1300, are off the plot)", N),
-             "real part", "imaginary part", false, false, {}, {"set key outside right top", "set xrange [-70:5]", "set yrange [-5:200]"}};
+  Figure eig{"eigenvalues",
+             fmt::format("Eigenvalues in the upper half-plane (N = {}; the top few, near 1300, are off the plot)", N),
+             "real part",
+             "imaginary part",
+             false,
+             false,
+             {},
+             {"set key outside right top", "set xrange [-70:5]", "set yrange [-5:200]"}};
   eig.series.push_back({"LegS (S4D-Real)", legs_re, legs_im, "points pt 7 ps 0.8"});
   eig.series.push_back({"normal part of LegS", normal_re, normal_im, "points pt 6 ps 1.2"});
   std::vector<double> re, im;
@@ -348,11 +383,18 @@ void section_s4d_kernels(Notebook& nb, const Options& o) {
   nb.section("S4D: each initialization's kernel K̄, a Vandermonde product");
   const int N = o.state, L = 1000;
   const double dt = 0.01;
-  nb.text(fmt::format("Ā_n = exp(ΔA_n), B̄_n = (exp(ΔA_n) − 1)/A_n · B_n (ZOH), K̄_ℓ = Σ_n C_n B̄_n Ā_n^ℓ, times 2\n"
-                      "and the real part for conjugate pairs. N = {}, Δ = {}, B = 1, C seeded standard normal.",
-                      N, dt));
-  Figure kernels{"s4d_kernels", fmt::format("S4D kernels K̄ (N = {}, Δ = {})", N, dt), "lag ℓ", "K̄_ℓ", false,
-                 false, {}, {"set key outside right top", "set xzeroaxis"}};
+  nb.text(
+      fmt::format("Ā_n = exp(ΔA_n), B̄_n = (exp(ΔA_n) − 1)/A_n · B_n (ZOH), K̄_ℓ = Σ_n C_n B̄_n Ā_n^ℓ, times 2\n"
+                  "and the real part for conjugate pairs. N = {}, Δ = {}, B = 1, C seeded standard normal.",
+                  N, dt));
+  Figure kernels{"s4d_kernels",
+                 fmt::format("S4D kernels K̄ (N = {}, Δ = {})", N, dt),
+                 "lag ℓ",
+                 "K̄_ℓ",
+                 false,
+                 false,
+                 {},
+                 {"set key outside right top", "set xzeroaxis"}};
   std::mt19937_64 rng(nb.options().seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (s4d::Init init : s4d::kInits) {
@@ -368,8 +410,14 @@ void section_s4d_kernels(Notebook& nb, const Options& o) {
   nb.figure(kernels);
 
   // S4D-Lin's basis kernels: each mode alone is a damped cosine of frequency πn per unit time.
-  Figure basis{"s4d_lin_basis", "S4D-Lin basis kernels 2 Re(B̄_n Ā_n^ℓ) (Δ = 0.01)", "lag ℓ", "value", false, false,
-               {}, {"set key outside right top", "set xzeroaxis"}};
+  Figure basis{"s4d_lin_basis",
+               "S4D-Lin basis kernels 2 Re(B̄_n Ā_n^ℓ) (Δ = 0.01)",
+               "lag ℓ",
+               "value",
+               false,
+               false,
+               {},
+               {"set key outside right top", "set xzeroaxis"}};
   for (int n : {0, 1, 2, 4}) {
     s4d::Channel ch{{s4d::complex(-0.5, std::numbers::pi * n)}, {1.0}, {1.0}, dt, true};
     basis.series.push_back({fmt::format("n = {}", n), range(L), s4d::kernel_vandermonde(ch, L)});
@@ -377,7 +425,9 @@ void section_s4d_kernels(Notebook& nb, const Options& o) {
   nb.figure(basis);
 }
 
-std::string channel_index(std::size_t i, int length) { return fmt::format("channel {}, ℓ = {}", i / length, i % length); }
+std::string channel_index(std::size_t i, int length) {
+  return fmt::format("channel {}, ℓ = {}", i / length, i % length);
+}
 
 struct KernelCheck {
   bool ok;
@@ -396,7 +446,8 @@ KernelCheck check_bank(const s4d::KernelInfo& info, const s4d::Bank& bank, int c
 
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("S4D kernels on the GPU: three versions, each checked against fp64");
-  for (const auto& k : s4d::kKernels) nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
+  for (const auto& k : s4d::kKernels)
+    nb.value(fmt::format("kernel {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
   if (!nb.gpu()) return nb.gpu_skip("every GPU kernel and its checks");
   // (channels, state size N, length): one of everything; sizes one off a warp, a block and
   // a block's 1024 outputs; primes.
@@ -427,10 +478,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
   const int channels = bench ? 1024 : o.channels;
   const std::vector<int> lengths = bench ? std::vector<int>{1024, 4096, 16384} : std::vector<int>{1024, 4096};
   constexpr int checked_channels = 4;
-  nb.text(fmt::format("{} channels of S4D-Lin, N = {} ({} complex modes). Bytes moved: W and z read (16 B per\n"
-                      "mode), K̄ written (4 B per ℓ). Each kernel is checked on the first {} channels before and\n"
-                      "after timing.",
-                      channels, o.state, o.state / 2, checked_channels));
+  nb.text(
+      fmt::format("{} channels of S4D-Lin, N = {} ({} complex modes). Bytes moved: W and z read (16 B per\n"
+                  "mode), K̄ written (4 B per ℓ). Each kernel is checked on the first {} channels before and\n"
+                  "after timing.",
+                  channels, o.state, o.state / 2, checked_channels));
   if (!nb.gpu()) return nb.gpu_skip("the GPU timings");
   const double copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);
   nb.value("device-to-device copy", fmt::format("{:.0f} GB/s (read + write)", copy_gbps));
@@ -476,8 +528,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.value("results", csv.path());
   timing.report("the timed kernels are within the fp32 bound before and after timing",
                 fmt::format("first {} channels of each", checked_channels));
-  Figure f{"bench_time", fmt::format("S4D-Lin kernels for {} channels, N = {}", channels, o.state), "length L",
-           "median time (ms)", true, true, {}, {"set key inside right bottom"}};
+  Figure f{"bench_time", fmt::format("S4D-Lin kernels for {} channels, N = {}", channels, o.state),
+           "length L",   "median time (ms)",
+           true,         true,
+           {},           {"set key inside right bottom"}};
   for (auto& [name, s] : series) f.series.push_back(s);
   nb.figure(f, false);
 }

@@ -17,7 +17,8 @@ __global__ void vandermonde_exp_per_element(int modes, int length, float scale, 
   float sum = 0;  // only the real part of Σ_n W_n e^{ℓ z_n} is wanted
   for (int n = 0; n < modes; ++n) {
     const float2 zn = z_c[n];
-    const float2 power = complex_exp_halfturns(make_float2(l * zn.x, l * zn.y));  // Ā^ℓ = e^{ℓ Δ A}, no repeated product
+    const float2 power =
+        complex_exp_halfturns(make_float2(l * zn.x, l * zn.y));  // Ā^ℓ = e^{ℓ Δ A}, no repeated product
     const float2 w = W_c[n];
     sum = fmaf(w.x, power.x, fmaf(-w.y, power.y, sum));
   }

@@ -27,9 +27,8 @@ constexpr int kChunkThreads = 128;
 constexpr int T = kPowersPerThread;
 
 // [snippet:powers_in_chunk]
-__global__ void __launch_bounds__(kChunkThreads) vandermonde_powers_in_chunk(int modes, int length, float scale,
-                                                                             const float2* W, const float2* z,
-                                                                             float* K) {
+__global__ void __launch_bounds__(kChunkThreads)
+    vandermonde_powers_in_chunk(int modes, int length, float scale, const float2* W, const float2* z, float* K) {
   const int first = (blockIdx.x * blockDim.x + threadIdx.x) * T;  // this thread's ℓ = first .. first + T − 1
   if (first >= length) return;
   const std::size_t channel = blockIdx.y;
@@ -52,9 +51,8 @@ __global__ void __launch_bounds__(kChunkThreads) vandermonde_powers_in_chunk(int
 // [/snippet:powers_in_chunk]
 
 // [snippet:strided_powers]
-__global__ void __launch_bounds__(kChunkThreads) vandermonde_strided_powers(int modes, int length, float scale,
-                                                                            const float2* W, const float2* z,
-                                                                            float* K) {
+__global__ void __launch_bounds__(kChunkThreads)
+    vandermonde_strided_powers(int modes, int length, float scale, const float2* W, const float2* z, float* K) {
   constexpr int S = kChunkThreads;  // this thread's ℓ = first + j·S: neighbouring lanes, neighbouring ℓ
   const int first = blockIdx.x * S * T + threadIdx.x;
   if (first >= length) return;

@@ -27,12 +27,11 @@ void ScanWorkspace::run(Kernel kernel, const float* in, float* out, std::size_t 
     case Kernel::cub_device_scan:
       // CUB's scratch need grows with n; the one for max_n is enough for every smaller n.
       return cub_inclusive_sum(in, out, n, cub_temp_.data(), cub_temp_.bytes(), stream);
-    case Kernel::thrust_scan:
-      return thrust_inclusive_scan(in, out, n, stream);
-    case Kernel::thrust_scan_cached:
-      return thrust_inclusive_scan_cached(in, out, n, thrust_cache_, stream);
+    case Kernel::thrust_scan: return thrust_inclusive_scan(in, out, n, stream);
+    case Kernel::thrust_scan_cached: return thrust_inclusive_scan_cached(in, out, n, thrust_cache_, stream);
     default:
-      return run_hand_written(kernel, in, out, n, {tile_sums_.data(), tile_prefix_.data(), tile_status_.data()}, stream);
+      return run_hand_written(kernel, in, out, n, {tile_sums_.data(), tile_prefix_.data(), tile_status_.data()},
+                              stream);
   }
 }
 

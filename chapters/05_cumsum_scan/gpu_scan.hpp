@@ -35,7 +35,9 @@ class GpuScan {
   explicit GpuScan(std::span<const float> x);
 
   void poison_output();  // every output element becomes NaN
-  void run(Kernel kernel, cudaStream_t stream = nullptr) { workspace_.run(kernel, in_.data(), out_.data(), n_, stream); }
+  void run(Kernel kernel, cudaStream_t stream = nullptr) {
+    workspace_.run(kernel, in_.data(), out_.data(), n_, stream);
+  }
   std::vector<float> output() const { return out_.download(); }
   std::size_t size() const { return n_; }
   // Bytes a scan must move at least: every x read once and every y written once.

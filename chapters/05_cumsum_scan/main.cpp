@@ -21,8 +21,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,30 +64,35 @@ std::string power_of_two_label(std::size_t n) {
 // ---- [1] ---------------------------------------------------------------------------------------
 void section_reference(Notebook& nb, const Options& o) {
   nb.section("The cumulative sum, one addition after another (fp64 reference on the CPU)");
-  nb.text("y_k = x_0 + x_1 + ... + x_k. The loop carries one running total: step k needs step k-1,\n"
-          "a chain of N dependent additions -- the shape of chapter 01's RNN, with + in place of the RNN step.");
+  nb.text(
+      "y_k = x_0 + x_1 + ... + x_k. The loop carries one running total: step k needs step k-1,\n"
+      "a chain of N dependent additions -- the shape of chapter 01's RNN, with + in place of the RNN step.");
   nb.text(fmt::format("example x = {}", row_of(kExample, number)));
-  nb.text(fmt::format("        y = {}", row_of(scan::inclusive_scan_reference(std::vector<float>(kExample.begin(),
-                                                                                                      kExample.end())),
-                                                  number)));
+  nb.text(fmt::format(
+      "        y = {}",
+      row_of(scan::inclusive_scan_reference(std::vector<float>(kExample.begin(), kExample.end())), number)));
 
-  nb.text("The inputs of every check: whole numbers in {-3..3}. Every partial sum a scan can form is a sum\n"
-          "of neighbours x_a..x_b, a whole number below 2^24 here, which fp32 holds exactly -- so every\n"
-          "order of additions gives the exact result, and the checks ask for it (tolerance 0).");
+  nb.text(
+      "The inputs of every check: whole numbers in {-3..3}. Every partial sum a scan can form is a sum\n"
+      "of neighbours x_a..x_b, a whole number below 2^24 here, which fp32 holds exactly -- so every\n"
+      "order of additions gives the exact result, and the checks ask for it (tolerance 0).");
   const std::size_t n = static_cast<std::size_t>(o.check_size);
   const auto x = scan::integer_input(n, nb.options().seed);
-  nb.value(fmt::format("largest |y_k| for N = {}", n), fmt::format("{:.0f} (limit 2^23 = 8388608)", scan::max_abs_prefix(x)));
+  nb.value(fmt::format("largest |y_k| for N = {}", n),
+           fmt::format("{:.0f} (limit 2^23 = 8388608)", scan::max_abs_prefix(x)));
   nb.check(fmt::format("the fp32 loop on whole numbers = fp64, N = {}", n),
            common::compare(scan::inclusive_scan_fp32(x), scan::inclusive_scan_reference(x), kExact));
 
-  nb.text("With real inputs (uniform in [0, 1)) fp32 rounds at every step, and the error of the running\n"
-          "total grows with N. A parallel scan adds in another order, so it does not reproduce the\n"
-          "sequential fp32 result bit for bit either; that is why the checks use whole numbers.");
+  nb.text(
+      "With real inputs (uniform in [0, 1)) fp32 rounds at every step, and the error of the running\n"
+      "total grows with N. A parallel scan adds in another order, so it does not reproduce the\n"
+      "sequential fp32 result bit for bit either; that is why the checks use whole numbers.");
   std::vector<std::vector<std::string>> rows;
   for (std::size_t m : {std::size_t(1) << 10, std::size_t(1) << 14, std::size_t(1) << 18, std::size_t(1) << 22}) {
     const auto u = scan::uniform_input(m, nb.options().seed);
     const auto c = common::compare(scan::inclusive_scan_fp32(u), scan::inclusive_scan_reference(u), {1.0, 0.0});
-    rows.push_back({power_of_two_label(m), fmt::format("{:.2e}", c.max_abs_error), fmt::format("{:.2e}", c.max_rel_error)});
+    rows.push_back(
+        {power_of_two_label(m), fmt::format("{:.2e}", c.max_abs_error), fmt::format("{:.2e}", c.max_rel_error)});
   }
   nb.table({"N", "max |fp32 - fp64|", "max rel err"}, rows);
 }
@@ -131,15 +136,18 @@ Figure dependency_figure(const std::string& name, const std::string& title,
 
 void section_hillis_steele(Notebook& nb) {
   nb.section("Hillis-Steele, step by step (CPU simulation, 16 elements)");
-  nb.text("In step s every element j >= 2^s adds the element 2^s places to its left (j - 2^s, reading the\n"
-          "values from before the step). After step s, element j holds x_{j-2^(s+1)+1} + ... + x_j.\n"
-          "log2(N) steps; every step keeps all N elements busy: about N log2 N additions in all.");
+  nb.text(
+      "In step s every element j >= 2^s adds the element 2^s places to its left (j - 2^s, reading the\n"
+      "values from before the step). After step s, element j holds x_{j-2^(s+1)+1} + ... + x_j.\n"
+      "log2(N) steps; every step keeps all N elements busy: about N log2 N additions in all.");
   const auto states = scan::hillis_steele_trace(kExample);
   for (std::size_t s = 0; s < states.size(); ++s)
-    nb.text(fmt::format("{:<12}{}", s == 0 ? "input" : fmt::format("offset {}", 1 << (s - 1)), row_of(states[s], number)));
-  nb.check("the last step = the sequential scan (16 elements)",
-           common::compare(states.back(), scan::inclusive_scan_reference(std::vector<float>(kExample.begin(), kExample.end())),
-                           {0, 0}));
+    nb.text(
+        fmt::format("{:<12}{}", s == 0 ? "input" : fmt::format("offset {}", 1 << (s - 1)), row_of(states[s], number)));
+  nb.check(
+      "the last step = the sequential scan (16 elements)",
+      common::compare(states.back(),
+                      scan::inclusive_scan_reference(std::vector<float>(kExample.begin(), kExample.end())), {0, 0}));
 
   nb.text("The same steps on x_j = 2^j: the binary digits of each value say which inputs it holds.");
   const auto traced = scan::hillis_steele_trace(scan::power_of_two_input(16));
@@ -167,10 +175,11 @@ void section_hillis_steele(Notebook& nb) {
 // ---- [3] ---------------------------------------------------------------------------------------
 void section_blelloch(Notebook& nb) {
   nb.section("Blelloch's up-sweep and down-sweep, step by step (CPU simulation, 16 elements)");
-  nb.text("Up-sweep: a reduction tree; at stride d the right element of each pair adds the left one.\n"
-          "Clear the root, then down-sweep: each left child takes its parent's value (the sum of\n"
-          "everything before the pair), each right child that plus the old left child. The result is\n"
-          "the exclusive scan; 2(N-1) additions and moves in 2 log2 N levels: work-efficient.");
+  nb.text(
+      "Up-sweep: a reduction tree; at stride d the right element of each pair adds the left one.\n"
+      "Clear the root, then down-sweep: each left child takes its parent's value (the sum of\n"
+      "everything before the pair), each right child that plus the old left child. The result is\n"
+      "the exclusive scan; 2(N-1) additions and moves in 2 log2 N levels: work-efficient.");
   const auto steps = scan::blelloch_trace(kExample);
   for (const auto& step : steps) nb.text(fmt::format("{:<22}{}", step.what, row_of(step.state, number)));
   const auto inclusive = scan::inclusive_scan_reference(std::vector<float>(kExample.begin(), kExample.end()));
@@ -186,7 +195,9 @@ void section_blelloch(Notebook& nb) {
   for (std::size_t r = 0; r < traced.size(); ++r) {
     const auto& step = traced[r];
     states.push_back(step.state);
-    row_names.push_back(r == 0 ? "input" : step.stride == 0 ? "clear root" : fmt::format("{} {}", step.up ? "up" : "down", step.stride));
+    row_names.push_back(r == 0             ? "input"
+                        : step.stride == 0 ? "clear root"
+                                           : fmt::format("{} {}", step.up ? "up" : "down", step.stride));
     nb.text(fmt::format("{:<22}{}", step.what, row_of(step.state, range_cell, 7)));
     if (r == 0) continue;
     const double y0 = -static_cast<double>(r - 1), y1 = -static_cast<double>(r);
@@ -209,10 +220,11 @@ void section_blelloch(Notebook& nb) {
                               row_names, arrows),
             false);
 
-  nb.text("Shared memory has 32 banks (word address mod 32). The first warp of an up-sweep level reads\n"
-          "tree[d(2t+1)-1] for t = 0..31: at stride d that address steps by 2d, so several threads hit\n"
-          "the same bank and wait for each other. One spare word after every 32 (index i -> i + i/32)\n"
-          "spreads them. Worst accesses per bank for a 1024-element tile:");
+  nb.text(
+      "Shared memory has 32 banks (word address mod 32). The first warp of an up-sweep level reads\n"
+      "tree[d(2t+1)-1] for t = 0..31: at stride d that address steps by 2d, so several threads hit\n"
+      "the same bank and wait for each other. One spare word after every 32 (index i -> i + i/32)\n"
+      "spreads them. Worst accesses per bank for a 1024-element tile:");
   std::vector<std::vector<std::string>> rows;
   for (std::size_t stride = 1; stride < 1024; stride *= 2)
     rows.push_back({std::to_string(stride), std::to_string(scan::up_sweep_conflict_degree(1024, stride, false)),
@@ -233,12 +245,12 @@ const char* phase_mark(scan::TilePhase p) {
 
 void section_look_back(Notebook& nb, const Options& o) {
   nb.section("The single-pass scan's tile states (CPU simulation of decoupled look-back)");
-  nb.text(fmt::format(
-      "{} tiles, {} blocks resident at a time, each tile claimed in order. A tile reads and sums its\n"
-      "elements (r), publishes its sum with flag A (aggregate), then looks back over its predecessors,\n"
-      "adding their values, until one has flag P (inclusive prefix); it then publishes its own P.\n"
-      "A tile that meets a predecessor with nothing published yet (.) or still reducing (r) waits.",
-      o.tiles, o.resident_blocks));
+  nb.text(
+      fmt::format("{} tiles, {} blocks resident at a time, each tile claimed in order. A tile reads and sums its\n"
+                  "elements (r), publishes its sum with flag A (aggregate), then looks back over its predecessors,\n"
+                  "adding their values, until one has flag P (inclusive prefix); it then publishes its own P.\n"
+                  "A tile that meets a predecessor with nothing published yet (.) or still reducing (r) waits.",
+                  o.tiles, o.resident_blocks));
   std::vector<double> tile_sums(o.tiles);
   const auto x = scan::integer_input(std::size_t(o.tiles) * 8, nb.options().seed);
   for (int t = 0; t < o.tiles; ++t) {
@@ -258,9 +270,10 @@ void section_look_back(Notebook& nb, const Options& o) {
     for (int t = 0; t < o.tiles; ++t) {
       const auto p = sim.phases[step][t];
       row.push_back(phase_mark(p));
-      Series* s = p == scan::TilePhase::reducing ? &reducing : p == scan::TilePhase::looking_back ? &looking
-                                                          : p == scan::TilePhase::done        ? &done
-                                                                                              : nullptr;
+      Series* s = p == scan::TilePhase::reducing       ? &reducing
+                  : p == scan::TilePhase::looking_back ? &looking
+                  : p == scan::TilePhase::done         ? &done
+                                                       : nullptr;
       if (s) {
         s->x.push_back(static_cast<double>(step));
         s->y.push_back(t);
@@ -272,10 +285,17 @@ void section_look_back(Notebook& nb, const Options& o) {
   for (const auto& e : sim.events) nb.text(e);
   std::vector<double> expected(o.tiles, 0.0);
   for (int t = 1; t < o.tiles; ++t) expected[t] = expected[t - 1] + tile_sums[t - 1];
-  nb.check("every tile's look-back found the sum of the tiles before it", common::compare(sim.exclusive_prefix, expected, {0, 0}));
-  Figure f{"look_back", "Decoupled look-back: the state of each tile, step by step", "time step", "tile", false, false,
-           {reducing, looking, done}, {fmt::format("set yrange [-0.7:{}]", o.tiles - 0.3),
-                                       "set ytics 0,1", fmt::format("set xrange [-0.7:{}]", sim.phases.size() - 0.3)}};
+  nb.check("every tile's look-back found the sum of the tiles before it",
+           common::compare(sim.exclusive_prefix, expected, {0, 0}));
+  Figure f{"look_back",
+           "Decoupled look-back: the state of each tile, step by step",
+           "time step",
+           "tile",
+           false,
+           false,
+           {reducing, looking, done},
+           {fmt::format("set yrange [-0.7:{}]", o.tiles - 0.3), "set ytics 0,1",
+            fmt::format("set xrange [-0.7:{}]", sim.phases.size() - 0.3)}};
   nb.figure(f, false);
 }
 
@@ -289,7 +309,8 @@ std::vector<std::size_t> check_sizes(const Options& o) {
 
 void section_gpu(Notebook& nb, const Options& o) {
   nb.section("The GPU versions, each checked on awkward sizes");
-  for (const auto& k : scan::kKernels) nb.value(fmt::format("version {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
+  for (const auto& k : scan::kKernels)
+    nb.value(fmt::format("version {}", int(k.id)), fmt::format("{}: {}", k.name, k.idea));
   if (!nb.gpu()) return nb.gpu_skip("every GPU version and its checks");
   const auto sizes = check_sizes(o);
   struct Problem {
@@ -334,10 +355,11 @@ void section_benchmark(Notebook& nb) {
   std::vector<std::size_t> sizes;
   for (int e = 10; e <= top; e += bench ? 1 : 2) sizes.push_back(std::size_t(1) << e);
   const std::size_t cpu_max = std::size_t(1) << (bench ? 24 : 20);
-  nb.text("GB/s = 8 bytes per element (x read once, y written once) / median time, L2 flushed before\n"
-          "every repetition. The roof: cudaMemcpyAsync device-to-device of the same 4N bytes, timed\n"
-          "the same way, in this run. Every version is checked (exactly) before and after it is timed.\n"
-          "One thread runs up to N = 2^17, the one-block versions up to 2^24: beyond, they only take time.");
+  nb.text(
+      "GB/s = 8 bytes per element (x read once, y written once) / median time, L2 flushed before\n"
+      "every repetition. The roof: cudaMemcpyAsync device-to-device of the same 4N bytes, timed\n"
+      "the same way, in this run. Every version is checked (exactly) before and after it is timed.\n"
+      "One thread runs up to N = 2^17, the one-block versions up to 2^24: beyond, they only take time.");
   const bool gpu = nb.gpu();
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
 
@@ -352,8 +374,8 @@ void section_benchmark(Notebook& nb) {
     common::BenchmarkPoint at{double(n), {std::to_string(n)}, 8.0 * double(n)};
     std::vector<std::string> row{power_of_two_label(n)};
     if (n <= cpu_max) {
-      row.push_back(results.record("CPU fp32 loop (1 core)", at,
-                                   common::time_cpu([&] { scan::inclusive_scan_fp32(x); }, 1, 3)));
+      row.push_back(
+          results.record("CPU fp32 loop (1 core)", at, common::time_cpu([&] { scan::inclusive_scan_fp32(x); }, 1, 3)));
     } else {
       row.push_back("-");
     }
@@ -367,9 +389,8 @@ void section_benchmark(Notebook& nb) {
     {
       common::DeviceBuffer<float> a(n), b(n);
       CUDA_CHECK(cudaMemset(a.data(), 0, a.bytes()));
-      const auto t = timer.time([&] {
-        CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice));
-      });
+      const auto t =
+          timer.time([&] { CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice)); });
       at.copy_gbps = common::gigabytes_per_second(at.bytes, t.median_ms);
       row.push_back(results.record("copy (cudaMemcpy D2D)", at, t));
     }
@@ -379,7 +400,8 @@ void section_benchmark(Notebook& nb) {
         continue;
       }
       const auto t = timing->time(
-          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); }, [&] { problem.run(info.id); },
+          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); },
+          [&] { problem.run(info.id); },
           [&] { return common::failure(common::compare(problem.output(), expected, kExact)); });
       if (!t) {
         row.push_back("wrong");
@@ -401,8 +423,8 @@ void section_benchmark(Notebook& nb) {
     timing->report("the timed versions are exact before and after timing");
     const std::string ours = fmt::format("{} {}", int(scan::Kernel::decoupled_look_back),
                                          scan::info(scan::Kernel::decoupled_look_back).name);
-    const std::string cub = fmt::format("{} {}", int(scan::Kernel::cub_device_scan),
-                                        scan::info(scan::Kernel::cub_device_scan).name);
+    const std::string cub =
+        fmt::format("{} {}", int(scan::Kernel::cub_device_scan), scan::info(scan::Kernel::cub_device_scan).name);
     const double top = double(sizes.back());
     const auto ours_gbps = results.shown_at(ours, top), cub_gbps = results.shown_at(cub, top),
                copy_gbps = results.shown_at("copy (cudaMemcpy D2D)", top);
@@ -414,8 +436,14 @@ void section_benchmark(Notebook& nb) {
                            100 * *ours_gbps / *copy_gbps, 100 * *cub_gbps / *copy_gbps));
     }
   }
-  Figure f{"bench_throughput", "Inclusive scan of N floats: GB/s (8 bytes per element)", "N (elements)", "GB/s",
-           true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
+  Figure f{"bench_throughput",
+           "Inclusive scan of N floats: GB/s (8 bytes per element)",
+           "N (elements)",
+           "GB/s",
+           true,
+           true,
+           {},
+           {"set key outside right top", "set yrange [0.1:*]"}};
   for (Series s : results.series()) {
     if (s.title.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
     f.series.push_back(s);
@@ -433,7 +461,9 @@ int main(int argc, char** argv) {
         app.add_option("--check-size", o.check_size, "Largest N of the checks (with 1, 2, 31, 33, 1000, ...)")
             ->check(common::integer_in(1, 1 << 28))
             ->capture_default_str();
-        app.add_option("--tiles", o.tiles, "Tiles in the look-back simulation")->check(common::integer_in(1, 64))->capture_default_str();
+        app.add_option("--tiles", o.tiles, "Tiles in the look-back simulation")
+            ->check(common::integer_in(1, 64))
+            ->capture_default_str();
         app.add_option("--resident-blocks", o.resident_blocks, "Blocks resident at once in the look-back simulation")
             ->check(common::integer_in(1, 64))
             ->capture_default_str();

@@ -46,8 +46,8 @@ __global__ void scan_one_thread(const float* __restrict__ in, float* __restrict_
 // ---- Version 2 ---------------------------------------------------------------------------------
 // [snippet:hillis_steele]
 template <int Threads>
-__global__ void __launch_bounds__(Threads) scan_hillis_steele(const float* __restrict__ in, float* __restrict__ out,
-                                                             std::size_t n) {
+__global__ void __launch_bounds__(Threads)
+    scan_hillis_steele(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   // Two buffers: in a step every thread reads the old values of two elements and writes one
   // new value, so the new values must go elsewhere until everyone has read.
   __shared__ float buffer[2][Threads];
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(Threads) scan_hillis_steele(const float* __res
     }
     if (i < n) out[i] = carry + buffer[current][j];
     carry += buffer[current][Threads - 1];  // every thread keeps the same running total
-    __syncthreads();  // everyone has read the tile before the next one overwrites it
+    __syncthreads();                        // everyone has read the tile before the next one overwrites it
   }
 }
 // [/snippet:hillis_steele]
@@ -78,8 +78,8 @@ __host__ __device__ constexpr int padded(int i) { return i + (i >> 5); }
 
 // [snippet:blelloch]
 template <int Threads>
-__global__ void __launch_bounds__(Threads) scan_blelloch(const float* __restrict__ in, float* __restrict__ out,
-                                                        std::size_t n) {
+__global__ void __launch_bounds__(Threads)
+    scan_blelloch(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   constexpr int kSize = 2 * Threads;  // two elements per thread
   __shared__ float tree[padded(kSize)];
   const int t = threadIdx.x;
@@ -93,7 +93,8 @@ __global__ void __launch_bounds__(Threads) scan_blelloch(const float* __restrict
     // Up-sweep: at stride d, pair t joins (d(2t+1) − 1, d(2t+2) − 1); half the threads idle each level.
     for (int stride = 1; stride < kSize; stride *= 2) {
       __syncthreads();
-      if (stride * (2 * t + 2) <= kSize) tree[padded(stride * (2 * t + 2) - 1)] += tree[padded(stride * (2 * t + 1) - 1)];
+      if (stride * (2 * t + 2) <= kSize)
+        tree[padded(stride * (2 * t + 2) - 1)] += tree[padded(stride * (2 * t + 1) - 1)];
     }
     __syncthreads();
     const float tile_total = tree[padded(kSize - 1)];
@@ -122,8 +123,8 @@ __global__ void __launch_bounds__(Threads) scan_blelloch(const float* __restrict
 // ---- Version 4 ---------------------------------------------------------------------------------
 // [snippet:warp_shuffle]
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) scan_warp_shuffle(const float* __restrict__ in, float* __restrict__ out,
-                                                            std::size_t n, bool vectorized) {
+__global__ void __launch_bounds__(Threads)
+    scan_warp_shuffle(const float* __restrict__ in, float* __restrict__ out, std::size_t n, bool vectorized) {
   using T = Tile<Threads, Vectors>;
   __shared__ float warp_totals[T::kWarps];
   float carry = 0;
@@ -153,8 +154,8 @@ struct RunningTotal {
 };
 
 template <int Threads, int Items>
-__global__ void __launch_bounds__(Threads) scan_cub_block(const float* __restrict__ in, float* __restrict__ out,
-                                                         std::size_t n) {
+__global__ void __launch_bounds__(Threads)
+    scan_cub_block(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   // Load and store through shared memory: coalesced in global memory, and each thread ends
   // up with Items consecutive elements ("blocked" arrangement) for the scan.
   using Load = cub::BlockLoad<float, Threads, Items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
@@ -183,8 +184,8 @@ __global__ void __launch_bounds__(Threads) scan_cub_block(const float* __restric
 // [snippet:reduce_then_scan]
 // Pass 1: the sum of each tile.
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) reduce_tiles(const float* __restrict__ in, std::size_t n, bool vectorized,
-                                                       float* __restrict__ tile_sums) {
+__global__ void __launch_bounds__(Threads)
+    reduce_tiles(const float* __restrict__ in, std::size_t n, bool vectorized, float* __restrict__ tile_sums) {
   using T = Tile<Threads, Vectors>;
   __shared__ float warp_totals[T::kWarps];
   const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
@@ -208,10 +209,9 @@ __global__ void __launch_bounds__(Threads) reduce_tiles(const float* __restrict_
 // Pass 2: one block turns the tile sums into inclusive prefixes (version 4's loop).
 // Pass 3: every tile is read again and scanned, starting from the prefix of the tiles before it.
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) scan_tiles_from_prefix(const float* __restrict__ in,
-                                                                 float* __restrict__ out, std::size_t n,
-                                                                 bool vectorized,
-                                                                 const float* __restrict__ tile_prefix) {
+__global__ void __launch_bounds__(Threads)
+    scan_tiles_from_prefix(const float* __restrict__ in, float* __restrict__ out, std::size_t n, bool vectorized,
+                           const float* __restrict__ tile_prefix) {
   using T = Tile<Threads, Vectors>;
   __shared__ float warp_totals[T::kWarps];
   const std::size_t base = std::size_t(blockIdx.x) * T::kSize;
@@ -227,11 +227,9 @@ __global__ void __launch_bounds__(Threads) scan_tiles_from_prefix(const float* _
 // ---- Version 7 ---------------------------------------------------------------------------------
 // [snippet:decoupled_look_back]
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) scan_decoupled_look_back(const float* __restrict__ in,
-                                                                   float* __restrict__ out, std::size_t n,
-                                                                   bool vectorized,
-                                                                   unsigned long long* tile_counter,
-                                                                   unsigned long long* tile_status) {
+__global__ void __launch_bounds__(Threads)
+    scan_decoupled_look_back(const float* __restrict__ in, float* __restrict__ out, std::size_t n, bool vectorized,
+                             unsigned long long* tile_counter, unsigned long long* tile_status) {
   using T = Tile<Threads, Vectors>;
   __shared__ float warp_totals[T::kWarps];
   __shared__ float prefix_shared;
@@ -272,28 +270,19 @@ void run_hand_written(Kernel kernel, const float* in, float* out, std::size_t n,
   constexpr int kVectors = kTileItemsPerThread / 4;
   static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
   switch (kernel) {
-    case Kernel::one_thread:
-      scan_one_thread<<<1, 1, 0, stream>>>(in, out, n);
-      break;
-    case Kernel::hillis_steele:
-      scan_hillis_steele<1024><<<1, 1024, 0, stream>>>(in, out, n);
-      break;
-    case Kernel::blelloch:
-      scan_blelloch<512><<<1, 512, 0, stream>>>(in, out, n);
-      break;
-    case Kernel::warp_shuffle:
-      scan_warp_shuffle<1024, 2><<<1, 1024, 0, stream>>>(in, out, n, vectorized);
-      break;
-    case Kernel::cub_block_scan:
-      scan_cub_block<1024, 8><<<1, 1024, 0, stream>>>(in, out, n);
-      break;
+    case Kernel::one_thread: scan_one_thread<<<1, 1, 0, stream>>>(in, out, n); break;
+    case Kernel::hillis_steele: scan_hillis_steele<1024><<<1, 1024, 0, stream>>>(in, out, n); break;
+    case Kernel::blelloch: scan_blelloch<512><<<1, 512, 0, stream>>>(in, out, n); break;
+    case Kernel::warp_shuffle: scan_warp_shuffle<1024, 2><<<1, 1024, 0, stream>>>(in, out, n, vectorized); break;
+    case Kernel::cub_block_scan: scan_cub_block<1024, 8><<<1, 1024, 0, stream>>>(in, out, n); break;
     case Kernel::reduce_then_scan: {
       // [snippet:reduce_then_scan_launch]
       const unsigned tiles = grid_size(tile_count(n));
       reduce_tiles<kTileThreads, kVectors><<<tiles, kTileThreads, 0, stream>>>(in, n, vectorized, scratch.tile_sums);
       CUDA_CHECK_LAUNCH();
-      scan_warp_shuffle<1024, 1><<<1, 1024, 0, stream>>>(scratch.tile_sums, scratch.tile_prefix, tiles,
-                                                         aligned16(scratch.tile_sums) && aligned16(scratch.tile_prefix));
+      scan_warp_shuffle<1024, 1>
+          <<<1, 1024, 0, stream>>>(scratch.tile_sums, scratch.tile_prefix, tiles,
+                                   aligned16(scratch.tile_sums) && aligned16(scratch.tile_prefix));
       CUDA_CHECK_LAUNCH();
       scan_tiles_from_prefix<kTileThreads, kVectors>
           <<<tiles, kTileThreads, 0, stream>>>(in, out, n, vectorized, scratch.tile_prefix);
@@ -308,8 +297,7 @@ void run_hand_written(Kernel kernel, const float* in, float* out, std::size_t n,
           in, out, n, vectorized, scratch.tile_status, scratch.tile_status + 1);
       break;
     }
-    default:
-      throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
+    default: throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
   }
   CUDA_CHECK_LAUNCH();
 }

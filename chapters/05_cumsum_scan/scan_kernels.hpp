@@ -34,7 +34,8 @@ struct KernelInfo {
 };
 
 inline constexpr KernelInfo kKernels[] = {
-    {Kernel::one_thread, "scan_one_thread", "one thread walks the whole array: the sequential loop", std::size_t(1) << 17, false},
+    {Kernel::one_thread, "scan_one_thread", "one thread walks the whole array: the sequential loop",
+     std::size_t(1) << 17, false},
     {Kernel::hillis_steele, "scan_hillis_steele", "one block; Hillis-Steele in shared memory, double-buffered",
      std::size_t(1) << 24, false},
     {Kernel::blelloch, "scan_blelloch", "one block; Blelloch up-sweep and down-sweep, padded against bank conflicts",
@@ -43,10 +44,10 @@ inline constexpr KernelInfo kKernels[] = {
      std::size_t(1) << 24, false},
     {Kernel::cub_block_scan, "scan_cub_block", "one block; cub::BlockScan with a running-prefix callback",
      std::size_t(1) << 24, false},
-    {Kernel::reduce_then_scan, "scan_reduce_then_scan", "all blocks; 3 passes: reduce tiles, scan tile sums, rescan tiles",
-     kUnlimited, false},
-    {Kernel::decoupled_look_back, "scan_decoupled_look_back", "all blocks; 1 pass, decoupled look-back over tile status words",
-     kUnlimited, false},
+    {Kernel::reduce_then_scan, "scan_reduce_then_scan",
+     "all blocks; 3 passes: reduce tiles, scan tile sums, rescan tiles", kUnlimited, false},
+    {Kernel::decoupled_look_back, "scan_decoupled_look_back",
+     "all blocks; 1 pass, decoupled look-back over tile status words", kUnlimited, false},
     {Kernel::cub_device_scan, "cub_device_scan", "library: cub::DeviceScan::InclusiveSum, temp storage allocated once",
      kUnlimited, true},
     {Kernel::thrust_scan, "thrust_inclusive_scan", "library: thrust::inclusive_scan, default policy", kUnlimited, true},
@@ -66,9 +67,9 @@ constexpr std::size_t tile_count(std::size_t n) { return (n + kTileSize - 1) / k
 
 // Device scratch of the multi-block versions, sized for n elements.
 struct DeviceScratch {
-  float* tile_sums = nullptr;                  // tile_count(n) floats (version 6)
-  float* tile_prefix = nullptr;                // tile_count(n) floats (version 6)
-  unsigned long long* tile_status = nullptr;   // tile_count(n) + 1 words (version 7; word 0 counts tiles)
+  float* tile_sums = nullptr;                 // tile_count(n) floats (version 6)
+  float* tile_prefix = nullptr;               // tile_count(n) floats (version 6)
+  unsigned long long* tile_status = nullptr;  // tile_count(n) + 1 words (version 7; word 0 counts tiles)
 };
 
 // Versions 1-7. in and out hold n floats (any alignment; 16-byte aligned pointers take the

@@ -2,9 +2,9 @@
 #include "cuda_check.hpp"
 #include "scan_libraries.hpp"
 
-#include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
+#include <cub/device/device_scan.cuh>
 
 #include <climits>
 
@@ -33,9 +33,8 @@ std::size_t cub_scan_temp_bytes(std::size_t n) {
 // [snippet:cub_device_scan]
 void cub_inclusive_sum(const float* in, float* out, std::size_t n, void* temp, std::size_t temp_bytes,
                        cudaStream_t stream) {
-  CUDA_CHECK(with_count(n, [&](auto count) {
-    return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, count, stream);
-  }));
+  CUDA_CHECK(with_count(
+      n, [&](auto count) { return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, count, stream); }));
   CUDA_CHECK_LAUNCH();
 }
 // [/snippet:cub_device_scan]

@@ -16,7 +16,8 @@ bool is_power_of_two(std::size_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 std::vector<std::vector<double>> hillis_steele_trace(std::span<const double> x) {
   std::vector<std::vector<double>> states{std::vector<double>(x.begin(), x.end())};
-  for (std::size_t offset = 1; offset < x.size(); offset *= 2) states.push_back(hillis_steele_step(states.back(), offset));
+  for (std::size_t offset = 1; offset < x.size(); offset *= 2)
+    states.push_back(hillis_steele_step(states.back(), offset));
   return states;
 }
 

@@ -36,10 +36,10 @@ void blelloch_up_sweep_level(std::span<double> tree, std::size_t stride);
 void blelloch_down_sweep_level(std::span<double> tree, std::size_t stride);
 
 struct BlellochStep {
-  std::string what;            // "up-sweep, stride 2", "clear the root", ...
-  std::size_t stride = 0;      // 0 for the root clearing
+  std::string what;        // "up-sweep, stride 2", "clear the root", ...
+  std::size_t stride = 0;  // 0 for the root clearing
   bool up = true;
-  std::vector<double> state;   // the array after this step
+  std::vector<double> state;  // the array after this step
 };
 // The input, then every level of the up-sweep, the root cleared, and every level of the
 // down-sweep. n must be a power of two. The last state is the *exclusive* scan.
@@ -66,9 +66,9 @@ struct TileStatus {
 };
 
 struct LookBack {
-  bool ready = false;          // false: a predecessor has published nothing yet; look again later
-  double exclusive_prefix = 0; // when ready: the sum of every tile before `tile`
-  std::size_t inspected = 0;   // predecessors read, the one that stopped the walk included
+  bool ready = false;           // false: a predecessor has published nothing yet; look again later
+  double exclusive_prefix = 0;  // when ready: the sum of every tile before `tile`
+  std::size_t inspected = 0;    // predecessors read, the one that stopped the walk included
 };
 // Exercise 3: walk back from tile − 1, adding aggregates, until a tile with its inclusive
 // prefix (stop, ready), or a tile that is not ready (stop, not ready). Tile 0 needs nothing.

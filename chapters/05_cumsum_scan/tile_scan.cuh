@@ -229,8 +229,8 @@ __device__ __forceinline__ unsigned long long claim_tile(unsigned long long* til
 // combination of every tile from first_tile up to `tile` (excluded), and publishes this tile's
 // inclusive prefix. Status says where a tile's aggregate and prefix are kept.
 template <class Op, class Status>
-__device__ typename Op::Value look_back(Status status, long long tile, long long first_tile,
-                                        typename Op::Value total, int lane) {
+__device__ typename Op::Value look_back(Status status, long long tile, long long first_tile, typename Op::Value total,
+                                        int lane) {
   using Value = typename Op::Value;
   if (tile == first_tile) {
     if (lane == 0) status.publish_prefix(tile, total);

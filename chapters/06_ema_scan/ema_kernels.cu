@@ -23,13 +23,13 @@
 #include "pair.hpp"
 #include "tile_scan.cuh"
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
 
 #include <algorithm>
 #include <climits>
@@ -112,7 +112,7 @@ __device__ __forceinline__ void store_states(float* __restrict__ h, int valid, c
 // [snippet:warp_pairs]
 template <int Threads, int Vectors>
 __global__ void __launch_bounds__(Threads) ema_warp_pairs(const float* __restrict__ a, const float* __restrict__ b,
-                                                         float* __restrict__ h, std::size_t length) {
+                                                          float* __restrict__ h, std::size_t length) {
   using T = Tile<Threads, Vectors>;
   __shared__ PairF warp_totals[T::kWarps];
   const std::size_t start = std::size_t(blockIdx.x) * length;
@@ -149,8 +149,8 @@ struct RunningPrefix {
 };
 
 template <int Threads, int Items>
-__global__ void __launch_bounds__(Threads) ema_cub_block(const float* __restrict__ a, const float* __restrict__ b,
-                                                        float* __restrict__ h, std::size_t length) {
+__global__ void __launch_bounds__(Threads)
+    ema_cub_block(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ h, std::size_t length) {
   using Load = cub::BlockLoad<float, Threads, Items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
   using Store = cub::BlockStore<float, Threads, Items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   using Scan = cub::BlockScan<PairF, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
@@ -239,11 +239,10 @@ __device__ ClaimedTile claim_tile(unsigned long long* tile_counter, std::size_t 
 }
 
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict__ a, const float* __restrict__ b,
-                                                        float* __restrict__ h, std::size_t length,
-                                                        std::size_t tiles_per_seq,
-                                                        unsigned long long* tile_counter,
-                                                        unsigned long long* tile_status, float2* tile_aggregate) {
+__global__ void __launch_bounds__(Threads)
+    ema_look_back(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ h, std::size_t length,
+                  std::size_t tiles_per_seq, unsigned long long* tile_counter, unsigned long long* tile_status,
+                  float2* tile_aggregate) {
   using T = Tile<Threads, Vectors>;
   __shared__ PairF warp_totals[T::kWarps];
   __shared__ float h_before_shared;
@@ -252,8 +251,7 @@ __global__ void __launch_bounds__(Threads) ema_look_back(const float* __restrict
   PairF v[Vectors][4];
   load_pairs<Threads, Vectors>(a + t.offset, b + t.offset, t.valid, v);
   const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
-  if (threadIdx.x == 0)
-    h_before_shared = look_back(tile_status, tile_aggregate, t.tile, t.first_of_sequence, s.total);
+  if (threadIdx.x == 0) h_before_shared = look_back(tile_status, tile_aggregate, t.tile, t.first_of_sequence, s.total);
   __syncthreads();
   store_states<Threads, Vectors>(h + t.offset, t.valid, v, apply(s.warp_prefix, h_before_shared));
 }
@@ -299,11 +297,10 @@ struct PairStatus {
 
 // [snippet:look_back_window]
 template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __restrict__ a,
-                                                               const float* __restrict__ b, float* __restrict__ h,
-                                                               std::size_t length, std::size_t tiles_per_seq,
-                                                               unsigned long long* tile_counter,
-                                                               unsigned long long* tile_status) {
+__global__ void __launch_bounds__(Threads)
+    ema_look_back_window(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ h,
+                         std::size_t length, std::size_t tiles_per_seq, unsigned long long* tile_counter,
+                         unsigned long long* tile_status) {
   using T = Tile<Threads, Vectors>;
   __shared__ PairF warp_totals[T::kWarps];
   __shared__ float h_before_shared;
@@ -316,8 +313,7 @@ __global__ void __launch_bounds__(Threads) ema_look_back_window(const float* __r
     // The composition of the sequence's earlier tiles: (0, h before this tile), or the identity
     // (1, 0) for its first tile. Either way, its b is the state before the tile.
     const long long tile = t.tile, first = t.first_of_sequence;
-    const PairF before =
-        scan::look_back<ComposeMaps>(PairStatus{tile_status}, tile, first, s.total, threadIdx.x);
+    const PairF before = scan::look_back<ComposeMaps>(PairStatus{tile_status}, tile, first, s.total, threadIdx.x);
     if (threadIdx.x == 0) h_before_shared = before.b;
   }
   __syncthreads();
@@ -384,8 +380,8 @@ void launch_look_back_window(const float* a, const float* b, float* h, std::size
   const std::size_t tiles = per_seq * batch;
   // Word 0 is the tile counter, words 1.. the two status words of every tile: one memset.
   CUDA_CHECK(cudaMemsetAsync(window_status, 0, (2 * tiles + 1) * sizeof(unsigned long long), stream));
-  ema_look_back_window<Threads, Items / 4><<<grid_size(tiles), Threads, 0, stream>>>(
-      a, b, h, length, per_seq, window_status, window_status + 1);
+  ema_look_back_window<Threads, Items / 4>
+      <<<grid_size(tiles), Threads, 0, stream>>>(a, b, h, length, per_seq, window_status, window_status + 1);
 }
 
 }  // namespace
@@ -457,15 +453,9 @@ void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, s
   constexpr int kVectors = kTileItemsPerThread / 4;
   static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
   switch (kernel) {
-    case Kernel::one_thread:
-      ema_one_thread<<<grid_size(batch), 1, 0, stream>>>(a, b, h, length);
-      break;
-    case Kernel::warp_pairs:
-      ema_warp_pairs<512, 2><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length);
-      break;
-    case Kernel::cub_block:
-      ema_cub_block<512, 8><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length);
-      break;
+    case Kernel::one_thread: ema_one_thread<<<grid_size(batch), 1, 0, stream>>>(a, b, h, length); break;
+    case Kernel::warp_pairs: ema_warp_pairs<512, 2><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length); break;
+    case Kernel::cub_block: ema_cub_block<512, 8><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length); break;
     case Kernel::look_back: {
       const std::size_t per_seq = tiles_per_sequence(length);
       const std::size_t tiles = per_seq * batch;
@@ -475,10 +465,8 @@ void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, s
           a, b, h, length, per_seq, scratch.tile_status, scratch.tile_status + 1, scratch.tile_aggregate);
       break;
     }
-    case Kernel::look_back_window:
-      return run_look_back_window(kWindowTile, a, b, h, batch, length, scratch, stream);
-    default:
-      throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
+    case Kernel::look_back_window: return run_look_back_window(kWindowTile, a, b, h, batch, length, scratch, stream);
+    default: throw std::invalid_argument(std::string("run_hand_written: ") + info(kernel).name + " is a library");
   }
   CUDA_CHECK_LAUNCH();
 }

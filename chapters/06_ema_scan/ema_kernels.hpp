@@ -34,8 +34,8 @@ inline constexpr KernelInfo kKernels[] = {
     {Kernel::one_thread, "ema_one_thread", "one thread per sequence: the sequential loop", std::size_t(1) << 17, false},
     {Kernel::warp_pairs, "ema_warp_pairs", "one block per sequence; own warp scan of pairs, carry from chunk to chunk",
      std::size_t(1) << 24, false},
-    {Kernel::cub_block, "ema_cub_block", "one block per sequence; cub::BlockScan with a pair functor and a running prefix",
-     std::size_t(1) << 24, false},
+    {Kernel::cub_block, "ema_cub_block",
+     "one block per sequence; cub::BlockScan with a pair functor and a running prefix", std::size_t(1) << 24, false},
     {Kernel::look_back, "ema_look_back", "all blocks; decoupled look-back over pairs, one pass", kUnlimited, false},
     {Kernel::look_back_window, "ema_look_back_window",
      "all blocks; a warp looks back over 32 tiles at once; (flag, a) and (flag, b) status words", kUnlimited, false},
@@ -62,8 +62,8 @@ struct TileShape {
   int items_per_thread;
   constexpr std::size_t size() const { return std::size_t(threads) * items_per_thread; }
 };
-inline constexpr TileShape kWindowTileShapes[] = {{128, 16}, {128, 32}, {128, 48}, {128, 64}, {64, 64},
-                                                  {256, 16}, {256, 32}, {512, 16}};
+inline constexpr TileShape kWindowTileShapes[] = {{128, 16}, {128, 32}, {128, 48}, {128, 64},
+                                                  {64, 64},  {256, 16}, {256, 32}, {512, 16}};
 // Version 5's tile in the chapter's runs: the winner of the sweep on the GPU.
 inline constexpr TileShape kWindowTile{128, 64};
 

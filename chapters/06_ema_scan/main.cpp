@@ -63,9 +63,10 @@ std::string version_label(ema::Kernel k) { return fmt::format("{} {}", int(k), e
 // ---- [1] ---------------------------------------------------------------------------------------
 void section_recurrence(Notebook& nb) {
   nb.section("The EMA is a first-order linear recurrence (fp64 reference on the CPU)");
-  nb.text("EMA: h_k = α h_{k-1} + (1 - α) x_k. With a_k = α and b_k = (1 - α) x_k it is the general\n"
-          "h_k = a_k h_{k-1} + b_k, Mamba's recurrence for one channel and one state (a_k = exp(Δ_k A),\n"
-          "b_k = Δ_k B_k x_k). Every sequence starts from h_{-1} = 0.");
+  nb.text(
+      "EMA: h_k = α h_{k-1} + (1 - α) x_k. With a_k = α and b_k = (1 - α) x_k it is the general\n"
+      "h_k = a_k h_{k-1} + b_k, Mamba's recurrence for one channel and one state (a_k = exp(Δ_k A),\n"
+      "b_k = Δ_k B_k x_k). Every sequence starts from h_{-1} = 0.");
   const std::vector<float> x{1, 0, 0, 0, 2, 2, 2, 2};
   const auto p = ema::ema_problem(0.5, x);
   const auto h = ema::recurrence_reference(p);
@@ -84,8 +85,9 @@ void section_recurrence(Notebook& nb) {
 // ---- [2] ---------------------------------------------------------------------------------------
 void section_pair_operator(Notebook& nb, const Options& o) {
   nb.section("The pair operator: associative, with identity (1, 0)");
-  nb.text("(a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2): first the map h -> a1 h + b1, then h -> a2 h + b2.\n"
-          "The inclusive scan of the pairs gives (A_k, B_k) with h_k = A_k h_{-1} + B_k = B_k.");
+  nb.text(
+      "(a1, b1) ∘ (a2, b2) = (a1 a2, a2 b1 + b2): first the map h -> a1 h + b1, then h -> a2 h + b2.\n"
+      "The inclusive scan of the pairs gives (A_k, B_k) with h_k = A_k h_{-1} + B_k = B_k.");
   std::mt19937_64 rng(nb.options().seed);
   std::uniform_real_distribution<double> d(-2.0, 2.0);
   double worst = 0, identity_worst = 0;
@@ -101,10 +103,10 @@ void section_pair_operator(Notebook& nb, const Options& o) {
            fmt::format("largest difference {:.1e} ≤ 1e-13", worst));
   nb.check("(1,0)∘p = p∘(1,0) = p", identity_worst == 0, fmt::format("largest difference {:.1e}", identity_worst));
   const ema::Pair<double> p{0.5, 1}, q{2, 3};
-  nb.text(fmt::format("Not commutative: (0.5, 1)∘(2, 3) = ({}, {}), (2, 3)∘(0.5, 1) = ({}, {}).",
-                      ema::combine(p, q).a, ema::combine(p, q).b, ema::combine(q, p).a, ema::combine(q, p).b));
-  const auto problem = ema::random_problem(1, static_cast<std::size_t>(o.check_length), kDecayLo, kDecayHi,
-                                           nb.options().seed);
+  nb.text(fmt::format("Not commutative: (0.5, 1)∘(2, 3) = ({}, {}), (2, 3)∘(0.5, 1) = ({}, {}).", ema::combine(p, q).a,
+                      ema::combine(p, q).b, ema::combine(q, p).a, ema::combine(q, p).b));
+  const auto problem =
+      ema::random_problem(1, static_cast<std::size_t>(o.check_length), kDecayLo, kDecayHi, nb.options().seed);
   const auto expected = ema::recurrence_reference(problem);
   nb.check(fmt::format("fp32 tree of pairs vs fp64 loop, L = {}, a in [0.95, 1)", o.check_length),
            common::compare(ema::recurrence_tree_fp32(problem), expected, kFp32));
@@ -116,7 +118,13 @@ void section_pair_operator(Notebook& nb, const Options& o) {
 void section_impulse(Notebook& nb) {
   nb.section("Impulse responses: how fast the EMA forgets");
   nb.text("x = (1, 0, 0, ...) gives h_k = (1 - α) α^k: a geometric decay with memory about 1/(1 - α) steps.");
-  Figure f{"impulse_response", "EMA impulse response h_k = (1 - α) α^k", "step k", "h_k", false, true, {},
+  Figure f{"impulse_response",
+           "EMA impulse response h_k = (1 - α) α^k",
+           "step k",
+           "h_k",
+           false,
+           true,
+           {},
            {"set yrange [1e-6:1]", "set key top right"}};
   std::vector<std::vector<std::string>> rows;
   double worst = 0;
@@ -143,17 +151,25 @@ void section_impulse(Notebook& nb) {
 // ---- [4] ---------------------------------------------------------------------------------------
 void section_precision(Notebook& nb) {
   nb.section("fp32 error against L: the sequential loop and the parallel tree");
-  nb.text("Both orders round at every combine. With a = 1 the recurrence is a running sum and the error\n"
-          "keeps growing with L, as in chapter 05. With a_k < 1 each error is multiplied by later a's: it\n"
-          "fades after about 1/(1 - a) steps, so the error stops growing once L passes the memory.");
+  nb.text(
+      "Both orders round at every combine. With a = 1 the recurrence is a running sum and the error\n"
+      "keeps growing with L, as in chapter 05. With a_k < 1 each error is multiplied by later a's: it\n"
+      "fades after about 1/(1 - a) steps, so the error stops growing once L passes the memory.");
   struct Case {
     std::string name;
     double lo, hi;
   };
-  const std::vector<Case> cases{{"a = 1 (running sum)", 1.0, 1.0}, {"a in [0.999, 1)", 0.999, 1.0},
+  const std::vector<Case> cases{{"a = 1 (running sum)", 1.0, 1.0},
+                                {"a in [0.999, 1)", 0.999, 1.0},
                                 {"a in [0.95, 1) (the checks)", kDecayLo, kDecayHi}};
-  Figure f{"precision_vs_length", "fp32 error of h against fp64 (b uniform in [-1, 1))", "L",
-           "max |h(fp32) - h(fp64)|", true, true, {}, {"set key inside top left", "set yrange [*:0.1]"}};
+  Figure f{"precision_vs_length",
+           "fp32 error of h against fp64 (b uniform in [-1, 1))",
+           "L",
+           "max |h(fp32) - h(fp64)|",
+           true,
+           true,
+           {},
+           {"set key inside top left", "set yrange [*:0.1]"}};
   std::vector<std::vector<std::string>> rows;
   std::map<std::string, Series> loop_series, tree_series;
   for (int e = 4; e <= 20; e += 2) {
@@ -165,7 +181,8 @@ void section_precision(Notebook& nb) {
       const double loop = common::compare(ema::recurrence_fp32(p), expected, {1e9, 0}).max_abs_error;
       const double tree = common::compare(ema::recurrence_tree_fp32(p), expected, {1e9, 0}).max_abs_error;
       auto& ls = loop_series.try_emplace(c.name, Series{"loop, " + c.name, {}, {}, "linespoints lw 2"}).first->second;
-      auto& ts = tree_series.try_emplace(c.name, Series{"tree, " + c.name, {}, {}, "linespoints lw 2 dt 2"}).first->second;
+      auto& ts =
+          tree_series.try_emplace(c.name, Series{"tree, " + c.name, {}, {}, "linespoints lw 2 dt 2"}).first->second;
       ls.x.push_back(double(n)), ls.y.push_back(std::max(loop, 1e-12));
       ts.x.push_back(double(n)), ts.y.push_back(std::max(tree, 1e-12));
       row.push_back(fmt::format("{:.1e}", loop));
@@ -178,33 +195,38 @@ void section_precision(Notebook& nb) {
     f.series.push_back(loop_series[c.name]);
     f.series.push_back(tree_series[c.name]);
   }
-  nb.text("The checks use a in [0.95, 1): |h| < 20 and errors fade within ~20 steps, so the error is\n"
-          "bounded at every L and atol = rtol = 1e-4 covers it with margin; a wrong carry is off by O(1).");
+  nb.text(
+      "The checks use a in [0.95, 1): |h| < 20 and errors fade within ~20 steps, so the error is\n"
+      "bounded at every L and atol = rtol = 1e-4 covers it with margin; a wrong carry is off by O(1).");
   nb.figure(f, false);
 }
 
 // ---- [5] ---------------------------------------------------------------------------------------
 void section_underflow(Notebook& nb) {
   nb.section("When the product of the a's underflows");
-  nb.text("The scan carries A_k = a_0 a_1 ... a_k. With a_k = 0.5, A_k = 2^-(k+1): below 2^-126 fp32 goes\n"
-          "subnormal (losing bits), and past 2^-149 it is exactly 0.");
+  nb.text(
+      "The scan carries A_k = a_0 a_1 ... a_k. With a_k = 0.5, A_k = 2^-(k+1): below 2^-126 fp32 goes\n"
+      "subnormal (losing bits), and past 2^-149 it is exactly 0.");
   const std::size_t steps = 200;
   const std::vector<float> a(steps, 0.5f);
   const auto p32 = ema::running_product_fp32(a);
   const auto p64 = ema::running_product_fp64(a);
   const auto first_zero = std::find(p32.begin(), p32.end(), 0.0f) - p32.begin();
-  nb.value("first k with A_k = 0 in fp32", fmt::format("{} (fp64: A_k = 2^-{} = {:.2e})", first_zero, first_zero + 1,
-                                                       p64[first_zero]));
+  nb.value("first k with A_k = 0 in fp32",
+           fmt::format("{} (fp64: A_k = 2^-{} = {:.2e})", first_zero, first_zero + 1, p64[first_zero]));
   auto problem = ema::random_problem(1, steps, 0.5, 0.5, nb.options().seed);
   const auto c = common::compare(ema::recurrence_tree_fp32(problem), ema::recurrence_reference(problem), {1e-6, 1e-6});
   nb.check("h from the fp32 tree is still accurate after A_k underflowed", c);
-  nb.text("Harmless for h: A_k multiplies h_{-1} (here 0), and the carry from far back is scaled by a\n"
-          "product below 2^-149, which could not change h by even one rounding unit anyway. Not harmless\n"
-          "for gradients: ∂h_199/∂h_{-1} = A_199 is now exactly 0 instead of 6e-61 -- a vanishing gradient becomes\n"
-          "a vanished one, and log A_k (what a backward pass may want) is -inf. Summing log a in fp32\n"
-          "instead (-0.69 per step) never underflows.");
-  Figure f{"underflow", "Running product of a_k = 0.5: log2 A_k", "step k", "log2 A_k", false, false, {},
-           {"set key inside bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
+  nb.text(
+      "Harmless for h: A_k multiplies h_{-1} (here 0), and the carry from far back is scaled by a\n"
+      "product below 2^-149, which could not change h by even one rounding unit anyway. Not harmless\n"
+      "for gradients: ∂h_199/∂h_{-1} = A_199 is now exactly 0 instead of 6e-61 -- a vanishing gradient becomes\n"
+      "a vanished one, and log A_k (what a backward pass may want) is -inf. Summing log a in fp32\n"
+      "instead (-0.69 per step) never underflows.");
+  Figure f{"underflow", "Running product of a_k = 0.5: log2 A_k",
+           "step k",    "log2 A_k",
+           false,       false,
+           {},          {"set key inside bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
   Series s64{"fp64", {}, {}}, s32{"fp32 (0 from k = 149: log2 = -inf, not drawn)", {}, {}, "lines lw 3 dt 2"};
   for (std::size_t k = 0; k < steps; ++k) {
     s64.x.push_back(double(k)), s64.y.push_back(std::log2(p64[k]));
@@ -227,7 +249,9 @@ void section_gpu(Notebook& nb, const Options& o) {
   if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
   const std::size_t long_length = static_cast<std::size_t>(o.check_length);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes{
-      {1, 1}, {1, 2}, {1, 31}, {1, 33}, {1, 1000}, {1, 4097}, {1, long_length}, {7, 1000}, {static_cast<std::size_t>(o.batch), kBatchedLength}};
+      {1, 1},           {1, 2},    {1, 31},
+      {1, 33},          {1, 1000}, {1, 4097},
+      {1, long_length}, {7, 1000}, {static_cast<std::size_t>(o.batch), kBatchedLength}};
   for (const auto& info : ema::kKernels) {
     if (!common::kernel_selected(nb.options(), int(info.id))) continue;
     std::string done;
@@ -256,9 +280,10 @@ void section_benchmark(Notebook& nb) {
   const int top = bench ? 28 : 20;
   std::vector<std::size_t> sizes;
   for (int e = 10; e <= top; e += 2) sizes.push_back(std::size_t(1) << e);
-  nb.text("One sequence of N. GB/s = 12 bytes per element (a and b read, h written) / median time, L2\n"
-          "flushed before every repetition. The roof: cudaMemcpyAsync device-to-device of 6N bytes (12N\n"
-          "moved), timed the same way, in this run. Every version is checked before and after it is timed.");
+  nb.text(
+      "One sequence of N. GB/s = 12 bytes per element (a and b read, h written) / median time, L2\n"
+      "flushed before every repetition. The roof: cudaMemcpyAsync device-to-device of 6N bytes (12N\n"
+      "moved), timed the same way, in this run. Every version is checked before and after it is timed.");
   const bool gpu = nb.gpu();
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
@@ -295,7 +320,8 @@ void section_benchmark(Notebook& nb) {
         continue;
       }
       const auto t = timing->time(
-          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); }, [&] { problem.run(info.id); },
+          fmt::format("version {} at N = {}", int(info.id), n), [&] { problem.poison_output(); },
+          [&] { problem.run(info.id); },
           [&] { return common::failure(common::compare(problem.output(), expected, kFp32)); });
       if (!t) {
         row.push_back("wrong");
@@ -331,8 +357,14 @@ void section_benchmark(Notebook& nb) {
     if (window && cub) line += fmt::format("; version 5 = {:.1f}% of CUB (version 6)", 100 * *window / *cub);
     if (!line.empty()) nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())), line);
   }
-  Figure f{"bench_throughput", "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)", "N (elements)",
-           "GB/s", true, true, {}, {"set key outside right top", "set yrange [0.1:*]"}};
+  Figure f{"bench_throughput",
+           "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)",
+           "N (elements)",
+           "GB/s",
+           true,
+           true,
+           {},
+           {"set key outside right top", "set yrange [0.1:*]"}};
   for (Series s : results.series()) {
     if (s.title.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
     f.series.push_back(s);
@@ -344,10 +376,11 @@ void section_benchmark(Notebook& nb) {
 void section_tile_sweep(Notebook& nb) {
   const std::size_t n = std::size_t(1) << 28;
   nb.section("Tuning version 5: every tile shape at N = 2^28");
-  nb.text(fmt::format("Version 5 built for each tile shape of kWindowTileShapes (ema_kernels.hpp), raced against\n"
-                      "the copy and CUB (version 6) in the same run, L2 flushed before every repetition. The\n"
-                      "chapter's runs use kWindowTile = {} × {}.",
-                      ema::kWindowTile.threads, ema::kWindowTile.items_per_thread));
+  nb.text(
+      fmt::format("Version 5 built for each tile shape of kWindowTileShapes (ema_kernels.hpp), raced against\n"
+                  "the copy and CUB (version 6) in the same run, L2 flushed before every repetition. The\n"
+                  "chapter's runs use kWindowTile = {} × {}.",
+                  ema::kWindowTile.threads, ema::kWindowTile.items_per_thread));
   if (!nb.gpu()) return nb.gpu_skip("the tile sweep");
   const auto p = ema::random_problem(1, n, kDecayLo, kDecayHi, nb.options().seed + n);
   const auto expected = ema::recurrence_reference(p);
@@ -358,18 +391,20 @@ void section_tile_sweep(Notebook& nb) {
   const double copy_gbps = common::gigabytes_per_second(bytes, time_copy(n, timer).median_ms);
   const auto poison = [&] { problem.poison_output(); };
   const auto check = [&] { return common::failure(common::compare(problem.output(), expected, kFp32)); };
-  const auto cub = timing.time("version 6 at N = 2^28", poison, [&] { problem.run(ema::Kernel::cub_device_scan); }, check);
+  const auto cub = timing.time(
+      "version 6 at N = 2^28", poison, [&] { problem.run(ema::Kernel::cub_device_scan); }, check);
   const double cub_gbps = cub ? common::gigabytes_per_second(bytes, cub->median_ms) : 0;
   common::ResultsCsv csv(nb.out_dir() + "/tile_sweep.csv", common::gpu_status().device.name, nb.date(),
                          {"threads", "items_per_thread", "tile", "median_ms", "gb_per_s", "pct_of_copy", "pct_of_cub"});
   std::vector<std::vector<std::string>> rows;
   for (const auto& shape : ema::kWindowTileShapes) {
-    const bool chosen = shape.threads == ema::kWindowTile.threads &&
-                        shape.items_per_thread == ema::kWindowTile.items_per_thread;
+    const bool chosen =
+        shape.threads == ema::kWindowTile.threads && shape.items_per_thread == ema::kWindowTile.items_per_thread;
     std::vector<std::string> row{fmt::format("{} × {}", shape.threads, shape.items_per_thread),
                                  std::to_string(shape.size())};
-    const auto t = timing.time(fmt::format("version 5, tile {} × {}", shape.threads, shape.items_per_thread), poison,
-                               [&] { problem.run_window(shape); }, check);
+    const auto t = timing.time(
+        fmt::format("version 5, tile {} × {}", shape.threads, shape.items_per_thread), poison,
+        [&] { problem.run_window(shape); }, check);
     if (!t) {
       rows.push_back({row[0], row[1], "wrong", "-", "-", chosen ? "kWindowTile" : ""});
       continue;
@@ -398,7 +433,8 @@ int main(int argc, char** argv) {
       {"ch06_ema_scan", "Chapter 06 · The EMA and the linear recurrence as a scan of pairs", ema::kKernelCount}, argc,
       argv,
       [&](CLI::App& app) {
-        app.add_option("--check-length", o.check_length, "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
+        app.add_option("--check-length", o.check_length,
+                       "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
             ->check(common::integer_in(1, 1 << 26))
             ->capture_default_str();
         app.add_option("--batch", o.batch, "Sequences in the batched GPU check")
@@ -413,8 +449,10 @@ int main(int argc, char** argv) {
         // recurrence and two fp32 ones (about 32 bytes an element); a GPU check holds a problem's
         // pairs, its fp64 reference and the GPU's result (20), the longest and the batched in turn.
         const double sequence = 32.0 * double(o.check_length), batched = 20.0 * double(o.batch) * kBatchedLength;
-        if (nb.gpu() && batched > sequence) common::require_host_memory(batched, "--batch");
-        else common::require_host_memory(sequence, "--check-length");
+        if (nb.gpu() && batched > sequence)
+          common::require_host_memory(batched, "--batch");
+        else
+          common::require_host_memory(sequence, "--check-length");
         section_recurrence(nb);
         section_pair_operator(nb, o);
         section_impulse(nb);

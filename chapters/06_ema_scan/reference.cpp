@@ -29,7 +29,8 @@ std::vector<double> recurrence_reference(const Problem& p) {
   std::vector<double> h(p.size());
   for (std::size_t s = 0; s < p.batch; ++s) {
     double state = 0;
-    for (std::size_t k = s * p.length; k < (s + 1) * p.length; ++k) h[k] = state = double(p.a[k]) * state + double(p.b[k]);
+    for (std::size_t k = s * p.length; k < (s + 1) * p.length; ++k)
+      h[k] = state = double(p.a[k]) * state + double(p.b[k]);
   }
   return h;
 }

@@ -10,7 +10,8 @@ bool reads_stored_h(Kernel kernel) { return kernel != Kernel::recompute_h; }
 
 GpuProblem::GpuProblem(Shape shape, std::span<const float> a, std::span<const float> b, std::span<const float> dy)
     : shape_(shape) {
-  common::require_device_memory(7 * shape.size() * sizeof(float), "the problem's arrays (a, b, dy, h, two gradients, checkpoints)");
+  common::require_device_memory(7 * shape.size() * sizeof(float),
+                                "the problem's arrays (a, b, dy, h, two gradients, checkpoints)");
   a_ = common::DeviceBuffer<float>(a);
   b_ = common::DeviceBuffer<float>(b);
   dy_ = common::DeviceBuffer<float>(dy);
@@ -19,8 +20,8 @@ GpuProblem::GpuProblem(Shape shape, std::span<const float> a, std::span<const fl
 }
 
 DeviceProblem GpuProblem::view() {
-  return {shape_.sequences, shape_.length, a_.data(), b_.data(), dy_.data(), h_.data(),
-          grad_a_.data(), grad_b_.data(), checkpoints_.data()};
+  return {shape_.sequences, shape_.length,  a_.data(),      b_.data(),          dy_.data(),
+          h_.data(),        grad_a_.data(), grad_b_.data(), checkpoints_.data()};
 }
 
 void GpuProblem::store_h() {

@@ -42,7 +42,9 @@ struct Options {
 // below the two are of the same size, and the atol allows a hundred times the rounding.
 constexpr double kStep = 1e-5;
 constexpr double kUnitRoundoff = 0x1p-53;
-Tolerance finite_difference_tolerance(double loss) { return {1e-9 + 100 * kUnitRoundoff * std::abs(loss) / kStep, 1e-6}; }
+Tolerance finite_difference_tolerance(double loss) {
+  return {1e-9 + 100 * kUnitRoundoff * std::abs(loss) / kStep, 1e-6};
+}
 // fp32 on the GPU against fp64: decays below 0.95 keep g and h below 20, and an error made at
 // one step fades geometrically, so the error stays near a few float epsilons times 20.
 constexpr Tolerance kGradB{2e-4, 2e-4};
@@ -56,7 +58,12 @@ struct Problem {
 Problem random_problem(Shape shape, std::uint64_t seed, double lo = 0.3, double hi = 0.95) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> decay(lo, hi), unit(-1.0, 1.0);
-  Problem p{shape, std::vector<double>(shape.size()), std::vector<double>(shape.size()), std::vector<double>(shape.size()), {}, {}};
+  Problem p{shape,
+            std::vector<double>(shape.size()),
+            std::vector<double>(shape.size()),
+            std::vector<double>(shape.size()),
+            {},
+            {}};
   for (std::size_t i = 0; i < shape.size(); ++i) {
     p.a[i] = decay(rng);
     p.b[i] = unit(rng);
@@ -87,7 +94,8 @@ void section_small_example(Notebook& nb, const common::CommonOptions& common) {
   nb.text("Loss L = Σ log cosh(h_k − t_k), so dy_k = tanh(h_k − t_k). g_k = dy_k + a_{k+1} g_{k+1}, from the end.");
   std::vector<std::vector<std::string>> rows;
   for (std::size_t k = 0; k < p.shape.length; ++k)
-    rows.push_back({std::to_string(k), fixed(p.a[k]), fixed(p.b[k]), fixed(p.h[k]), fixed(p.dy[k]), fixed(grads.g[k]), fixed(grads.grad_a[k])});
+    rows.push_back({std::to_string(k), fixed(p.a[k]), fixed(p.b[k]), fixed(p.h[k]), fixed(p.dy[k]), fixed(grads.g[k]),
+                    fixed(grads.grad_a[k])});
   nb.table({"k", "a_k", "b_k", "h_k", "dy_k", "g_k = dL/db_k", "dL/da_k"}, rows);
   const auto fd = rscan::finite_differences(p.shape, p.a, p.b, p.target, kStep);
   const Tolerance tol = finite_difference_tolerance(rscan::log_cosh_loss(p.h, p.target));
@@ -134,23 +142,37 @@ void section_finite_differences(Notebook& nb, const common::CommonOptions& commo
     rows.push_back({fmt::format("1e{}", e), fmt::format("{:.2e}", b_error), fmt::format("{:.2e}", a_error),
                     fmt::format("{:.2e}", kUnitRoundoff * loss / step)});
   }
-  nb.text(fmt::format("The step: one sequence of 33 steps, L = {:.2f}; the largest error of the central difference "
-                      "against the reverse pass, for every step ε.",
-                      loss));
+  nb.text(
+      fmt::format("The step: one sequence of 33 steps, L = {:.2f}; the largest error of the central difference "
+                  "against the reverse pass, for every step ε.",
+                  loss));
   nb.table({"ε", "dL/db", "dL/da", "u·|L|/ε"}, rows);
   const Tolerance tol = finite_difference_tolerance(loss);
-  nb.check(fmt::format("at the checks' step ε = {:.0e} the error is inside the checks' atol", kStep), error_at_step <= tol.atol,
+  nb.check(fmt::format("at the checks' step ε = {:.0e} the error is inside the checks' atol", kStep),
+           error_at_step <= tol.atol,
            fmt::format("largest error {:.2e}; atol {:.2e} = 1e-9 + 100·u·|L|/ε", error_at_step, tol.atol));
-  nb.figure({"finite_difference_step", "Central difference: truncation against rounding", "step ε",
-             "max |finite difference − reverse pass|", true, true, {err_b, err_a, rounding}, {"set key inside bottom left"}});
+  nb.figure({"finite_difference_step",
+             "Central difference: truncation against rounding",
+             "step ε",
+             "max |finite difference − reverse pass|",
+             true,
+             true,
+             {err_b, err_a, rounding},
+             {"set key inside bottom left"}});
 }
 
 void section_vanishing(Notebook& nb) {
   nb.section("Vanishing gradients, seen from the scan");
   nb.text("The loss sees only the last step (dy = 0 except dy_{L−1} = 1), a is constant: g_k = a^{L−1−k}.");
   const std::size_t length = 400;
-  Figure fig{"gradient_vs_distance", "|g_k| against the distance L − 1 − k from the loss", "distance from the loss (steps)",
-             "|g_k| = |dL/db_k|", false, true, {}, {"set yrange [1e-20:1e3]", "set key inside right center"}};
+  Figure fig{"gradient_vs_distance",
+             "|g_k| against the distance L − 1 − k from the loss",
+             "distance from the loss (steps)",
+             "|g_k| = |dL/db_k|",
+             false,
+             true,
+             {},
+             {"set yrange [1e-20:1e3]", "set key inside right center"}};
   std::vector<std::vector<std::string>> rows;
   for (double decay : {0.5, 0.9, 0.99, 1.0, 1.01}) {
     std::vector<double> a(length, decay), dy(length, 0.0);
@@ -177,7 +199,8 @@ void section_warp_simulation(Notebook& nb, const common::CommonOptions& common, 
   const Problem p = random_problem({1, lanes}, common.seed);
   const auto steps = rscan::reverse_steps(p.a, p.dy);
   const auto trace = rscan::warp_reverse_scan_trace(steps);
-  nb.text(fmt::format("{} lanes; lane i holds the map (A, B) of steps i..i+span−1; B is g_i once the span reaches the end.", lanes));
+  nb.text(fmt::format(
+      "{} lanes; lane i holds the map (A, B) of steps i..i+span−1; B is g_i once the span reaches the end.", lanes));
   std::vector<std::vector<std::string>> rows;
   for (std::size_t s = 0; s < trace.size(); ++s) {
     std::vector<std::string> row{s == 0 ? "input" : fmt::format("delta {}", std::size_t(1) << (s - 1))};
@@ -189,19 +212,29 @@ void section_warp_simulation(Notebook& nb, const common::CommonOptions& common, 
   nb.table(header, rows);
   std::vector<double> g;
   for (const auto& step : trace.back()) g.push_back(step.b);
-  nb.check("the last stage's B is g (8 lanes)", common::compare(g, rscan::reverse_pass(p.shape, p.a, p.dy), {1e-14, 1e-12}));
+  nb.check("the last stage's B is g (8 lanes)",
+           common::compare(g, rscan::reverse_pass(p.shape, p.a, p.dy), {1e-14, 1e-12}));
 
   nb.text("The block version: chunks of 256 from the end, warps of 32, warp totals raked, g carried back.");
   for (std::size_t length : {std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), std::size_t(1000),
                              static_cast<std::size_t>(o.check_length)}) {
     const Problem q = random_problem({1, length}, common.seed + 1);
     const auto got = rscan::block_reverse_scan(rscan::reverse_steps(q.a, q.dy), rscan::kBlockThreads, 32);
-    nb.check(fmt::format("block reverse scan simulation, L = {}", length), common::compare(got, rscan::reverse_pass(q.shape, q.a, q.dy), {1e-12, 1e-10}));
+    nb.check(fmt::format("block reverse scan simulation, L = {}", length),
+             common::compare(got, rscan::reverse_pass(q.shape, q.a, q.dy), {1e-12, 1e-10}));
   }
 }
 
 std::vector<Shape> check_shapes(const Options& o) {
-  return {{3, 1}, {3, 2}, {3, 31}, {3, 33}, {3, 257}, {3, 1000}, {2 * 5 * 16, 1000}, {1000, 1}, {1, static_cast<std::size_t>(o.check_length)}};
+  return {{3, 1},
+          {3, 2},
+          {3, 31},
+          {3, 33},
+          {3, 257},
+          {3, 1000},
+          {2 * 5 * 16, 1000},
+          {1000, 1},
+          {1, static_cast<std::size_t>(o.check_length)}};
 }
 
 // One check line for a version and a gradient over many problems: their comparisons merged
@@ -230,7 +263,8 @@ class MergedCheck {
   }
   void report(Notebook& nb, const std::string& what) const {
     nb.check(what, total_, [&](std::size_t i) {
-      auto it = std::prev(std::upper_bound(parts_.begin(), parts_.end(), i, [](std::size_t v, const auto& part) { return v < part.first; }));
+      auto it = std::prev(std::upper_bound(parts_.begin(), parts_.end(), i,
+                                           [](std::size_t v, const auto& part) { return v < part.first; }));
       return fmt::format("element {} of {}", i - it->first, it->second);
     });
   }
@@ -297,14 +331,21 @@ void section_memory(Notebook& nb, const common::CommonOptions& common) {
   std::vector<std::vector<std::string>> rows;
   for (rscan::Kernel k : {rscan::Kernel::block_reverse, rscan::Kernel::recompute_h}) {
     const auto& info = rscan::kKernels[static_cast<int>(k) - 1];
-    rows.push_back({fmt::format("{} {}", static_cast<int>(k), info.name), fmt::format("{:.3f}", rscan::bytes_kept_for_h(k, shape) / 1e6),
+    rows.push_back({fmt::format("{} {}", static_cast<int>(k), info.name),
+                    fmt::format("{:.3f}", rscan::bytes_kept_for_h(k, shape) / 1e6),
                     fmt::format("{:.1f}", double(rscan::bytes_moved_per_step(k, shape)) / shape.size()),
                     fmt::format("{:.1f}", double(rscan::bytes_moved_backward(k, shape)) / shape.size())});
   }
   nb.text(fmt::format("Model, for {} sequences × {} steps, fp32:", shape.sequences, shape.length));
   nb.table({"version", "MB kept for h", "bytes/step, forward + backward", "bytes/step, backward"}, rows);
-  Figure fig{"memory_kept", "Memory kept for h between the passes (fp32)", "sequence length L (one sequence)",
-             "bytes", true, true, {}, {"set key inside top left"}};
+  Figure fig{"memory_kept",
+             "Memory kept for h between the passes (fp32)",
+             "sequence length L (one sequence)",
+             "bytes",
+             true,
+             true,
+             {},
+             {"set key inside top left"}};
   Series stored{"store every h (versions 1-3)", {}, {}}, kept{"one state per chunk of 256 (version 4)", {}, {}};
   for (int e = 0; e <= 20; ++e) {
     const Shape one{1, std::size_t(1) << e};
@@ -330,9 +371,11 @@ void section_memory(Notebook& nb, const common::CommonOptions& common) {
   const std::size_t after_h = free_bytes();
   gpu.gradients(rscan::Kernel::recompute_h);
   const std::size_t after_checkpoints = free_bytes();
-  nb.value("device memory taken by the stored h (measured)", fmt::format("{:.3f} MB", double(before_h - after_h) / 1e6));
-  nb.value("device memory taken by the checkpoints (measured)", fmt::format("{:.3f} MB (cudaMalloc works in pages of about 2 MB: a small array reads as one page or none)",
-                                                                            double(after_h - after_checkpoints) / 1e6));
+  nb.value("device memory taken by the stored h (measured)",
+           fmt::format("{:.3f} MB", double(before_h - after_h) / 1e6));
+  nb.value("device memory taken by the checkpoints (measured)",
+           fmt::format("{:.3f} MB (cudaMalloc works in pages of about 2 MB: a small array reads as one page or none)",
+                       double(after_h - after_checkpoints) / 1e6));
   common::GpuTimer timer({2, 10, true});
   const auto stored_step = timer.time([&] {
     gpu.store_h();
@@ -367,7 +410,8 @@ void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
     if (!checks.run(nb, p, ", before timing")) continue;
     rscan::GpuProblem gpu(p.shape, rscan::to_float(p.a), rscan::to_float(p.b), rscan::to_float(p.dy));
     gpu.store_h();
-    const double copy_gbps = common::measure_copy_bandwidth(rscan::bytes_moved_backward(rscan::Kernel::block_reverse, shape) / 2);
+    const double copy_gbps =
+        common::measure_copy_bandwidth(rscan::bytes_moved_backward(rscan::Kernel::block_reverse, shape) / 2);
     copy.x.push_back(double(length));
     copy.y.push_back(copy_gbps);
     for (const auto& k : rscan::kKernels) {
@@ -378,18 +422,26 @@ void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
       const double gbps = double(rscan::bytes_moved_backward(k.id, shape)) / (t.median_ms * 1e-3) / 1e9;
       series[static_cast<int>(k.id) - 1].x.push_back(double(length));
       series[static_cast<int>(k.id) - 1].y.push_back(gbps);
-      rows.push_back({fmt::format("{} {}", static_cast<int>(k.id), k.name), shape_name(shape), fixed(t.median_ms, 3), fmt::format("{:.0f}", gbps),
-                      fmt::format("{:.0f}", copy_gbps), fmt::format("{:.0f}%", 100 * gbps / copy_gbps)});
-      csv.row({std::to_string(static_cast<int>(k.id)), std::to_string(shape.sequences), std::to_string(length), fixed(t.median_ms, 4),
-               fmt::format("{:.1f}", gbps), fmt::format("{:.1f}", copy_gbps), fmt::format("{:.1f}", 100 * gbps / copy_gbps)});
+      rows.push_back({fmt::format("{} {}", static_cast<int>(k.id), k.name), shape_name(shape), fixed(t.median_ms, 3),
+                      fmt::format("{:.0f}", gbps), fmt::format("{:.0f}", copy_gbps),
+                      fmt::format("{:.0f}%", 100 * gbps / copy_gbps)});
+      csv.row({std::to_string(static_cast<int>(k.id)), std::to_string(shape.sequences), std::to_string(length),
+               fixed(t.median_ms, 4), fmt::format("{:.1f}", gbps), fmt::format("{:.1f}", copy_gbps),
+               fmt::format("{:.1f}", 100 * gbps / copy_gbps)});
     }
     checks.run(nb, p, ", after timing");
   }
   checks.report(nb, fmt::format("{} shapes, before and after timing", lengths.size()));
   nb.table({"version", "sequences × length", "median ms", "GB/s", "copy GB/s", "of copy"}, rows);
   series.push_back(copy);
-  nb.figure({"throughput", fmt::format("Reverse pass throughput, {} steps in all (fp32)", total), "sequence length L (sequences = total / L)",
-             "GB/s", true, false, series, {"set offsets 0, 0, graph 0.1, 0"}});  // the copy's line clear of the top
+  nb.figure({"throughput",
+             fmt::format("Reverse pass throughput, {} steps in all (fp32)", total),
+             "sequence length L (sequences = total / L)",
+             "GB/s",
+             true,
+             false,
+             series,
+             {"set offsets 0, 0, graph 0.1, 0"}});  // the copy's line clear of the top
 }
 
 }  // namespace
@@ -397,9 +449,11 @@ void section_benchmark(Notebook& nb, const common::CommonOptions& common) {
 int main(int argc, char** argv) {
   Options o;
   return common::run_chapter(
-      {"ch07_reverse_scan", "Chapter 07 · The reverse scan: the gradient of the recurrence", rscan::kKernelCount}, argc, argv,
+      {"ch07_reverse_scan", "Chapter 07 · The reverse scan: the gradient of the recurrence", rscan::kKernelCount}, argc,
+      argv,
       [&](CLI::App& app) {
-        app.add_option("--check-length", o.check_length, "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
+        app.add_option("--check-length", o.check_length,
+                       "Longest sequence of the checks (with 1, 2, 31, 33, 1000, ...)")
             ->check(common::integer_in(1, 1 << 26))
             ->capture_default_str();
       },

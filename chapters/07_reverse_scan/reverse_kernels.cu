@@ -33,11 +33,15 @@ __device__ Affine identity() { return {1.0f, 0.0f}; }
 __device__ std::size_t chunk_count(std::size_t length) { return (length + kBlockThreads - 1) / kBlockThreads; }
 
 // Forward in time: apply `earlier`, then `later`.
-__device__ Affine forward_combine(Affine earlier, Affine later) { return {later.a * earlier.a, later.a * earlier.b + later.b}; }
+__device__ Affine forward_combine(Affine earlier, Affine later) {
+  return {later.a * earlier.a, later.a * earlier.b + later.b};
+}
 
 // [snippet:reverse_combine_gpu]
 // Backward in time: g_k = e.a (l.a g + l.b) + e.b, where `later` maps g past it to g at its start.
-__device__ Affine reverse_combine(Affine earlier, Affine later) { return {earlier.a * later.a, earlier.a * later.b + earlier.b}; }
+__device__ Affine reverse_combine(Affine earlier, Affine later) {
+  return {earlier.a * later.a, earlier.a * later.b + earlier.b};
+}
 // [/snippet:reverse_combine_gpu]
 
 // Inclusive prefix over the warp's lanes (lane 0 first in time).
@@ -122,7 +126,8 @@ __global__ void forward_store_h_kernel(const float* a, const float* b, float* h,
   for (std::size_t start = 0; start < length; start += kBlockThreads) {
     const std::size_t k = start + threadIdx.x;
     Affine total;
-    const Affine x = block_forward_scan(k < length ? Affine{a[first + k], b[first + k]} : identity(), warp_totals, total);
+    const Affine x =
+        block_forward_scan(k < length ? Affine{a[first + k], b[first + k]} : identity(), warp_totals, total);
     if (k < length) h[first + k] = x.a * state + x.b;
     state = total.a * state + total.b;
   }
@@ -203,7 +208,8 @@ __global__ void reverse_recompute_h(DeviceProblem p) {
     const std::size_t k = chunk * kBlockThreads + threadIdx.x;
     const float entering = checkpoints[chunk];
     Affine total;
-    const Affine h = block_forward_scan(k < p.length ? Affine{p.a[first + k], p.b[first + k]} : identity(), warp_totals, total);
+    const Affine h =
+        block_forward_scan(k < p.length ? Affine{p.a[first + k], p.b[first + k]} : identity(), warp_totals, total);
     if (threadIdx.x == 0) h_before[0] = entering;
     h_before[threadIdx.x + 1] = h.a * entering + h.b;
     // block_reverse_scan's first barrier orders these writes before the reads below.
@@ -216,7 +222,8 @@ __global__ void reverse_recompute_h(DeviceProblem p) {
 // [/snippet:reverse_recompute_h]
 
 void require_grid(const DeviceProblem& p) {
-  if (p.sequences > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("rscan: more sequences than a grid holds");
+  if (p.sequences > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument("rscan: more sequences than a grid holds");
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ struct KernelInfo {
 inline constexpr KernelInfo kKernels[] = {
     {Kernel::sequential, "reverse_sequential", "one thread per sequence walks it from the end; h read from memory"},
     {Kernel::reversed_index, "reverse_by_reversed_index", "a forward block pair scan fed the steps in reversed order"},
-    {Kernel::block_reverse, "reverse_block_scan", "warp reverse scan with shuffle-down; raking across warps; carry from later chunks"},
-    {Kernel::recompute_h, "reverse_recompute_h", "version 3 recomputing h from chunk checkpoints instead of storing it"},
+    {Kernel::block_reverse, "reverse_block_scan",
+     "warp reverse scan with shuffle-down; raking across warps; carry from later chunks"},
+    {Kernel::recompute_h, "reverse_recompute_h",
+     "version 3 recomputing h from chunk checkpoints instead of storing it"},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 
@@ -36,9 +38,9 @@ struct DeviceProblem {
   std::size_t sequences = 0;
   std::size_t length = 0;
   const float* a = nullptr;
-  const float* b = nullptr;      // read by version 4 only (the others read the stored h)
-  const float* dy = nullptr;     // ∂L/∂h_k, the loss's local part
-  const float* h = nullptr;      // the stored forward states, read by versions 1-3
+  const float* b = nullptr;   // read by version 4 only (the others read the stored h)
+  const float* dy = nullptr;  // ∂L/∂h_k, the loss's local part
+  const float* h = nullptr;   // the stored forward states, read by versions 1-3
   float* grad_a = nullptr;
   float* grad_b = nullptr;       // = g
   float* checkpoints = nullptr;  // sequences × chunks_per_sequence(length), version 4 only

@@ -14,12 +14,14 @@ std::vector<Step> reverse_steps(std::span<const double> a, std::span<const doubl
 
 std::vector<std::vector<Step>> warp_reverse_scan_trace(std::span<const Step> lanes) {
   std::vector<std::vector<Step>> stages{std::vector<Step>(lanes.begin(), lanes.end())};
-  for (std::size_t delta = 1; delta < lanes.size(); delta *= 2) stages.push_back(shuffle_down_step(stages.back(), delta));
+  for (std::size_t delta = 1; delta < lanes.size(); delta *= 2)
+    stages.push_back(shuffle_down_step(stages.back(), delta));
   return stages;
 }
 
 std::vector<double> block_reverse_scan(std::span<const Step> steps, std::size_t chunk, std::size_t warp) {
-  if (warp == 0 || chunk == 0 || chunk % warp != 0) throw std::invalid_argument("block_reverse_scan: chunk must be a multiple of warp");
+  if (warp == 0 || chunk == 0 || chunk % warp != 0)
+    throw std::invalid_argument("block_reverse_scan: chunk must be a multiple of warp");
   const std::size_t n = steps.size();
   const std::size_t warps = chunk / warp;
   std::vector<double> g(n);

@@ -51,8 +51,8 @@ std::int64_t forward_bytes(const ByteShape& s) {
   const std::int64_t reads = sequences_read * sequence_bytes(s) + projection_bytes(s, s.variable_B) +
                              projection_bytes(s, s.variable_C) + weight_bytes(s) +
                              (s.has_initial_state ? state_bytes(s) : 0);
-  const std::int64_t writes = sequences_written * sequence_bytes(s) + chunk_state_bytes(s) +
-                              (s.has_last_state ? state_bytes(s) : 0);
+  const std::int64_t writes =
+      sequences_written * sequence_bytes(s) + chunk_state_bytes(s) + (s.has_last_state ? state_bytes(s) : 0);
   return reads + writes;
 }
 

@@ -30,7 +30,7 @@ inline double bound_used(const std::vector<double>& got, const std::vector<doubl
 }
 
 struct GroupMember {
-  std::string what;     // the member's own check line, printed if it fails
+  std::string what;  // the member's own check line, printed if it fails
   bool passed = true;
   std::string detail;   // why it failed
   int results = 1;      // how many tensors (or values) it compared
@@ -58,7 +58,8 @@ class CheckGroup {
       if (!m.nearest.empty() && (!nearest || m.used > nearest->used)) nearest = &m;
     }
     if (members == 0) return;
-    const std::string who = members == int(members_.size()) ? name : fmt::format("{}, the other {} {}", name, members, noun);
+    const std::string who =
+        members == int(members_.size()) ? name : fmt::format("{}, the other {} {}", name, members, noun);
     std::string claim = passed(members, results);
     if (nearest) claim += fmt::format("; nearest its bound: {} at {:.2f} of it", nearest->nearest, nearest->used);
     nb.check(who, true, claim);

@@ -150,9 +150,7 @@ std::vector<double> DeviceProblem::download_rows(const Bytes& buffer) const {
   return unpad_rows(values, problem_.seqlen, pitch_);
 }
 
-DeviceProblem::Bytes DeviceProblem::output_input_type(std::size_t count) {
-  return Bytes(count * input_size_);
-}
+DeviceProblem::Bytes DeviceProblem::output_input_type(std::size_t count) { return Bytes(count * input_size_); }
 std::vector<double> DeviceProblem::download_input(const Bytes& buffer) const {
   const std::vector<unsigned char> bytes = buffer.download();
   std::vector<double> out(bytes.size() / input_size_);
@@ -283,8 +281,9 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   params_.dout = sequence_tensor(dout_);
   workspace_ = Bytes(selective_scan::backward_workspace_bytes(params_));
   params_.workspace = workspace_.data();
-  outputs_ = {&out_, &out_z_, &chunk_states_, &last_state_, &state_checkpoints_, &du_, &ddelta_, &dz_, &dA_, &dB_, &dC_,
-              &dD_, &ddelta_bias_, &dinitial_state_, &workspace_, &forward_workspace_};
+  outputs_ = {
+      &out_, &out_z_, &chunk_states_, &last_state_,  &state_checkpoints_, &du_,        &ddelta_,           &dz_, &dA_,
+      &dB_,  &dC_,    &dD_,           &ddelta_bias_, &dinitial_state_,    &workspace_, &forward_workspace_};
   poison_outputs();
 }
 

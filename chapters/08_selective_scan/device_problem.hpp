@@ -51,7 +51,7 @@ class DeviceProblem {
   Bytes upload_weight(const std::vector<double>& values);
   Bytes upload_weight(const std::vector<Complex>& values);
   Bytes output_input_type(std::size_t count);
-  Bytes upload_rows(const std::vector<double>& values);        // rows along time, padded
+  Bytes upload_rows(const std::vector<double>& values);          // rows along time, padded
   std::vector<double> download_rows(const Bytes& buffer) const;  // rows along time, padding checked
   std::vector<double> download_input(const Bytes& buffer) const;
   std::vector<double> download_weight(const Bytes& buffer) const;

@@ -19,8 +19,7 @@ constexpr common::Tolerance kFiniteDifferenceTolerance{1e-7, 1e-6};
 // dL/dx for one number x inside p (p is changed and restored).
 double central_difference(Problem& p, double& x, const std::vector<double>& dout);
 // dL/dx for every element of a real field of the problem.
-std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field,
-                                       const std::vector<double>& dout);
+std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field, const std::vector<double>& dout);
 // dL/dRe + i dL/dIm for every element of a complex field; a real problem's imaginary parts are
 // not inputs and get 0.
 std::vector<Complex> finite_differences(Problem p, std::vector<Complex> Problem::*field,

@@ -15,7 +15,9 @@
 int main(int argc, char** argv) {
   ch08::Options o;
   return common::run_chapter(
-      {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward", selective_scan::kVersionCount}, argc, argv,
+      {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward",
+       selective_scan::kVersionCount},
+      argc, argv,
       [&](CLI::App& app) {
         app.add_option("--official", o.official_csv,
                        "official-bench's CSV, timed in the same device call: the benchmark's official times")
@@ -26,8 +28,12 @@ int main(int argc, char** argv) {
         app.add_option("--check-seqlen", o.check_seqlen, "seqlen of the longest GPU check (dstate 64)")
             ->check(common::integer_in(1, 1 << 16))
             ->capture_default_str();
-        app.add_option("--batch", o.batch, "batch of the benchmark without --bench")->check(common::integer_in(1, 16))->capture_default_str();
-        app.add_option("--dim", o.dim, "dim of the benchmark without --bench")->check(common::integer_in(1, 1024))->capture_default_str();
+        app.add_option("--batch", o.batch, "batch of the benchmark without --bench")
+            ->check(common::integer_in(1, 16))
+            ->capture_default_str();
+        app.add_option("--dim", o.dim, "dim of the benchmark without --bench")
+            ->check(common::integer_in(1, 1024))
+            ->capture_default_str();
         app.add_option("--seqlen", o.seqlen, "seqlen of the benchmark without --bench")
             ->check(common::integer_in(1, 1 << 16))
             ->capture_default_str();

@@ -36,8 +36,8 @@ void require(bool ok, const std::string& what) {
 }
 
 void require_size(std::size_t got, std::size_t expected, const char* name) {
-  require(got == expected, std::string(name) + " has " + std::to_string(got) + " elements, expected " +
-                               std::to_string(expected));
+  require(got == expected,
+          std::string(name) + " has " + std::to_string(got) + " elements, expected " + std::to_string(expected));
 }
 
 void check_problem(const Problem& p) {
@@ -263,20 +263,20 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
           const double delta = step_size(p, i, d);
           const double u = p.u[i];
           const Complex A_bar = std::exp(delta * A);
-          const Complex h_previous = t > 0                  ? h[std::size_t(t - 1) * N + n]
+          const Complex h_previous = t > 0                 ? h[std::size_t(t - 1) * N + n]
                                      : p.has_initial_state ? p.initial_state[at.state(b, d, n)]
-                                                            : Complex(0);
+                                                           : Complex(0);
           const double s_dy = s * dy[std::size_t(t)];
 
           const auto [g, q_t] = reverse_step(A_bar, s_dy * std::conj(p.C[ci]), q);  // g_t, q_t
           grad.dC[ci] += s_dy * std::conj(h[std::size_t(t) * N + n]);
-          const Complex dA_bar = std::conj(h_previous) * g;        // G_{Ā_t}
+          const Complex dA_bar = std::conj(h_previous) * g;  // G_{Ā_t}
           grad.dA[at.weight(d, n)] += std::conj(delta * A_bar) * dA_bar;
           grad.dA_terms[at.weight(d, n)] += std::abs(std::conj(delta * A_bar) * dA_bar);
           grad.dB[bi] += delta * u * g;
           grad.du[i] += (std::conj(delta * p.B[bi]) * g).real();
           grad.ddelta[i] += (std::conj(A * A_bar) * dA_bar).real() + (std::conj(p.B[bi] * u) * g).real();
-          q = q_t;                                                 // on to h_{t−1}
+          q = q_t;  // on to h_{t−1}
         }
         if (p.has_initial_state) grad.dinitial_state[at.state(b, d, n)] = q;
       }

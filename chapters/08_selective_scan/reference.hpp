@@ -16,33 +16,33 @@ using Complex = std::complex<double>;
 struct Problem {
   std::int64_t batch = 1, dim = 1, seqlen = 1;
   int dstate = 1, groups = 1;
-  bool complex = false;          // false: every imaginary part below is zero and stays zero
+  bool complex = false;  // false: every imaginary part below is zero and stays zero
   bool variable_B = true, variable_C = true;
   bool has_D = false, has_z = false, has_delta_bias = false, delta_softplus = false;
   bool has_initial_state = false;
 
-  std::vector<double> u, delta, z;        // (batch, dim, seqlen); z empty without has_z
-  std::vector<Complex> A;                 // (dim, dstate)
-  std::vector<Complex> B, C;              // variable (batch, groups, dstate, seqlen) or constant (dim, dstate)
-  std::vector<double> D, delta_bias;      // (dim), empty when absent
-  std::vector<Complex> initial_state;     // (batch, dim, dstate), empty when absent
+  std::vector<double> u, delta, z;     // (batch, dim, seqlen); z empty without has_z
+  std::vector<Complex> A;              // (dim, dstate)
+  std::vector<Complex> B, C;           // variable (batch, groups, dstate, seqlen) or constant (dim, dstate)
+  std::vector<double> D, delta_bias;   // (dim), empty when absent
+  std::vector<Complex> initial_state;  // (batch, dim, dstate), empty when absent
 
   std::int64_t sequence_elements() const { return batch * dim * seqlen; }
 };
 
 struct ForwardResult {
-  std::vector<double> out;                // y before the gate, (batch, dim, seqlen)
-  std::vector<double> out_z;              // y * silu(z); empty without has_z
-  std::vector<Complex> last_state;        // (batch, dim, dstate)
+  std::vector<double> out;          // y before the gate, (batch, dim, seqlen)
+  std::vector<double> out_z;        // y * silu(z); empty without has_z
+  std::vector<Complex> last_state;  // (batch, dim, dstate)
 };
 
 struct Gradients {
-  std::vector<double> du, ddelta, dz;     // (batch, dim, seqlen); dz empty without has_z
-  std::vector<Complex> dA;                // (dim, dstate)
-  std::vector<double> dA_terms;           // (dim, dstate): sum of |each term| of dA, to size rounding
-  std::vector<Complex> dB, dC;            // same shape as B, C
-  std::vector<double> dD, ddelta_bias;    // (dim), empty when absent
-  std::vector<Complex> dinitial_state;    // (batch, dim, dstate), empty without has_initial_state
+  std::vector<double> du, ddelta, dz;   // (batch, dim, seqlen); dz empty without has_z
+  std::vector<Complex> dA;              // (dim, dstate)
+  std::vector<double> dA_terms;         // (dim, dstate): sum of |each term| of dA, to size rounding
+  std::vector<Complex> dB, dC;          // same shape as B, C
+  std::vector<double> dD, ddelta_bias;  // (dim), empty when absent
+  std::vector<Complex> dinitial_state;  // (batch, dim, dstate), empty without has_initial_state
 };
 
 // The official test suite's data (state-spaces/mamba tests/ops/test_selective_scan.py; see

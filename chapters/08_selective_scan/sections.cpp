@@ -69,10 +69,13 @@ std::vector<double> normal_values(std::size_t count, std::uint64_t seed, double 
   return v;
 }
 
-std::string config_label(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, bool variable_BC) {
-  return fmt::format("{} ({}, {}, {}, {}){}", dtype_name(type), batch, dim, seqlen, dstate, variable_BC ? "" : " B, C const");
+std::string config_label(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate,
+                         bool variable_BC) {
+  return fmt::format("{} ({}, {}, {}, {}){}", dtype_name(type), batch, dim, seqlen, dstate,
+                     variable_BC ? "" : " B, C const");
 }
-Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, bool variable_BC) {
+Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate,
+                   bool variable_BC) {
   return {config_label(type, batch, dim, seqlen, dstate, variable_BC), type, batch, dim, seqlen, dstate, variable_BC};
 }
 

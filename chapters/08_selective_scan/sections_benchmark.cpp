@@ -56,7 +56,8 @@ OfficialTimes official_times(const Config& c, const std::map<std::string, ch08::
     return {found->second.forward_ms, found->second.forward_backward_ms, "official-bench, this run"};
   }
   const OfficialRun* r = official_run(c);
-  return r ? OfficialTimes{r->forward_ms, r->forward_backward_ms, "official_baseline.md, H200 2026-11-21"} : OfficialTimes{};
+  return r ? OfficialTimes{r->forward_ms, r->forward_backward_ms, "official_baseline.md, H200 2026-11-21"}
+           : OfficialTimes{};
 }
 
 std::vector<Config> small_configs(const Options& o) {
@@ -114,7 +115,8 @@ class SliceCheck {
 
   const std::vector<double>& dout() const { return dout_; }
   static std::string describe() {
-    return "channels 0, dim/2 and dim − 1 of every batch against fp64; dout zero elsewhere, so every other gradient must be 0";
+    return "channels 0, dim/2 and dim − 1 of every batch against fp64; dout zero elsewhere, so every other gradient "
+           "must be 0";
   }
 
   std::string forward_failure(const ch08::DeviceProblem& device) const {
@@ -129,10 +131,11 @@ class SliceCheck {
     add_rows(v, "du", g.du, expected_grad_.du, tol_.du, full_.batch, full_.seqlen);
     add_rows(v, "ddelta", g.ddelta, expected_grad_.ddelta, tol_.ddelta, full_.batch, full_.seqlen);
     if (full_.has_z) add_rows(v, "dz", g.dz, expected_grad_.dz, tol_.dz, full_.batch, full_.seqlen);
-    add_rows(v, "dA", flatten(g.dA, full_.complex), flatten(expected_grad_.dA, full_.complex), tol_.dA, 1, full_.dstate * parts(),
-             ch08::dA_rounding(sub_, expected_grad_));
+    add_rows(v, "dA", flatten(g.dA, full_.complex), flatten(expected_grad_.dA, full_.complex), tol_.dA, 1,
+             full_.dstate * parts(), ch08::dA_rounding(sub_, expected_grad_));
     if (full_.has_D) add_rows(v, "dD", g.dD, expected_grad_.dD, tol_.dD, 1, 1);
-    if (full_.has_delta_bias) add_rows(v, "ddelta_bias", g.ddelta_bias, expected_grad_.ddelta_bias, tol_.ddelta_bias, 1, 1);
+    if (full_.has_delta_bias)
+      add_rows(v, "ddelta_bias", g.ddelta_bias, expected_grad_.ddelta_bias, tol_.ddelta_bias, 1, 1);
     add_projection(v, "dB", g.dB, expected_grad_.dB, tol_.dB, full_.variable_B);
     add_projection(v, "dC", g.dC, expected_grad_.dC, tol_.dC, full_.variable_C);
     return v.failure();
@@ -153,7 +156,8 @@ class SliceCheck {
       std::remove_cvref_t<decltype(from)> out;
       for (std::int64_t b = 0; b < batches; ++b)
         for (std::int64_t d : channels_)
-          out.insert(out.end(), from.begin() + (b * full_.dim + d) * length, from.begin() + (b * full_.dim + d + 1) * length);
+          out.insert(out.end(), from.begin() + (b * full_.dim + d) * length,
+                     from.begin() + (b * full_.dim + d + 1) * length);
       return out;
     };
     s.u = rows(full_.u, full_.batch, L);
@@ -199,30 +203,36 @@ class SliceCheck {
     const std::vector<double> all = flatten(got.last_state, full_.complex);
     const std::int64_t row = full_.dstate * parts();
     for (std::int64_t b = 0; b < full_.batch; ++b)
-      for (std::int64_t d : channels_) state.insert(state.end(), all.begin() + (b * full_.dim + d) * row, all.begin() + (b * full_.dim + d + 1) * row);
+      for (std::int64_t d : channels_)
+        state.insert(state.end(), all.begin() + (b * full_.dim + d) * row, all.begin() + (b * full_.dim + d + 1) * row);
     v.add("last_state", state, flatten(expected_.last_state, full_.complex), tol_.last_state);
   }
 
   // A tensor of `batches` × dim rows of `length`: the chosen rows against fp64, the others 0.
   // rounding: dA's bound on top of its tolerance, for the chosen rows (Verdict::add).
-  void add_rows(Verdict& v, const std::string& name, const std::vector<double>& all, const std::vector<double>& expected, Tolerance tol,
-                std::int64_t batches, std::int64_t length, const std::vector<double>& rounding = {}) const {
+  void add_rows(Verdict& v, const std::string& name, const std::vector<double>& all,
+                const std::vector<double>& expected, Tolerance tol, std::int64_t batches, std::int64_t length,
+                const std::vector<double>& rounding = {}) const {
     std::vector<double> chosen;
     std::size_t nonzero = 0;
     for (std::int64_t b = 0; b < batches; ++b)
       for (std::int64_t d = 0; d < full_.dim; ++d) {
         const auto row = all.begin() + (b * full_.dim + d) * length;
-        if (slot_.count(d)) chosen.insert(chosen.end(), row, row + length);
-        else nonzero += std::size_t(std::count_if(row, row + length, [](double x) { return x != 0.0; }));
+        if (slot_.count(d))
+          chosen.insert(chosen.end(), row, row + length);
+        else
+          nonzero += std::size_t(std::count_if(row, row + length, [](double x) { return x != 0.0; }));
       }
     v.add(name, chosen, expected, tol, rounding);
     v.require(name + " elsewhere", nonzero == 0, fmt::format("{} elements not 0 where dout is 0", nonzero));
   }
 
   // dB or dC: constant ones by channel rows; variable ones are sums over the channels of a group.
-  void add_projection(Verdict& v, const std::string& name, const std::vector<Complex>& got, const std::vector<Complex>& sub_grad, Tolerance tol,
-                      bool variable) const {
-    if (!variable) return add_rows(v, name, flatten(got, full_.complex), flatten(sub_grad, full_.complex), tol, 1, full_.dstate * parts());
+  void add_projection(Verdict& v, const std::string& name, const std::vector<Complex>& got,
+                      const std::vector<Complex>& sub_grad, Tolerance tol, bool variable) const {
+    if (!variable)
+      return add_rows(v, name, flatten(got, full_.complex), flatten(sub_grad, full_.complex), tol, 1,
+                      full_.dstate * parts());
     if (full_.groups == 1) return v.add(name, flatten(got, full_.complex), flatten(sub_grad, full_.complex), tol);
     const std::int64_t block = full_.dstate * full_.seqlen;
     std::vector<Complex> expected(got.size());
@@ -273,27 +283,31 @@ void section_benchmark(Notebook& nb, const Options& o) {
   nb.section("Benchmark: every version on the official kernel's shapes");
   const bool bench = nb.options().bench;
   const std::vector<Config> configs = bench ? bench_configs() : small_configs(o);
-  nb.text(bench ? "The official kernel's six timed configurations (official_baseline.md), then dstate 64, seqlen 32768,\n"
-                  "constant B and C, and fp16, each changed from the first, and the official test suite's shape at\n"
-                  "seqlen 512. B, C variable (one group) unless said; D, z, delta_bias, softplus on."
-                : "One small shape (--bench runs the official kernel's configurations). D, z, delta_bias, softplus on.");
-  nb.text("× bytes = time ÷ the byte floor (bytes of the byte model ÷ this run's device-to-device copy bandwidth).\n"
-          "× exps = time ÷ the exp floor (one exp2 a state step forward, two forward + backward, at 16 MUFU\n"
-          "results a clock per multiprocessor and the device's peak clock). Forward + backward times both\n"
-          "passes, as training runs them. Each version is checked before and after it is timed on a slice of\n"
-          "channels against fp64 (see the check lines), outputs poisoned before each check.");
+  nb.text(bench
+              ? "The official kernel's six timed configurations (official_baseline.md), then dstate 64, seqlen 32768,\n"
+                "constant B and C, and fp16, each changed from the first, and the official test suite's shape at\n"
+                "seqlen 512. B, C variable (one group) unless said; D, z, delta_bias, softplus on."
+              : "One small shape (--bench runs the official kernel's configurations). D, z, delta_bias, softplus on.");
+  nb.text(
+      "× bytes = time ÷ the byte floor (bytes of the byte model ÷ this run's device-to-device copy bandwidth).\n"
+      "× exps = time ÷ the exp floor (one exp2 a state step forward, two forward + backward, at 16 MUFU\n"
+      "results a clock per multiprocessor and the device's peak clock). Forward + backward times both\n"
+      "passes, as training runs them. Each version is checked before and after it is timed on a slice of\n"
+      "channels against fp64 (see the check lines), outputs poisoned before each check.");
 
-  Figure f{"bench_floor", "Each version's time over its floor (lower is better)", "", "time ÷ floor", false, true, {}, {}};
+  Figure f{
+      "bench_floor", "Each version's time over its floor (lower is better)", "", "time ÷ floor", false, true, {}, {}};
   std::string tics;
   for (std::size_t i = 0; i < configs.size(); ++i)
-    tics += fmt::format("{}\"{} {}×{}×{}{}{}\" {}", tics.empty() ? "" : ", ", dtype_name(configs[i].type), configs[i].batch,
-                        configs[i].dim, configs[i].seqlen, configs[i].dstate == 16 ? "" : fmt::format(" N={}", configs[i].dstate),
+    tics += fmt::format("{}\"{} {}×{}×{}{}{}\" {}", tics.empty() ? "" : ", ", dtype_name(configs[i].type),
+                        configs[i].batch, configs[i].dim, configs[i].seqlen,
+                        configs[i].dstate == 16 ? "" : fmt::format(" N={}", configs[i].dstate),
                         configs[i].variable_BC ? "" : " B,C const", i + 1);
   // The configurations as x tics, the first `shown` of them in range.
   const auto axis_settings = [&](std::size_t shown) {
     return std::vector<std::string>{"set xtics (" + tics + ") rotate by 35 right font ',10'",
-                                    fmt::format("set xrange [0.5:{}]", shown + 0.5), "set key below maxrows 3 font ',10'",
-                                    "set grid ytics", "set lmargin 12"};
+                                    fmt::format("set xrange [0.5:{}]", shown + 0.5),
+                                    "set key below maxrows 3 font ',10'", "set grid ytics", "set lmargin 12"};
   };
   f.settings = axis_settings(configs.size());
   std::map<std::string, ch08::OfficialTime> measured;
@@ -327,11 +341,14 @@ void section_benchmark(Notebook& nb, const Options& o) {
     std::vector<std::vector<std::string>> rows;
     for (const Config& c : configs) {
       const ch08::ByteShape s = byte_shape(c);
-      const auto floor_ms = [](std::int64_t bytes) { return fmt::format("{:.3f}", double(bytes) / ch08::kOfficialCopyBandwidth * 1e3); };
+      const auto floor_ms = [](std::int64_t bytes) {
+        return fmt::format("{:.3f}", double(bytes) / ch08::kOfficialCopyBandwidth * 1e3);
+      };
       rows.push_back({c.label, megabytes(ch08::forward_bytes(s)), floor_ms(ch08::forward_bytes(s)),
                       megabytes(ch08::forward_backward_bytes(s)), floor_ms(ch08::forward_backward_bytes(s))});
     }
-    nb.text("The configurations and their floors at official_baseline.md's 4.26 TB/s (a GPU run measures its own copy):");
+    nb.text(
+        "The configurations and their floors at official_baseline.md's 4.26 TB/s (a GPU run measures its own copy):");
     nb.table({"configuration", "fwd MB", "fwd floor ms", "fwd+bwd MB", "fwd+bwd floor ms"}, rows);
     nb.gpu_skip("the benchmark (the figure shows the official kernel's ratios and the goals alone)");
     return draw({});
@@ -348,17 +365,51 @@ void section_benchmark(Notebook& nb, const Options& o) {
                        ch08::kMufuResultsPerClock * device_info.multiprocessors * clock_hz / 1e12,
                        ch08::kMufuResultsPerClock, device_info.multiprocessors, clock_hz / 1e9));
   common::ResultsCsv csv(nb.out_dir() + "/bench.csv", device_info.name, nb.date(),
-                         {"configuration", "dtype", "batch", "dim", "seqlen", "dstate", "variable_BC", "version", "kept_h", "kept_h_MB", "fwd_ms",
-                          "fwd_floor_ms", "fwd_x_floor", "fwd_exp_floor_ms", "fwd_x_exp_floor", "fwd_GBps", "fwd_bwd_ms",
-                          "fwd_bwd_floor_ms", "fwd_bwd_x_floor", "fwd_bwd_exp_floor_ms", "fwd_bwd_x_exp_floor",
-                          "fwd_bwd_GBps", "fwd_speedup_v1", "fwd_speedup_v2", "fwd_speedup_v4", "fwd_bwd_speedup_v1",
-                          "fwd_bwd_speedup_v2", "fwd_bwd_speedup_v4", "official_fwd_ms", "official_fwd_bwd_ms",
-                          "fwd_speedup_official", "fwd_bwd_speedup_official", "official_source", "copy_GBps",
-                          "clock_MHz", "plan"});
+                         {"configuration",
+                          "dtype",
+                          "batch",
+                          "dim",
+                          "seqlen",
+                          "dstate",
+                          "variable_BC",
+                          "version",
+                          "kept_h",
+                          "kept_h_MB",
+                          "fwd_ms",
+                          "fwd_floor_ms",
+                          "fwd_x_floor",
+                          "fwd_exp_floor_ms",
+                          "fwd_x_exp_floor",
+                          "fwd_GBps",
+                          "fwd_bwd_ms",
+                          "fwd_bwd_floor_ms",
+                          "fwd_bwd_x_floor",
+                          "fwd_bwd_exp_floor_ms",
+                          "fwd_bwd_x_exp_floor",
+                          "fwd_bwd_GBps",
+                          "fwd_speedup_v1",
+                          "fwd_speedup_v2",
+                          "fwd_speedup_v4",
+                          "fwd_bwd_speedup_v1",
+                          "fwd_bwd_speedup_v2",
+                          "fwd_bwd_speedup_v4",
+                          "official_fwd_ms",
+                          "official_fwd_bwd_ms",
+                          "fwd_speedup_official",
+                          "fwd_bwd_speedup_official",
+                          "official_source",
+                          "copy_GBps",
+                          "clock_MHz",
+                          "plan"});
   Figure against_official{"bench_official",
                           measured.empty() ? "Speedup over the official kernel (its H200 times of 2026-11-21)"
                                            : "Speedup over the official kernel (timed in the same run)",
-                          "", "official time ÷ this version's", false, true, {}, {}};
+                          "",
+                          "official time ÷ this version's",
+                          false,
+                          true,
+                          {},
+                          {}};
   // Without --official only the official kernel's six configurations have a time: bench_configs()
   // lists them first.
   against_official.settings = axis_settings(measured.empty() ? std::size(kOfficialRuns) : configs.size());
@@ -367,9 +418,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
   const std::vector<Run> runs = selected_runs(nb.options());
   std::vector<Series> versions;
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    const std::string name = runs[r].kernel == Kernel::automatic
-                                 ? "auto"
-                                 : fmt::format("v{}{}", int(runs[r].kernel), runs[r].keep_checkpoints ? " + kept h" : "");
+    const std::string name =
+        runs[r].kernel == Kernel::automatic
+            ? "auto"
+            : fmt::format("v{}{}", int(runs[r].kernel), runs[r].keep_checkpoints ? " + kept h" : "");
     // One colour a run (gnuplot's line type), a filled circle forward, a square both ways.
     const int colour = int(r) + 1;
     versions.push_back({name + " forward", {}, {}, fmt::format("linespoints lw 2 pt 7 lc {}", colour)});
@@ -389,7 +441,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const OfficialTimes official = official_times(c, measured);
     if (!measured.empty() && official.forward_ms > 0) {  // its time over this run's floor, on the first figure
       official_fwd.x.push_back(double(ci + 1)), official_fwd.y.push_back(official.forward_ms / fwd_floor_ms);
-      official_both.x.push_back(double(ci + 1)), official_both.y.push_back(official.forward_backward_ms / both_floor_ms);
+      official_both.x.push_back(double(ci + 1)),
+          official_both.y.push_back(official.forward_backward_ms / both_floor_ms);
     }
     const Problem p = benchmark_problem(c, nb.options().seed + ci);
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
@@ -399,13 +452,15 @@ void section_benchmark(Notebook& nb, const Options& o) {
     for (std::size_t r = 0; r < runs.size(); ++r) {
       ch08::DeviceProblem device(p, c.type, runs[r].kernel, false, 0, runs[r].keep_checkpoints);
       plans[r] = selective_scan::plan_of(device.backward_params()).summary();
-      kept_bytes[r] = runs[r].keep_checkpoints ? selective_scan::state_checkpoints_floats(device.forward_params()) * 4 : 0;
+      kept_bytes[r] =
+          runs[r].keep_checkpoints ? selective_scan::state_checkpoints_floats(device.forward_params()) * 4 : 0;
       if (runs[r].keep_checkpoints && kept_bytes[r] == 0) continue;  // version 5 declines the call: nothing to keep
       device.set_dout(slice.dout());
       const auto poison = [&] { device.poison_outputs(); };
       const std::string what = fmt::format("version {}, {}", runs[r].label(), c.label);
       Timed& t = times[r];
-      t.forward = timing.time(what + ", forward", poison, [&] { device.forward(); }, [&] { return slice.forward_failure(device); });
+      t.forward = timing.time(
+          what + ", forward", poison, [&] { device.forward(); }, [&] { return slice.forward_failure(device); });
       t.forward_backward = timing.time(
           what + ", forward + backward", poison,
           [&] {
@@ -426,43 +481,73 @@ void section_benchmark(Notebook& nb, const Options& o) {
       const int v = int(runs[r].kernel);
       const double fwd = time_of(times[r].forward), both = time_of(times[r].forward_backward);
       if (fwd <= 0 && both <= 0) continue;
-      const auto cell = [](double value, const char* format) { return value > 0 ? fmt::format(fmt::runtime(format), value) : std::string("-"); };
+      const auto cell = [](double value, const char* format) {
+        return value > 0 ? fmt::format(fmt::runtime(format), value) : std::string("-");
+      };
       const double fwd_x = fwd / fwd_floor_ms, both_x = both / both_floor_ms;
       const double fwd_gbps = fwd > 0 ? common::gigabytes_per_second(double(ch08::forward_bytes(shape)), fwd) : 0;
-      const double both_gbps = both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
+      const double both_gbps =
+          both > 0 ? common::gigabytes_per_second(double(ch08::forward_backward_bytes(shape)), both) : 0;
       const double official_fwd_ms = official.forward_ms, official_both_ms = official.forward_backward_ms;
       const std::string kept_mb = kept_bytes[r] > 0 ? megabytes(kept_bytes[r]) : "-";
-      rows.push_back({c.label, runs[r].label(), plans[r], cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"), cell(fwd / fwd_exp_ms, "{:.1f}×"),
-                      cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"), cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd),
-                      ratio(ms(4, true), both), ratio(official_fwd_ms, fwd), ratio(official_both_ms, both), kept_mb});
-      csv.row({c.label, dtype_name(c.type), std::to_string(c.batch), std::to_string(c.dim), std::to_string(c.seqlen),
-               std::to_string(c.dstate), c.variable_BC ? "1" : "0", v == 0 ? "auto" : std::to_string(v),
+      rows.push_back({c.label, runs[r].label(), plans[r], cell(fwd, "{:.3f}"), cell(fwd_x, "{:.1f}×"),
+                      cell(fwd / fwd_exp_ms, "{:.1f}×"), cell(both, "{:.3f}"), cell(both_x, "{:.1f}×"),
+                      cell(both / both_exp_ms, "{:.1f}×"), ratio(ms(4, false), fwd), ratio(ms(4, true), both),
+                      ratio(official_fwd_ms, fwd), ratio(official_both_ms, both), kept_mb});
+      csv.row({c.label,
+               dtype_name(c.type),
+               std::to_string(c.batch),
+               std::to_string(c.dim),
+               std::to_string(c.seqlen),
+               std::to_string(c.dstate),
+               c.variable_BC ? "1" : "0",
+               v == 0 ? "auto" : std::to_string(v),
                kept_bytes[r] > 0 ? "1" : "0",
-               kept_mb == "-" ? "0" : kept_mb, cell(fwd, "{:.4f}"),
-               fmt::format("{:.4f}", fwd_floor_ms), cell(fwd_x, "{:.2f}"), fmt::format("{:.4f}", fwd_exp_ms),
-               cell(fwd / fwd_exp_ms, "{:.2f}"), cell(fwd_gbps, "{:.1f}"), cell(both, "{:.4f}"),
-               fmt::format("{:.4f}", both_floor_ms), cell(both_x, "{:.2f}"), fmt::format("{:.4f}", both_exp_ms),
-               cell(both / both_exp_ms, "{:.2f}"), cell(both_gbps, "{:.1f}"), ratio(ms(1, false), fwd), ratio(ms(2, false), fwd),
-               ratio(ms(4, false), fwd), ratio(ms(1, true), both), ratio(ms(2, true), both), ratio(ms(4, true), both),
-               cell(official_fwd_ms, "{:.3f}"), cell(official_both_ms, "{:.3f}"), ratio(official_fwd_ms, fwd),
-               ratio(official_both_ms, both), official.source, fmt::format("{:.1f}", copy_gbps),
+               kept_mb == "-" ? "0" : kept_mb,
+               cell(fwd, "{:.4f}"),
+               fmt::format("{:.4f}", fwd_floor_ms),
+               cell(fwd_x, "{:.2f}"),
+               fmt::format("{:.4f}", fwd_exp_ms),
+               cell(fwd / fwd_exp_ms, "{:.2f}"),
+               cell(fwd_gbps, "{:.1f}"),
+               cell(both, "{:.4f}"),
+               fmt::format("{:.4f}", both_floor_ms),
+               cell(both_x, "{:.2f}"),
+               fmt::format("{:.4f}", both_exp_ms),
+               cell(both / both_exp_ms, "{:.2f}"),
+               cell(both_gbps, "{:.1f}"),
+               ratio(ms(1, false), fwd),
+               ratio(ms(2, false), fwd),
+               ratio(ms(4, false), fwd),
+               ratio(ms(1, true), both),
+               ratio(ms(2, true), both),
+               ratio(ms(4, true), both),
+               cell(official_fwd_ms, "{:.3f}"),
+               cell(official_both_ms, "{:.3f}"),
+               ratio(official_fwd_ms, fwd),
+               ratio(official_both_ms, both),
+               official.source,
+               fmt::format("{:.1f}", copy_gbps),
                fmt::format("{:.0f}", clock_hz / 1e6),
                plans[r]});
       const double x = double(ci + 1) + 0.07 * (double(r) - 2.5);  // runs side by side, not on top of each other
-      if (official_fwd_ms > 0 && fwd > 0) official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
+      if (official_fwd_ms > 0 && fwd > 0)
+        official_speedups[2 * r].x.push_back(x), official_speedups[2 * r].y.push_back(official_fwd_ms / fwd);
       if (official_both_ms > 0 && both > 0)
         official_speedups[2 * r + 1].x.push_back(x), official_speedups[2 * r + 1].y.push_back(official_both_ms / both);
       if (fwd > 0) versions[2 * r].x.push_back(double(ci + 1)), versions[2 * r].y.push_back(fwd_x);
       if (both > 0) versions[2 * r + 1].x.push_back(double(ci + 1)), versions[2 * r + 1].y.push_back(both_x);
     }
   }
-  nb.table({"configuration", "version", "plan", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps", "fwd vs v4",
-            "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
+  nb.table({"configuration", "version", "plan", "fwd ms", "× bytes", "× exps", "fwd+bwd ms", "× bytes", "× exps",
+            "fwd vs v4", "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
            rows);
-  nb.text((measured.empty() ? std::string("vs v4, vs official: the speedup over version 4 and over the official kernel (its "
-                                            "times on an\nH200, official_baseline.md)")
-                              : "vs v4, vs official: the speedup over version 4 and over the official kernel (timed in\n"
-                                "this run by official-bench, " + o.official_csv + ")") +
+  nb.text((measured.empty()
+               ? std::string("vs v4, vs official: the speedup over version 4 and over the official kernel (its "
+                             "times on an\nH200, official_baseline.md)")
+               : "vs v4, vs official: the speedup over version 4 and over the official kernel (timed in\n"
+                 "this run by official-bench, " +
+                     o.official_csv + ")") +
           ": their time divided by this version's. The chapter's goal is 2 against the official\n"
           "kernel in both directions. The CSV also has GB/s and the speedups over versions 1 and 2.\n"
           "+ kept h: version 5's forward keeps h every 8 steps (state_checkpoints) and its backward reads them\n"
@@ -479,8 +564,10 @@ void section_benchmark(Notebook& nb, const Options& o) {
   if (bench) {
     for (const Series& s : official_speedups)
       if (!s.x.empty()) against_official.series.push_back(s);
-    against_official.series.push_back({"level with the official kernel", {0.5, configs.size() + 0.5}, {1, 1}, "lines lw 1 dt 3 lc rgb 'gray40'"});
-    against_official.series.push_back({"goal: 2×", {0.5, configs.size() + 0.5}, {2, 2}, "lines lw 1 dt 2 lc rgb 'gray40'"});
+    against_official.series.push_back(
+        {"level with the official kernel", {0.5, configs.size() + 0.5}, {1, 1}, "lines lw 1 dt 3 lc rgb 'gray40'"});
+    against_official.series.push_back(
+        {"goal: 2×", {0.5, configs.size() + 0.5}, {2, 2}, "lines lw 1 dt 2 lc rgb 'gray40'"});
     nb.figure(against_official, false);
   }
 }

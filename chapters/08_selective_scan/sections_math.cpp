@@ -49,9 +49,10 @@ void section_one_channel(Notebook& nb) {
   shape.dstate = 2;
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = true;
   const Problem p = ch08::make_official_test_problem(shape, unsigned(nb.options().seed));
-  nb.text("One channel (batch = dim = 1), two states, six steps, the official test suite's random data:\n"
-          "  δ_t = softplus(δraw_t + bias),  Ā_t,n = exp(δ_t A_n),  h_t,n = Ā_t,n h_t−1,n + δ_t B_t,n u_t,\n"
-          "  y_t = Σ_n C_t,n h_t,n + D u_t,  out_z_t = y_t · silu(z_t),  h_−1 = 0.");
+  nb.text(
+      "One channel (batch = dim = 1), two states, six steps, the official test suite's random data:\n"
+      "  δ_t = softplus(δraw_t + bias),  Ā_t,n = exp(δ_t A_n),  h_t,n = Ā_t,n h_t−1,n + δ_t B_t,n u_t,\n"
+      "  y_t = Σ_n C_t,n h_t,n + D u_t,  out_z_t = y_t · silu(z_t),  h_−1 = 0.");
   nb.text(fmt::format("A = ({}, {}), D = {}, bias = {}", fixed(p.A[0].real()), fixed(p.A[1].real()), fixed(p.D[0]),
                       fixed(p.delta_bias[0])));
   const std::int64_t L = p.seqlen;
@@ -91,9 +92,10 @@ void section_selective_delta(Notebook& nb) {
   std::vector<double> u = normal_values(L, nb.options().seed, 0.05);
   for (std::size_t t = 40; t < 50; ++t) u[t] = 1.5;
   for (std::size_t t = 120; t < 126; ++t) u[t] = 1.0;
-  nb.text(fmt::format("δ_t = softplus({} u_t + bias), bias = softplus⁻¹({}) = {:.3f}; A = {}, B = C = 1. Quiet input\n"
-                      "(u ~ 0.05·N(0,1)) with bursts at t = 40..49 (u = 1.5) and t = 120..125 (u = 1).",
-                      w, quiet_delta, bias, A));
+  nb.text(
+      fmt::format("δ_t = softplus({} u_t + bias), bias = softplus⁻¹({}) = {:.3f}; A = {}, B = C = 1. Quiet input\n"
+                  "(u ~ 0.05·N(0,1)) with bursts at t = 40..49 (u = 1.5) and t = 120..125 (u = 1).",
+                  w, quiet_delta, bias, A));
   std::vector<double> delta_raw(L), delta(L), h(L);
   double state = 0;
   for (std::size_t t = 0; t < L; ++t) {
@@ -116,15 +118,22 @@ void section_selective_delta(Notebook& nb) {
                     fmt::format("{:.1f}", 1.0 / (mean * std::abs(A)))});
   }
   nb.table({"stretch", "mean δ", "Ā = exp(δA)", "memory 1/(δ|A|), steps"}, rows);
-  nb.text("A large δ forgets the past (Ā near 0) and takes the input in; a small δ holds the state\n"
-          "(Ā near 1) and lets the input through hardly at all: the burst's value is remembered long\n"
-          "after it ends, and the noise between bursts barely moves it.");
+  nb.text(
+      "A large δ forgets the past (Ā near 0) and takes the input in; a small δ holds the state\n"
+      "(Ā near 1) and lets the input through hardly at all: the burst's value is remembered long\n"
+      "after it ends, and the noise between bursts barely moves it.");
   Problem p = single_state(A, u, delta_raw);
   p.has_delta_bias = p.delta_softplus = true;
   p.delta_bias = {bias};
   nb.check("the loop above is the reference's forward (one state, softplus, bias)",
            common::compare(h, ch08::reference_forward(p).out, {1e-14, 1e-12}));
-  Figure f{"selective_delta", "The selective step size: δ follows the input, h follows δ", "step t", "", false, false, {},
+  Figure f{"selective_delta",
+           "The selective step size: δ follows the input, h follows δ",
+           "step t",
+           "",
+           false,
+           false,
+           {},
            {"set key inside top right", "set yrange [-0.5:3]"}};
   Series su{"input u_t", {}, {}, "lines lw 1"}, sd{"step size δ_t", {}, {}, "lines lw 2"},
       sh{"state h_t (A = −1)", {}, {}, "lines lw 2"};
@@ -142,14 +151,21 @@ void section_state_decay(Notebook& nb) {
   nb.section("Decay per state");
   const double delta = 0.1;
   const int N = 16, K = 60;
-  nb.text(fmt::format("A_n = −(n + 1) for n = 0..{} (the real S4D initialisation), δ = {}: state n forgets at its own rate\n"
-                      "Ā_n = exp(δ A_n). The impulse response of state n (u = 1 at t = 0, then 0; B = 1) is δ Ā_n^k.\n"
-                      "An Ā well below 1 dies out within a few steps; an Ā close to 1 keeps the input for long.",
-                      N - 1, delta));
+  nb.text(fmt::format(
+      "A_n = −(n + 1) for n = 0..{} (the real S4D initialisation), δ = {}: state n forgets at its own rate\n"
+      "Ā_n = exp(δ A_n). The impulse response of state n (u = 1 at t = 0, then 0; B = 1) is δ Ā_n^k.\n"
+      "An Ā well below 1 dies out within a few steps; an Ā close to 1 keeps the input for long.",
+      N - 1, delta));
   std::vector<double> got, expected;
   std::vector<std::vector<std::string>> rows;
-  Figure f{"state_decay", fmt::format("Impulse response of each state, δ = {}", delta), "steps k after the impulse",
-           "h_k = δ exp(δ A_n)^k", false, true, {}, {"set key inside top right", "set yrange [1e-8:1]"}};
+  Figure f{"state_decay",
+           fmt::format("Impulse response of each state, δ = {}", delta),
+           "steps k after the impulse",
+           "h_k = δ exp(δ A_n)^k",
+           false,
+           true,
+           {},
+           {"set key inside top right", "set yrange [1e-8:1]"}};
   for (int n = 0; n < N; ++n) {
     const double A = -(n + 1.0);
     std::vector<double> u(K, 0.0);
@@ -163,7 +179,8 @@ void section_state_decay(Notebook& nb) {
     }
     if (n == 0 || n == 1 || n == 3 || n == 7 || n == 15) {
       f.series.push_back(s);
-      rows.push_back({std::to_string(n), fixed(A, 0), fixed(std::exp(delta * A)), fmt::format("{:.2f}", std::log(2.0) / (delta * -A))});
+      rows.push_back({std::to_string(n), fixed(A, 0), fixed(std::exp(delta * A)),
+                      fmt::format("{:.2f}", std::log(2.0) / (delta * -A))});
     }
   }
   nb.table({"state n", "A_n", "Ā_n = exp(δ A_n)", "half-life (steps)"}, rows);
@@ -175,10 +192,11 @@ void section_state_decay(Notebook& nb) {
 // ---- [4] ---------------------------------------------------------------------------------------
 void section_zoh_vs_euler(Notebook& nb) {
   nb.section("ZOH against Euler for B̄");
-  nb.text("Zero-order hold discretises both: Ā = exp(δA), B̄ = (δA)⁻¹(exp(δA) − 1) δB. Mamba's kernel keeps\n"
-          "Ā = exp(δA) but takes the simpler B̄ = δB (Euler). Per unit of δB, ZOH's B̄ is (1 − e^{−x}) / x\n"
-          "with x = δ|A|: the two agree for small steps and part ways as δ|A| grows. Held input u = 1, B = 1:\n"
-          "ZOH's state settles at B u / |A| for any δ; Euler's at δ B u / (1 − e^{−x}), too high by ~x/2.");
+  nb.text(
+      "Zero-order hold discretises both: Ā = exp(δA), B̄ = (δA)⁻¹(exp(δA) − 1) δB. Mamba's kernel keeps\n"
+      "Ā = exp(δA) but takes the simpler B̄ = δB (Euler). Per unit of δB, ZOH's B̄ is (1 − e^{−x}) / x\n"
+      "with x = δ|A|: the two agree for small steps and part ways as δ|A| grows. Held input u = 1, B = 1:\n"
+      "ZOH's state settles at B u / |A| for any δ; Euler's at δ B u / (1 − e^{−x}), too high by ~x/2.");
   std::vector<std::vector<std::string>> rows;
   for (double x : {0.001, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0})
     rows.push_back({fmt::format("{}", x), fmt::format("{:.4f}", -std::expm1(-x) / x), "1",
@@ -197,15 +215,25 @@ void section_zoh_vs_euler(Notebook& nb) {
     euler.push_back(he);
     exact.push_back(-std::expm1(A * k * delta) / -A);
   }
-  nb.check(fmt::format("ZOH's recurrence samples the exact solution of h' = A h + B u (δ|A| = {}, {} steps)", delta * -A, steps),
+  nb.check(fmt::format("ZOH's recurrence samples the exact solution of h' = A h + B u (δ|A| = {}, {} steps)",
+                       delta * -A, steps),
            common::compare(zoh, exact, {1e-15, 1e-13}));
-  const auto reference = ch08::reference_forward(single_state(A, std::vector<double>(steps, 1.0), std::vector<double>(steps, delta))).out;
+  const auto reference =
+      ch08::reference_forward(single_state(A, std::vector<double>(steps, 1.0), std::vector<double>(steps, delta))).out;
   nb.check("the reference (and every kernel) uses Euler's B̄ = δB", common::compare(euler, reference, {1e-15, 1e-13}));
-  nb.value("after 40 steps, Euler's state ÷ ZOH's", fmt::format("{:.4f} (= x / (1 − e^{{−x}}) at x = {})", euler.back() / zoh.back(), delta * -A));
+  nb.value("after 40 steps, Euler's state ÷ ZOH's",
+           fmt::format("{:.4f} (= x / (1 − e^{{−x}}) at x = {})", euler.back() / zoh.back(), delta * -A));
 
-  Figure f{"zoh_vs_euler", "B̄ by zero-order hold, per unit of Euler's δB", "x = δ|A|", "B̄_ZOH ÷ δB", true, false, {},
+  Figure f{"zoh_vs_euler",
+           "B̄ by zero-order hold, per unit of Euler's δB",
+           "x = δ|A|",
+           "B̄_ZOH ÷ δB",
+           true,
+           false,
+           {},
            {"set key inside bottom left", "set yrange [0:1.1]"}};
-  Series ratio{"ZOH: (1 − e^{−x}) / x", {}, {}, "lines lw 2"}, one{"Euler (Mamba's kernel): 1", {}, {}, "lines lw 2 dt 2"};
+  Series ratio{"ZOH: (1 − e^{−x}) / x", {}, {}, "lines lw 2"},
+      one{"Euler (Mamba's kernel): 1", {}, {}, "lines lw 2 dt 2"};
   for (int i = 0; i <= 80; ++i) {
     const double x = std::pow(10.0, -3.0 + 4.3 * i / 80);
     ratio.x.push_back(x), ratio.y.push_back(-std::expm1(-x) / x);
@@ -219,8 +247,10 @@ void section_zoh_vs_euler(Notebook& nb) {
 
 void section_gradients(Notebook& nb) {
   nb.section("The reference's gradients against finite differences");
-  nb.text(fmt::format("L = Σ dout · out_final with dout ~ N(0, 1); every gradient of reference_backward against the central\n"
-                      "difference (L(θ + h) − L(θ − h)) / 2h, h = {:g}, of every element of every input.", ch08::kFiniteDifferenceStep));
+  nb.text(fmt::format(
+      "L = Σ dout · out_final with dout ~ N(0, 1); every gradient of reference_backward against the central\n"
+      "difference (L(θ + h) − L(θ − h)) / 2h, h = {:g}, of every element of every input.",
+      ch08::kFiniteDifferenceStep));
   struct Case {
     const char* name;
     Problem shape;
@@ -250,12 +280,14 @@ void section_gradients(Notebook& nb) {
     check("dC", flatten(g.dC, p.complex), flatten(ch08::finite_differences(p, &Problem::C, dout), p.complex));
     check("dD", g.dD, ch08::finite_differences(p, &Problem::D, dout));
     check("ddelta_bias", g.ddelta_bias, ch08::finite_differences(p, &Problem::delta_bias, dout));
-    check("dinitial_state", flatten(g.dinitial_state, p.complex), flatten(ch08::finite_differences(p, &Problem::initial_state, dout), p.complex));
+    check("dinitial_state", flatten(g.dinitial_state, p.complex),
+          flatten(ch08::finite_differences(p, &Problem::initial_state, dout), p.complex));
     const common::Tolerance tol = ch08::kFiniteDifferenceTolerance;
-    gradients.report(nb, fmt::format("{} (batch {}, dim {}, seqlen {}, dstate {})", c.name, p.batch, p.dim, p.seqlen, p.dstate),
-                     "gradients", [&](int count, int) {
-                       return fmt::format("{} gradients match within atol {:g} + rtol {:g}·|ref|", count, tol.atol, tol.rtol);
-                     });
+    gradients.report(
+        nb, fmt::format("{} (batch {}, dim {}, seqlen {}, dstate {})", c.name, p.batch, p.dim, p.seqlen, p.dstate),
+        "gradients", [&](int count, int) {
+          return fmt::format("{} gradients match within atol {:g} + rtol {:g}·|ref|", count, tol.atol, tol.rtol);
+        });
   }
 }
 

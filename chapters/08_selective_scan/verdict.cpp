@@ -30,7 +30,8 @@ TensorVerdict judge_tensor(const std::string& name, const std::vector<double>& g
   const common::Comparison c = common::compare(got, expected, tol);
   if (rounding.empty()) return {name, c.ok, c.summary(), bound_used(got, expected, tol)};
   if (rounding.size() != expected.size())
-    throw std::invalid_argument(fmt::format("judge_tensor: {} rounding bounds for {} values", rounding.size(), expected.size()));
+    throw std::invalid_argument(
+        fmt::format("judge_tensor: {} rounding bounds for {} values", rounding.size(), expected.size()));
   // The same comparison with the rounding bound added to each element's: the worst element is
   // the first non-finite one, else the one furthest into its bound.
   std::size_t failures = 0, worst = 0;
@@ -51,11 +52,13 @@ TensorVerdict judge_tensor(const std::string& name, const std::vector<double>& g
   TensorVerdict v{name, failures == 0 && !got.empty(), "", used};
   v.detail = fmt::format("max abs err {:.2e}, max rel err {:.2e}; tol atol {:.0e} + rtol {:.0e}·|ref| + rounding bound",
                          c.max_abs_error, c.max_rel_error, tol.atol, tol.rtol);
-  if (got.empty()) v.detail += "; nothing was compared";
+  if (got.empty())
+    v.detail += "; nothing was compared";
   else if (!v.ok)
-    v.detail += fmt::format("; {} of {} out of tolerance ({} non-finite); {} at [{}]: expected {:.9g}, got {:.9g}, rounding bound {:.3g}",
-                            failures, got.size(), c.non_finite, non_finite ? "first non-finite" : "worst", worst,
-                            expected[worst], got[worst], rounding[worst]);
+    v.detail += fmt::format(
+        "; {} of {} out of tolerance ({} non-finite); {} at [{}]: expected {:.9g}, got {:.9g}, rounding bound {:.3g}",
+        failures, got.size(), c.non_finite, non_finite ? "first non-finite" : "worst", worst, expected[worst],
+        got[worst], rounding[worst]);
   return v;
 }
 
@@ -97,7 +100,8 @@ std::vector<TensorVerdict> judge_run(const Problem& p, const OfficialTolerances&
   v.push_back(judge_tensor("dB", flatten(got_grad.dB, p.complex), flatten(expected_grad.dB, p.complex), tol.dB));
   v.push_back(judge_tensor("dC", flatten(got_grad.dC, p.complex), flatten(expected_grad.dC, p.complex), tol.dC));
   if (p.has_D) v.push_back(judge_tensor("dD", got_grad.dD, expected_grad.dD, tol.dD));
-  if (p.has_delta_bias) v.push_back(judge_tensor("ddelta_bias", got_grad.ddelta_bias, expected_grad.ddelta_bias, tol.ddelta_bias));
+  if (p.has_delta_bias)
+    v.push_back(judge_tensor("ddelta_bias", got_grad.ddelta_bias, expected_grad.ddelta_bias, tol.ddelta_bias));
   if (p.has_initial_state)
     v.push_back(judge_tensor("dinitial_state", flatten(got_grad.dinitial_state, p.complex),
                              flatten(expected_grad.dinitial_state, p.complex), tol.dinitial_state));

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 namespace ch09 {
@@ -27,8 +27,8 @@ std::vector<float> weight_decay_mask(const ModelConfig& config) {
 }
 
 // [snippet:adamw_step]
-double adamw_step(const AdamWSettings& s, double lr, const std::vector<float>& decay_mask,
-                  std::vector<double>& p, std::vector<double> g, AdamWState& state) {
+double adamw_step(const AdamWSettings& s, double lr, const std::vector<float>& decay_mask, std::vector<double>& p,
+                  std::vector<double> g, AdamWState& state) {
   if (state.m.empty()) state.m.assign(p.size(), 0.0), state.v.assign(p.size(), 0.0);
   double squares = 0.0;
   for (double x : g) squares += x * x;
@@ -96,7 +96,8 @@ Evaluation evaluate(const ModelConfig& config, const std::vector<double>& parame
   return e;
 }
 
-CpuTrainingResult train_on_cpu(const CpuTrainingSettings& s, const std::function<void(const TrainingPoint&)>& progress) {
+CpuTrainingResult train_on_cpu(const CpuTrainingSettings& s,
+                               const std::function<void(const TrainingPoint&)>& progress) {
   CpuTrainingResult result;
   result.parameters = to_double(initial_parameters(s.model, s.seed));
   const std::vector<float> mask = weight_decay_mask(s.model);

@@ -12,7 +12,7 @@
 namespace ch09 {
 
 struct AdamWSettings {
-  double lr = 3e-3;           // the peak learning rate
+  double lr = 3e-3;  // the peak learning rate
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   double weight_decay = 0.1;  // on the blocks parameter_blocks marks `decays` (the matrices) only
   double clip_norm = 1.0;     // the gradient's global L2 norm is clipped to this (0: no clipping)
@@ -40,11 +40,11 @@ double adamw_step(const AdamWSettings& settings, double lr, const std::vector<fl
 struct CpuTrainingSettings {
   ModelConfig model;
   int body_length = 32, n_data = 4;
-  int curriculum_from = 0;   // > 0: bodies grow from this length (curriculum_body_length)
+  int curriculum_from = 0;  // > 0: bodies grow from this length (curriculum_body_length)
   int batch = 8, steps = 600;
   int eval_sequences = 256;  // held-out sequences, from a seed stream of their own
   AdamWSettings optimizer;
-  unsigned seed = 1;         // the weights' and the training data's seed
+  unsigned seed = 1;  // the weights' and the training data's seed
 };
 
 // A small setting that runs in seconds on one core and shows the difference (see cpu_training.cpp
@@ -52,18 +52,18 @@ struct CpuTrainingSettings {
 CpuTrainingSettings tiny_cpu_training(SsmKind kind);
 
 struct TrainingPoint {
-  int step = 0;      // steps done
-  double loss = 0;   // the training batch's loss at this step
+  int step = 0;     // steps done
+  double loss = 0;  // the training batch's loss at this step
   double accuracy = 0;
   double tokens_per_second = 0;  // since the start of the run
 };
 
 struct CpuTrainingResult {
-  std::vector<TrainingPoint> curve;     // every step
+  std::vector<TrainingPoint> curve;  // every step
   double eval_loss = 0;
-  Accuracy eval_accuracy;               // on held-out sequences
-  std::vector<double> parameters;       // the trained weights
-  double seconds = 0;                   // wall time of the training steps
+  Accuracy eval_accuracy;          // on held-out sequences
+  std::vector<double> parameters;  // the trained weights
+  double seconds = 0;              // wall time of the training steps
 };
 
 // `progress`, when given, is called after every step.

@@ -26,9 +26,8 @@ __device__ inline Position position_of(long long i, int channels, int seqlen) {
 }
 
 // [snippet:conv1d_forward]
-__global__ void conv1d_silu_forward_kernel(const float* x, long long x_batch_stride, const float* w,
-                                           const float* bias, float* xc, float* xs, int batch, int channels,
-                                           int seqlen, int width) {
+__global__ void conv1d_silu_forward_kernel(const float* x, long long x_batch_stride, const float* w, const float* bias,
+                                           float* xc, float* xs, int batch, int channels, int seqlen, int width) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<long long>(batch) * channels * seqlen) return;
   const Position p = position_of(i, channels, seqlen);
@@ -111,9 +110,9 @@ void conv1d_silu_forward(const float* x, long long x_batch_stride, const float* 
   CUDA_CHECK_LAUNCH();
 }
 
-void conv1d_silu_backward(const float* dxs, const float* xc, const float* x, long long x_batch_stride,
-                          const float* w, float* dxc, float* dx, long long dx_batch_stride, float* dw, float* dbias,
-                          int batch, int channels, int seqlen, int width, cudaStream_t stream) {
+void conv1d_silu_backward(const float* dxs, const float* xc, const float* x, long long x_batch_stride, const float* w,
+                          float* dxc, float* dx, long long dx_batch_stride, float* dw, float* dbias, int batch,
+                          int channels, int seqlen, int width, cudaStream_t stream) {
   check_width(width);
   const long long n = static_cast<long long>(batch) * channels * seqlen;
   if (n > 0) {
@@ -122,8 +121,8 @@ void conv1d_silu_backward(const float* dxs, const float* xc, const float* x, lon
     CUDA_CHECK_LAUNCH();
   }
   if (channels > 0) {
-    conv1d_backward_weight_kernel<<<channels, kThreads, 0, stream>>>(dxc, x, x_batch_stride, dw, dbias, batch,
-                                                                     channels, seqlen, width);
+    conv1d_backward_weight_kernel<<<channels, kThreads, 0, stream>>>(dxc, x, x_batch_stride, dw, dbias, batch, channels,
+                                                                     seqlen, width);
     CUDA_CHECK_LAUNCH();
   }
 }

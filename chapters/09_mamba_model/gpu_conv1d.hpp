@@ -16,8 +16,8 @@ void conv1d_silu_forward(const float* x, long long x_batch_stride, const float* 
 
 // From dxs: dxc (batch, channels, seqlen) scratch, written; dx (strided like x), written;
 // dw (channels, width) and dbias (channels), written.
-void conv1d_silu_backward(const float* dxs, const float* xc, const float* x, long long x_batch_stride,
-                          const float* w, float* dxc, float* dx, long long dx_batch_stride, float* dw, float* dbias,
-                          int batch, int channels, int seqlen, int width, cudaStream_t stream = nullptr);
+void conv1d_silu_backward(const float* dxs, const float* xc, const float* x, long long x_batch_stride, const float* w,
+                          float* dxc, float* dx, long long dx_batch_stride, float* dw, float* dbias, int batch,
+                          int channels, int seqlen, int width, cudaStream_t stream = nullptr);
 
 }  // namespace ch09::gpu

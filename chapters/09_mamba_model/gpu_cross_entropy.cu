@@ -42,9 +42,8 @@ __global__ void cross_entropy_position_kernel(const float* logits, const int* ta
 // [/snippet:cross_entropy_forward]
 
 // One block: the sums over every position in a fixed order (float loss, integer counts).
-__global__ void cross_entropy_reduce_kernel(const float* position_loss, const int* position_correct,
-                                            const int* targets, long long positions, int vocab,
-                                            LossMetrics* metrics) {
+__global__ void cross_entropy_reduce_kernel(const float* position_loss, const int* position_correct, const int* targets,
+                                            long long positions, int vocab, LossMetrics* metrics) {
   __shared__ float scratch[32];
   float loss = 0.0f, correct = 0.0f, counted = 0.0f;  // counts below 2^24 are exact in float
   for (long long p = threadIdx.x; p < positions; p += blockDim.x) {
@@ -95,9 +94,8 @@ void cross_entropy_forward(const float* logits, const int* targets, float* posit
   CUDA_CHECK_LAUNCH();
 }
 
-void cross_entropy_backward(const float* logits, const int* targets, const float* logsumexp,
-                            const LossMetrics* metrics, float* dlogits, int batch, int vocab, int seqlen,
-                            cudaStream_t stream) {
+void cross_entropy_backward(const float* logits, const int* targets, const float* logsumexp, const LossMetrics* metrics,
+                            float* dlogits, int batch, int vocab, int seqlen, cudaStream_t stream) {
   const long long n = static_cast<long long>(batch) * vocab * seqlen;
   if (n == 0) return;
   cross_entropy_backward_kernel<<<blocks_for(n), kThreads, 0, stream>>>(logits, targets, logsumexp, metrics, dlogits,

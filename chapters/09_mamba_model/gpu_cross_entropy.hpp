@@ -26,8 +26,7 @@ void cross_entropy_forward(const float* logits, const int* targets, float* posit
                            cudaStream_t stream = nullptr);
 
 // dlogits = (softmax - onehot(target)) / targets at the target positions, 0 elsewhere (written).
-void cross_entropy_backward(const float* logits, const int* targets, const float* logsumexp,
-                            const LossMetrics* metrics, float* dlogits, int batch, int vocab, int seqlen,
-                            cudaStream_t stream = nullptr);
+void cross_entropy_backward(const float* logits, const int* targets, const float* logsumexp, const LossMetrics* metrics,
+                            float* dlogits, int batch, int vocab, int seqlen, cudaStream_t stream = nullptr);
 
 }  // namespace ch09::gpu

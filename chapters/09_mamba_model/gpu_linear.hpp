@@ -47,8 +47,8 @@ class Linear {
 
   // One token per sequence (recurrent inference): Y (sequences, out) = X (sequences, in) W^T + beta Y,
   // one GEMM with the sequences as its columns; rows of X and Y are x_stride and y_stride apart.
-  void forward_tokens(const float* W, int out, int in, const float* X, long long x_stride, float* Y,
-                      long long y_stride, int sequences, float beta = 0.0f) const;
+  void forward_tokens(const float* W, int out, int in, const float* X, long long x_stride, float* Y, long long y_stride,
+                      int sequences, float beta = 0.0f) const;
 
  private:
   cublasHandle_t handle_;

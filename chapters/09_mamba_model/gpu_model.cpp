@@ -22,9 +22,7 @@ namespace {
 
 using selective_scan::DataType;
 
-std::size_t sequence_floats(int batch, int rows, int seqlen) {
-  return static_cast<std::size_t>(batch) * rows * seqlen;
-}
+std::size_t sequence_floats(int batch, int rows, int seqlen) { return static_cast<std::size_t>(batch) * rows * seqlen; }
 
 std::size_t chunk_floats(const ModelConfig& c, int batch, int seqlen) {
   return static_cast<std::size_t>(
@@ -128,8 +126,8 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   }
   dA_ = Buffer<float>(static_cast<std::size_t>(E) * N);
   // The largest weight of a linear map: in_proj (2E, D), x_proj (XR, E), out_proj (D, E), the head (V, D).
-  const std::size_t largest_weight = std::max({2 * static_cast<std::size_t>(E) * D, static_cast<std::size_t>(XR) * E,
-                                               static_cast<std::size_t>(V) * D});
+  const std::size_t largest_weight = std::max(
+      {2 * static_cast<std::size_t>(E) * D, static_cast<std::size_t>(XR) * E, static_cast<std::size_t>(V) * D});
   weight_scratch_ = Buffer<float>(Bm * largest_weight);
   const std::vector<float> ones(Bm, 1.0f);
   ones_ = Buffer<float>(std::span<const float>(ones));
@@ -149,8 +147,8 @@ double GpuModel::device_bytes(const ModelConfig& c, int max_batch, int max_seqle
   // normed, rstd, xz, xc, xs, y, out_z, Δ and x_proj's output or the LTI's zero Δ; final norm,
   // logits, loss, tokens) and the backward's scratch (dlogits, two D-sized, d_xz and four
   // E-sized, d_dbc, dB, dC).
-  const double forward = (layers + 1) * (D + 1) + layers * (D + 6 * E + (selective ? E + XR : 0)) +
-                         (selective ? 0 : E) + D + V + 5;
+  const double forward =
+      (layers + 1) * (D + 1) + layers * (D + 6 * E + (selective ? E + XR : 0)) + (selective ? 0 : E) + D + V + 5;
   const double backward = V + 2 * D + 6 * E + (selective ? XR + 2 * N : 0);
   const double positions = double(max_batch) * double(max_seqlen);
   const double chunk_states = layers * double(selective_scan::chunk_states_floats(
@@ -161,10 +159,35 @@ double GpuModel::device_bytes(const ModelConfig& c, int max_batch, int max_seqle
 }
 
 void GpuModel::poison_outputs() {
-  for (Buffer<float>* buffer : {&residual_, &normed_, &rstd_, &xz_, &xc_, &xs_, &dbc_, &delta_raw_, &A_, &y_, &out_z_,
-                                &chunk_states_, &final_normed_, &logits_, &position_loss_, &logsumexp_, &dlogits_,
-                                &d_model_scratch_, &d_residual_, &d_out_z_, &d_xs_, &d_delta_, &d_xz_, &d_xc_,
-                                &d_dbc_, &dB_, &dC_, &dA_, &weight_scratch_})
+  for (Buffer<float>* buffer : {&residual_,
+                                &normed_,
+                                &rstd_,
+                                &xz_,
+                                &xc_,
+                                &xs_,
+                                &dbc_,
+                                &delta_raw_,
+                                &A_,
+                                &y_,
+                                &out_z_,
+                                &chunk_states_,
+                                &final_normed_,
+                                &logits_,
+                                &position_loss_,
+                                &logsumexp_,
+                                &dlogits_,
+                                &d_model_scratch_,
+                                &d_residual_,
+                                &d_out_z_,
+                                &d_xs_,
+                                &d_delta_,
+                                &d_xz_,
+                                &d_xc_,
+                                &d_dbc_,
+                                &dB_,
+                                &dC_,
+                                &dA_,
+                                &weight_scratch_})
     buffer->poison();
   for (const ParameterBlock& block : parameter_blocks(config_))
     CUDA_CHECK(cudaMemset(gradients_.data() + block.offset, 0xFF, block.count * sizeof(float)));
@@ -200,7 +223,7 @@ selective_scan::BackwardParams GpuModel::scan_params(int l, int batch, int seqle
   f.kernel = selective_scan::Kernel::automatic;  // the library picks the version per call (plan_of)
   f.u = sequence_in(p.xs, seq_E, seqlen);
   f.delta = sequence_in(p.delta_raw, selective ? seq_E : 0, seqlen);  // LTI: zeros, Δ = softplus(dt_bias)
-  f.z = sequence_in(p.xz + seq_E, 2 * seq_E, seqlen);                  // the z half of in_proj's output
+  f.z = sequence_in(p.xz + seq_E, 2 * seq_E, seqlen);                 // the z half of in_proj's output
   f.A = p.A;
   f.A_dim_stride = N;
   if (selective) {  // B and C: rows [R, R + N) and [R + N, R + 2N) of x_proj's output, read in place
@@ -317,8 +340,8 @@ void GpuModel::backward() {
   const float* ones = ones_.data();
   const gpu::Linear linear(cublas_);
 
-  gpu::cross_entropy_backward(logits_.data(), targets_.data(), logsumexp_.data(), metrics_.data(), dlogits_.data(),
-                              B, V, L);
+  gpu::cross_entropy_backward(logits_.data(), targets_.data(), logsumexp_.data(), metrics_.data(), dlogits_.data(), B,
+                              V, L);
   linear.backward_weight({dlogits_.data(), seq_V}, {final_normed_.data(), seq_D}, g + layout_.embedding, V, D, B, L,
                          scratch, ones);
   linear.backward_input(w + layout_.embedding, V, D, {dlogits_.data(), seq_V}, {d_model_scratch_.data(), seq_D}, B, L);
@@ -356,8 +379,8 @@ void GpuModel::backward() {
                               2 * seq_E, g + o.conv_weight, g + o.conv_bias, B, E, L, config_.conv_width);
     linear.backward_weight({d_xz_.data(), 2 * seq_E}, {p.normed, seq_D}, g + o.in_proj, 2 * E, D, B, L, scratch, ones);
     linear.backward_input(w + o.in_proj, 2 * E, D, {d_xz_.data(), 2 * seq_E}, {d_model_scratch_.data(), seq_D}, B, L);
-    gpu::rms_norm_backward(d_model_scratch_.data(), p.r_in, p.rstd, w + o.norm, d_residual_.data(), true, g + o.norm,
-                           B, D, L);
+    gpu::rms_norm_backward(d_model_scratch_.data(), p.r_in, p.rstd, w + o.norm, d_residual_.data(), true, g + o.norm, B,
+                           D, L);
   }
   // The embedding's gradient: the head's part (written above) plus the lookup's.
   gpu::embedding_backward(tokens_.data(), d_residual_.data(), g + layout_.embedding, B, D, L, V);
@@ -390,8 +413,8 @@ std::vector<float> GpuModel::download_delta(int layer) const {
   const float* dt_bias = parameters.data() + layout_.layers[layer].dt_bias;
   std::vector<float> delta(sequence_floats(batch_, E, seqlen_), 0.0f);
   if (config_.kind == SsmKind::selective && !delta.empty())
-    CUDA_CHECK(cudaMemcpy(delta.data(), pointers(layer).delta_raw, delta.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(
+        cudaMemcpy(delta.data(), pointers(layer).delta_raw, delta.size() * sizeof(float), cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < delta.size(); ++i) {
     const double x = static_cast<double>(delta[i]) + dt_bias[(i / seqlen_) % E];
     delta[i] = static_cast<float>(common::softplus(x));

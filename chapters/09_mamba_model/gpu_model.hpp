@@ -93,14 +93,14 @@ class GpuModel {
   Buffer<float> decay_mask_, gradient_norm_;
   Buffer<int> tokens_, targets_;
   // Forward activations, one slot of capacity size per layer (residual_ has layers + 1).
-  Buffer<float> residual_, normed_, rstd_, xz_, xc_, xs_, dbc_, delta_raw_, zero_delta_, A_, y_, out_z_,
-      chunk_states_, final_normed_, logits_;
+  Buffer<float> residual_, normed_, rstd_, xz_, xc_, xs_, dbc_, delta_raw_, zero_delta_, A_, y_, out_z_, chunk_states_,
+      final_normed_, logits_;
   Buffer<float> position_loss_, logsumexp_;
   Buffer<int> position_correct_;
   Buffer<gpu::LossMetrics> metrics_;
   // Backward scratch, reused by every layer.
-  Buffer<float> dlogits_, d_model_scratch_, d_residual_, d_out_z_, d_xs_, d_delta_, d_xz_, d_xc_, d_dbc_, dB_, dC_,
-      dA_, weight_scratch_, ones_;
+  Buffer<float> dlogits_, d_model_scratch_, d_residual_, d_out_z_, d_xs_, d_delta_, d_xz_, d_xc_, d_dbc_, dB_, dC_, dA_,
+      weight_scratch_, ones_;
   Buffer<unsigned char> scan_workspace_;
 };
 

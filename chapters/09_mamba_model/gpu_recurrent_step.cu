@@ -15,9 +15,9 @@ namespace ch09::gpu {
 
 namespace {
 
-__global__ void conv1d_silu_step_kernel(const float* x, long long x_stride, float* conv_state,
-                                        long long state_stride, const float* w, const float* bias, float* xs,
-                                        int sequences, int channels, int width) {
+__global__ void conv1d_silu_step_kernel(const float* x, long long x_stride, float* conv_state, long long state_stride,
+                                        const float* w, const float* bias, float* xs, int sequences, int channels,
+                                        int width) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<long long>(sequences) * channels) return;
   const long long s = i / channels;
@@ -58,9 +58,8 @@ __global__ void ssm_step_kernel(SsmStepArgs a) {
 
 }  // namespace
 
-void conv1d_silu_step(const float* x, long long x_stride, float* conv_state, long long state_stride,
-                      const float* w, const float* bias, float* xs, int sequences, int channels, int width,
-                      cudaStream_t stream) {
+void conv1d_silu_step(const float* x, long long x_stride, float* conv_state, long long state_stride, const float* w,
+                      const float* bias, float* xs, int sequences, int channels, int width, cudaStream_t stream) {
   const long long n = static_cast<long long>(sequences) * channels;
   if (n == 0) return;
   conv1d_silu_step_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, x_stride, conv_state, state_stride, w, bias, xs,

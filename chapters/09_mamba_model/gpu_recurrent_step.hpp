@@ -10,8 +10,8 @@ namespace ch09::gpu {
 // state shifts by one (oldest input dropped, x appended) and xs = silu(xc).
 // x: (sequences, channels) with row stride x_stride; conv_state: (sequences, channels, W-1) with
 // sequence stride state_stride (all layers of a sequence live together); xs contiguous.
-void conv1d_silu_step(const float* x, long long x_stride, float* conv_state, long long state_stride,
-                      const float* w, const float* bias, float* xs, int sequences, int channels, int width,
+void conv1d_silu_step(const float* x, long long x_stride, float* conv_state, long long state_stride, const float* w,
+                      const float* bias, float* xs, int sequences, int channels, int width,
                       cudaStream_t stream = nullptr);
 
 // The SSM's step (chapter 01's recurrence with a diagonal A) and the gate:

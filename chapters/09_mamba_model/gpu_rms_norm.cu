@@ -14,8 +14,8 @@ namespace ch09::gpu {
 namespace {
 
 // [snippet:rms_norm_forward]
-__global__ void rms_norm_forward_kernel(const float* x, const float* w, float* y, float* rstd, int batch,
-                                        int channels, int seqlen) {
+__global__ void rms_norm_forward_kernel(const float* x, const float* w, float* y, float* rstd, int batch, int channels,
+                                        int seqlen) {
   const long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;  // (b, t)
   if (p >= static_cast<long long>(batch) * seqlen) return;
   const long long L = seqlen, b = p / L, t = p % L;
@@ -80,8 +80,8 @@ void rms_norm_backward(const float* dy, const float* x, const float* rstd, const
                        bool accumulate_dx, float* dw, int batch, int channels, int seqlen, cudaStream_t stream) {
   const long long positions = static_cast<long long>(batch) * seqlen;
   if (positions > 0) {
-    rms_norm_backward_input_kernel<<<blocks_for(positions), kThreads, 0, stream>>>(
-        dy, x, rstd, w, dx, accumulate_dx, batch, channels, seqlen);
+    rms_norm_backward_input_kernel<<<blocks_for(positions), kThreads, 0, stream>>>(dy, x, rstd, w, dx, accumulate_dx,
+                                                                                   batch, channels, seqlen);
     CUDA_CHECK_LAUNCH();
   }
   if (channels > 0) {

@@ -29,7 +29,8 @@ std::vector<TrainingPoint> train_on_gpu(GpuModel& model, const GpuTrainingSettin
     const TrainingPoint p{step, m.loss, m.targets > 0 ? double(m.correct) / m.targets : 0.0,
                           double(tokens_seen) / seconds};
     if (!std::isfinite(p.loss))
-      throw std::runtime_error("training diverged: loss " + std::to_string(p.loss) + " at step " + std::to_string(step));
+      throw std::runtime_error("training diverged: loss " + std::to_string(p.loss) + " at step " +
+                               std::to_string(step));
     points.push_back(p);
     if (progress) progress(p);
   };

@@ -25,9 +25,9 @@ struct GpuTrainingSettings {
   int steps = 4000;
   int batch = 64;
   int log_every = 50;
-  unsigned seed = 1;          // the training stream's seed (the weights' seed is the caller's)
-  int curriculum_from = 0;    // > 0: bodies grow from this length (curriculum_body_length)
-  AdamWSettings optimizer;    // lr, warm-up, clipping, weight decay: cpu_training.hpp
+  unsigned seed = 1;        // the training stream's seed (the weights' seed is the caller's)
+  int curriculum_from = 0;  // > 0: bodies grow from this length (curriculum_body_length)
+  AdamWSettings optimizer;  // lr, warm-up, clipping, weight decay: cpu_training.hpp
 };
 
 // Trains `model` from the parameters it holds and returns the logged points; `progress` is

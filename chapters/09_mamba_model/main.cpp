@@ -24,17 +24,24 @@ int main(int argc, char** argv) {
         app.add_option("--steps", o.steps, "Training steps on the GPU")
             ->check(common::integer_in(1, 1000000))
             ->capture_default_str();
-        app.add_option("--lr", o.lr, "Peak learning rate of AdamW")->check(common::real_in(1e-6, 1.0))->capture_default_str();
+        app.add_option("--lr", o.lr, "Peak learning rate of AdamW")
+            ->check(common::real_in(1e-6, 1.0))
+            ->capture_default_str();
         app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay on the matrices")
             ->check(common::real_in(0.0, 1.0))
             ->capture_default_str();
-        app.add_option("--batch", o.batch, "Sequences per training step")->check(common::integer_in(1, 4096))->capture_default_str();
+        app.add_option("--batch", o.batch, "Sequences per training step")
+            ->check(common::integer_in(1, 4096))
+            ->capture_default_str();
         app.add_option("--body-length", o.body_length, "Positions among which the data tokens hide (training)")
             ->check(common::integer_in(16, 1 << 16))
             ->capture_default_str();
-        app.add_option("--data-tokens", o.data_tokens, "Data tokens to copy")->check(common::integer_in(1, 256))->capture_default_str();
-        app.add_option("--curriculum", o.curriculum_from,
-                       "Training bodies grow from this length to --body-length over the first half of the steps (0: off)")
+        app.add_option("--data-tokens", o.data_tokens, "Data tokens to copy")
+            ->check(common::integer_in(1, 256))
+            ->capture_default_str();
+        app.add_option(
+               "--curriculum", o.curriculum_from,
+               "Training bodies grow from this length to --body-length over the first half of the steps (0: off)")
             ->check(common::integer_in(0, 1 << 16))
             ->capture_default_str();
         app.add_option("--load", o.load_dir,
@@ -43,8 +50,9 @@ int main(int argc, char** argv) {
             ->type_name("DIR");
         app.final_callback([&] {  // a ValidationError here exits with code 2, like any bad option
           if (o.data_tokens > o.body_length)
-            throw CLI::ValidationError("--data-tokens", std::to_string(o.data_tokens) + " data tokens do not fit a body of " +
-                                                            std::to_string(o.body_length) + " positions (--body-length)");
+            throw CLI::ValidationError("--data-tokens",
+                                       std::to_string(o.data_tokens) + " data tokens do not fit a body of " +
+                                           std::to_string(o.body_length) + " positions (--body-length)");
           if (o.curriculum_from > 0 && o.curriculum_from < o.data_tokens)
             throw CLI::ValidationError("--curriculum", "the first bodies (" + std::to_string(o.curriculum_from) +
                                                            ") must hold the " + std::to_string(o.data_tokens) +

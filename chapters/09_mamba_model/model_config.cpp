@@ -109,9 +109,9 @@ struct Stream {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }             // [0, 1)
   double uniform(double bound) { return (2.0 * uniform() - 1.0) * bound; }  // [-bound, bound)
-  double normal() {  // Box-Muller
+  double normal() {                                                         // Box-Muller
     const double u1 = 1.0 - uniform(), u2 = uniform();
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
   }

@@ -26,10 +26,10 @@ struct ModelConfig {
   int vocab = 16;
   int d_model = 64;
   int layers = 2;
-  int d_state = 16;     // N
-  int expand = 2;       // d_inner = expand * d_model
-  int conv_width = 4;   // the causal depthwise convolution's taps
-  int dt_rank = 4;      // Δ's low rank: ceil(d_model / 16) in Mamba
+  int d_state = 16;    // N
+  int expand = 2;      // d_inner = expand * d_model
+  int conv_width = 4;  // the causal depthwise convolution's taps
+  int dt_rank = 4;     // Δ's low rank: ceil(d_model / 16) in Mamba
   SsmKind kind = SsmKind::selective;
 
   int d_inner() const { return expand * d_model; }

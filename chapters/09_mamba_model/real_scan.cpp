@@ -89,20 +89,20 @@ RealScanGradients real_scan_backward(const ch08::Problem& p, const std::vector<d
         const double u = p.u[i], z = p.z[i], sz = sigmoid(z);
         double y = p.D[d] * u;
         for (std::size_t n = 0; n < N; ++n) y += p.C[pc.at(b, d, n, t)].real() * h[(t + 1) * N + n];
-        const double dy = dout[i] * z * sz;                 // out = y·silu(z)
+        const double dy = dout[i] * z * sz;  // out = y·silu(z)
         g.dz[i] = dout[i] * y * sz * (1.0 + z * (1.0 - sz));
         g.dD[d] += dy * u;
         double du = dy * p.D[d], ddelta = 0.0;
         for (std::size_t n = 0; n < N; ++n) {
           const double C = p.C[pc.at(b, d, n, t)].real(), B = p.B[pb.at(b, d, n, t)].real();
           g.dC[pc.at(b, d, n, t)] += dy * h[(t + 1) * N + n];
-          const double G = dy * C + carry[n];               // ∂L/∂h_t
-          const double ddecay = G * h[t * N + n];          // h_t = decay·h_{t-1} + δ B u
+          const double G = dy * C + carry[n];      // ∂L/∂h_t
+          const double ddecay = G * h[t * N + n];  // h_t = decay·h_{t-1} + δ B u
           ddelta += ddecay * decay[t * N + n] * A[n] + G * B * u;
           g.dA[d * N + n] += ddecay * decay[t * N + n] * delta[t];  // ∂decay/∂A = δ·decay
           g.dB[pb.at(b, d, n, t)] += G * delta[t] * u;
           du += G * delta[t] * B;
-          carry[n] = decay[t * N + n] * G;                  // what h_{t-1} receives
+          carry[n] = decay[t * N + n] * G;  // what h_{t-1} receives
         }
         g.du[i] = du;
         const double x = p.delta[i] + p.delta_bias[d];

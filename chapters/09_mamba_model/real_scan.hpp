@@ -11,9 +11,9 @@
 namespace ch09 {
 
 struct RealScanGradients {
-  std::vector<double> du, ddelta, dz;  // (batch, dim, L); ddelta is ∂L/∂delta_raw
-  std::vector<double> dA, dB, dC;      // dA (dim, N); dB, dC shaped as the problem's B, C
-  std::vector<double> dD, ddelta_bias; // (dim)
+  std::vector<double> du, ddelta, dz;   // (batch, dim, L); ddelta is ∂L/∂delta_raw
+  std::vector<double> dA, dB, dC;       // dA (dim, N); dB, dC shaped as the problem's B, C
+  std::vector<double> dD, ddelta_bias;  // (dim)
 };
 
 // `p` must have groups 1, real A, has_D, has_z, has_delta_bias, delta_softplus and no initial

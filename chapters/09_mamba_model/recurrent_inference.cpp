@@ -38,10 +38,11 @@ std::size_t recurrent_state_size(const ModelConfig& c) {
 }
 
 // [snippet:recurrent_step]
-std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<double>& parameters,
-                                   RecurrentState& state, int token, std::vector<double>* delta_out) {
+std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<double>& parameters, RecurrentState& state,
+                                   int token, std::vector<double>* delta_out) {
   const ParameterLayout layout = parameter_layout(c);
-  if (parameters.size() != layout.total) throw std::invalid_argument("recurrent_step: parameters do not fit the config");
+  if (parameters.size() != layout.total)
+    throw std::invalid_argument("recurrent_step: parameters do not fit the config");
   if (token < 0 || token >= c.vocab) throw std::invalid_argument("recurrent_step: token " + std::to_string(token));
   const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), N = std::size_t(c.d_state);
   const std::size_t R = std::size_t(c.dt_rank), W = std::size_t(c.conv_width), V = std::size_t(c.vocab);
@@ -88,8 +89,8 @@ std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<doubl
     for (std::size_t d = 0; d < di; ++d) {
       const double delta = softplus(dt[d] + P[o.dt_bias + d]);
       for (std::size_t k = 0; k < N; ++k) A[k] = -std::exp(P[o.A_log + d * N + k]);
-      gated[d] = ssm_step({h.data() + d * N, N}, A, {B + d * bc_stride, N}, {C + d * bc_stride, N}, delta,
-                          P[o.D + d], xs[d], xz[di + d]);
+      gated[d] = ssm_step({h.data() + d * N, N}, A, {B + d * bc_stride, N}, {C + d * bc_stride, N}, delta, P[o.D + d],
+                          xs[d], xz[di + d]);
       if (delta_out) (*delta_out)[l * di + d] = delta;
     }
     matvec(P + o.out_proj, dm, di, gated.data(), update.data());

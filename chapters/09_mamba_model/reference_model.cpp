@@ -19,9 +19,15 @@ using common::softplus;  // cut at 20, as chapter 08's scan cuts it
 struct Dims {
   std::size_t batch, L, dm, di, N, R, V, W, xp;
   Dims(const ModelConfig& c, const Batch& b)
-      : batch(std::size_t(b.batch)), L(std::size_t(b.seqlen)), dm(std::size_t(c.d_model)),
-        di(std::size_t(c.d_inner())), N(std::size_t(c.d_state)), R(std::size_t(c.dt_rank)),
-        V(std::size_t(c.vocab)), W(std::size_t(c.conv_width)), xp(std::size_t(c.x_proj_rows())) {}
+      : batch(std::size_t(b.batch)),
+        L(std::size_t(b.seqlen)),
+        dm(std::size_t(c.d_model)),
+        di(std::size_t(c.d_inner())),
+        N(std::size_t(c.d_state)),
+        R(std::size_t(c.dt_rank)),
+        V(std::size_t(c.vocab)),
+        W(std::size_t(c.conv_width)),
+        xp(std::size_t(c.x_proj_rows())) {}
 };
 
 // A run of `channels` rows of a channels-first tensor whose batches hold `stride` rows each:
@@ -111,8 +117,8 @@ RealScanGradients scan_gradients(const ch08::Problem& p, const std::vector<doubl
     for (std::size_t i = 0; i < v.size(); ++i) r[i] = v[i].real();
     return r;
   };
-  return {std::move(c.du), std::move(c.ddelta), std::move(c.dz), real(c.dA), real(c.dB), real(c.dC),
-          std::move(c.dD), std::move(c.ddelta_bias)};
+  return {std::move(c.du), std::move(c.ddelta), std::move(c.dz), real(c.dA),
+          real(c.dB),      real(c.dC),          std::move(c.dD), std::move(c.ddelta_bias)};
 }
 
 void check_inputs(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch) {
@@ -257,8 +263,8 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
   return f;
 }
 
-std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters,
-                                   const Batch& batch, const ModelForward& f, ScanPath scan) {
+std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch,
+                                   const ModelForward& f, ScanPath scan) {
   check_inputs(config, parameters, batch);
   const Dims s(config, batch);
   const ParameterLayout layout = parameter_layout(config);

@@ -24,22 +24,22 @@ namespace ch09 {
 // What one layer computed, kept for the backward and for the checks. Every tensor is
 // channels-first, (batch, channels, L).
 struct LayerTrace {
-  std::vector<double> residual;   // r entering the layer (batch, d_model, L)
-  std::vector<double> inv_rms;    // RMSNorm's 1/rms per position (batch, L)
-  std::vector<double> normed;     // n (batch, d_model, L)
-  std::vector<double> x, z;       // in_proj's two halves (batch, d_inner, L)
-  std::vector<double> conv;       // conv1d(x) + conv_bias, before the SiLU
-  std::vector<double> xs;         // silu(conv): the scan's input u
-  std::vector<double> dbc;        // x_proj·xs (batch, dt_rank + 2N, L); empty for LTI
-  std::vector<double> delta;      // Δ = softplus(delta_raw + dt_bias) (batch, d_inner, L)
-  std::vector<double> gated;      // the scan's output y·silu(z) (batch, d_inner, L)
-  ch08::Problem scan;             // the scan's inputs as passed to chapter 08's reference
+  std::vector<double> residual;  // r entering the layer (batch, d_model, L)
+  std::vector<double> inv_rms;   // RMSNorm's 1/rms per position (batch, L)
+  std::vector<double> normed;    // n (batch, d_model, L)
+  std::vector<double> x, z;      // in_proj's two halves (batch, d_inner, L)
+  std::vector<double> conv;      // conv1d(x) + conv_bias, before the SiLU
+  std::vector<double> xs;        // silu(conv): the scan's input u
+  std::vector<double> dbc;       // x_proj·xs (batch, dt_rank + 2N, L); empty for LTI
+  std::vector<double> delta;     // Δ = softplus(delta_raw + dt_bias) (batch, d_inner, L)
+  std::vector<double> gated;     // the scan's output y·silu(z) (batch, d_inner, L)
+  ch08::Problem scan;            // the scan's inputs as passed to chapter 08's reference
 };
 
 struct ModelForward {
-  double loss = 0.0;              // mean cross-entropy over the scored positions (0 if none)
+  double loss = 0.0;  // mean cross-entropy over the scored positions (0 if none)
   Accuracy accuracy;
-  std::vector<double> logits;     // (batch, vocab, L)
+  std::vector<double> logits;  // (batch, vocab, L)
   std::vector<LayerTrace> layers;
   std::vector<double> final_residual, final_inv_rms, final_normed;
 };
@@ -59,8 +59,7 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
 
 // The gradient of forward.loss with respect to every parameter (same layout; padding stays 0).
 // `forward` must be model_forward's result for the same arguments.
-std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters,
-                                   const Batch& batch, const ModelForward& forward,
-                                   ScanPath scan = ScanPath::chapter08_reference);
+std::vector<double> model_backward(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch,
+                                   const ModelForward& forward, ScanPath scan = ScanPath::chapter08_reference);
 
 }  // namespace ch09

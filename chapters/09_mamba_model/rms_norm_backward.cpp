@@ -15,8 +15,7 @@ void rms_norm_backward(std::span<const double> x, std::span<const double> weight
     g_dot_x += dout[c] * weight[c] * x[c];
   }
   const double r3 = inv_rms * inv_rms * inv_rms;
-  for (std::size_t i = 0; i < x.size(); ++i)
-    dx[i] = inv_rms * dout[i] * weight[i] - r3 * x[i] * g_dot_x / channels;
+  for (std::size_t i = 0; i < x.size(); ++i) dx[i] = inv_rms * dout[i] * weight[i] - r3 * x[i] * g_dot_x / channels;
 }
 // [/snippet:rms_norm_backward]
 

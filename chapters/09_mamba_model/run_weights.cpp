@@ -37,8 +37,10 @@ RunWeights load_run_weights(const std::string& dir, bool need_gpu_models) {
         if (w.config.kind != kind) throw std::runtime_error(path + ": holds a " + to_string(w.config.kind) + " model");
       }
       // A GPU pair checked on a run without a GPU is not kept: nothing would use it.
-      if (where == TrainedOn::cpu) run.cpu.push_back(std::move(w));
-      else if (need_gpu_models) run.gpu.push_back(std::move(w));
+      if (where == TrainedOn::cpu)
+        run.cpu.push_back(std::move(w));
+      else if (need_gpu_models)
+        run.gpu.push_back(std::move(w));
     }
   return run;
 }

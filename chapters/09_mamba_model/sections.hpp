@@ -22,9 +22,9 @@ struct ProgramOptions {
   int batch = 64;
   int body_length = 512;
   int data_tokens = 16;
-  int curriculum_from = 32;  // > 0: training bodies grow from this length to body_length (0: off)
-  std::string load_dir;  // non-empty: load the weights instead of training
-  RunWeights loaded;     // what --load DIR holds, read and checked while the options were parsed
+  int curriculum_from = 32;     // > 0: training bodies grow from this length to body_length (0: off)
+  std::string load_dir;         // non-empty: load the weights instead of training
+  RunWeights loaded;            // what --load DIR holds, read and checked while the options were parsed
   std::vector<unsigned> seeds;  // the training seeds: --seed, and with --bench --seed + 1 too
 
   TaskShape task() const { return {body_length, data_tokens}; }
@@ -45,8 +45,8 @@ struct TrainedModel {
 };
 
 struct Trained {
-  std::vector<TrainedModel> cpu;   // the tiny models of the CPU section, selective then LTI
-  std::vector<TrainedModel> runs;  // every kind and seed on the GPU; empty when there is no GPU
+  std::vector<TrainedModel> cpu;                 // the tiny models of the CPU section, selective then LTI
+  std::vector<TrainedModel> runs;                // every kind and seed on the GPU; empty when there is no GPU
   const TrainedModel* find(SsmKind kind) const;  // the first seed's
 };
 

@@ -43,20 +43,22 @@ void section_task(Notebook& nb, const ProgramOptions& o) {
   const Batch b = make_selective_copying(1, body, n_data, 16, rng);
   std::string targets;
   for (int t = body; t < body + n_data; ++t) targets += char('a' + b.targets[t] - kFirstDataToken);
-  nb.text(fmt::format("A short example (body {}, {} data tokens; '.' noise, '|' the marker, letters the data):\n"
-                      "  input   {}{}\n"
-                      "  target  {}{}",
-                      body, n_data, show(b.tokens, 0, body), show(b.tokens, body, body + n_data), std::string(body, ' '),
-                      targets));
-  nb.text("The data tokens sit at random positions: to copy them the model has to notice each one as it\n"
-          "passes, keep it through the noise that follows, and give them back in order at the markers.");
+  nb.text(fmt::format(
+      "A short example (body {}, {} data tokens; '.' noise, '|' the marker, letters the data):\n"
+      "  input   {}{}\n"
+      "  target  {}{}",
+      body, n_data, show(b.tokens, 0, body), show(b.tokens, body, body + n_data), std::string(body, ' '), targets));
+  nb.text(
+      "The data tokens sit at random positions: to copy them the model has to notice each one as it\n"
+      "passes, keep it through the noise that follows, and give them back in order at the markers.");
   nb.table({"setting", "Mamba paper (§4.1.1, App. E.1)", "this chapter (GPU)"},
            {{"body length", "4096", std::to_string(o.body_length)},
             {"data tokens", "16", std::to_string(o.data_tokens)},
             {"vocabulary", "16", "16 (noise, marker, 14 data symbols)"},
             {"layers, width D", "2, 64", "2, 64"},
             {"state size N", "16", "16"},
-            {"training", "400K steps, batch 64, lr 1e-4", fmt::format("{} steps, batch {}, lr {} (cosine)", o.steps, o.batch, o.lr)}});
+            {"training", "400K steps, batch 64, lr 1e-4",
+             fmt::format("{} steps, batch {}, lr {} (cosine)", o.steps, o.batch, o.lr)}});
 }
 
 // ---- the two models ----------------------------------------------------------------------------
@@ -83,9 +85,10 @@ void section_models(Notebook& nb) {
       row("total (flat array, padded to 16 bytes a block)", "", long(parameter_layout(sel).total),
           long(parameter_layout(lti).total))};
   nb.table({"parameters", "shape", "selective", "LTI"}, rows);
-  nb.text("Same network, same sizes: only where Δ, B and C come from differs. The selective model\n"
-          "computes them at every step from the token's features (x_proj, dt_proj); the LTI model learns\n"
-          "one Δ (dt_bias), one B and one C per channel and uses them at every step.");
+  nb.text(
+      "Same network, same sizes: only where Δ, B and C come from differs. The selective model\n"
+      "computes them at every step from the token's features (x_proj, dt_proj); the LTI model learns\n"
+      "one Δ (dt_bias), one B and one C per channel and uses them at every step.");
 }
 
 // ---- the reference against finite differences ------------------------------------------------
@@ -114,16 +117,20 @@ void section_finite_differences(Notebook& nb) {
         analytic.push_back(gradient[block.offset + i]);
         numeric.push_back((up - down) / (2 * h));
         if (kind == SsmKind::selective && i == 0)
-          rows.push_back({block.name, fmt::format("{:+.10f}", analytic.back()), fmt::format("{:+.10f}", numeric.back())});
+          rows.push_back(
+              {block.name, fmt::format("{:+.10f}", analytic.back()), fmt::format("{:+.10f}", numeric.back())});
       }
     if (kind == SsmKind::selective) {
-      nb.text(fmt::format("A tiny model ({}), two random sequences of 9 tokens; the first element of each\n"
-                          "parameter block of the selective model:", to_string(c)));
+      nb.text(
+          fmt::format("A tiny model ({}), two random sequences of 9 tokens; the first element of each\n"
+                      "parameter block of the selective model:",
+                      to_string(c)));
       nb.table({"block", "backward", "central difference"}, rows);
     }
-    nb.check(fmt::format("{} model: every block's gradient (first, middle and last element) against central differences",
-                         to_string(kind)),
-             common::compare(analytic, numeric, tol));
+    nb.check(
+        fmt::format("{} model: every block's gradient (first, middle and last element) against central differences",
+                    to_string(kind)),
+        common::compare(analytic, numeric, tol));
   }
 }
 
@@ -140,10 +147,11 @@ void section_recurrence(Notebook& nb) {
              common::compare(recurrent_logits(c, p, b.tokens), parallel.logits, {1e-12, 1e-10}));
   }
   const ModelConfig c = tiny_config(SsmKind::selective);
-  nb.text(fmt::format("What the recurrence keeps per sequence: per layer, the convolution's last {} inputs and the\n"
-                      "scan's state, {} numbers in all for this tiny model ({} layers × {} channels × ({} + {})),\n"
-                      "however long the sequence.",
-                      c.conv_width - 1, recurrent_state_size(c), c.layers, c.d_inner(), c.conv_width - 1, c.d_state));
+  nb.text(
+      fmt::format("What the recurrence keeps per sequence: per layer, the convolution's last {} inputs and the\n"
+                  "scan's state, {} numbers in all for this tiny model ({} layers × {} channels × ({} + {})),\n"
+                  "however long the sequence.",
+                  c.conv_width - 1, recurrent_state_size(c), c.layers, c.d_inner(), c.conv_width - 1, c.d_state));
 }
 
 // ---- training on the CPU -----------------------------------------------------------------------
@@ -167,12 +175,13 @@ std::vector<TrainedModel> train_tiny_models(Notebook& nb, Figure& f, std::vector
     results.push_back(std::async(std::launch::async, [s] { return train_on_cpu(s); }));
   }
   const CpuTrainingSettings& s = settings.front();
-  nb.text(fmt::format("Both kinds: d_model {}, {} layers, N {}; body {} with {} data tokens, batch {}{}, {} steps,\n"
-                      "AdamW lr {} (cosine), no weight decay; the scan in plain fp64 (real_scan.cpp, checked against\n"
-                      "chapter 08's reference by the tests). Held-out accuracy on {} sequences of another stream.",
-                      s.model.d_model, s.model.layers, s.model.d_state, s.body_length, s.n_data, s.batch,
-                      nb.options().bench ? "" : fmt::format(" (--bench: {})", tiny_cpu_training(SsmKind::selective).batch),
-                      s.steps, s.optimizer.lr, s.eval_sequences));
+  nb.text(
+      fmt::format("Both kinds: d_model {}, {} layers, N {}; body {} with {} data tokens, batch {}{}, {} steps,\n"
+                  "AdamW lr {} (cosine), no weight decay; the scan in plain fp64 (real_scan.cpp, checked against\n"
+                  "chapter 08's reference by the tests). Held-out accuracy on {} sequences of another stream.",
+                  s.model.d_model, s.model.layers, s.model.d_state, s.body_length, s.n_data, s.batch,
+                  nb.options().bench ? "" : fmt::format(" (--bench: {})", tiny_cpu_training(SsmKind::selective).batch),
+                  s.steps, s.optimizer.lr, s.eval_sequences));
   std::vector<TrainedModel> trained;
   for (std::size_t k = 0; k < settings.size(); ++k) {
     const CpuTrainingSettings& run_settings = settings[k];
@@ -210,9 +219,10 @@ std::vector<TrainedModel> evaluate_loaded_models(Notebook& nb, const ProgramOpti
     loaded.push_back(std::move(run));
   }
   const CpuTrainingSettings s = tiny_cpu_training(SsmKind::selective);
-  nb.text(fmt::format("Loaded from {} (--load): cpu_selective.weights and cpu_lti.weights, no training. The fp64\n"
-                      "reference runs them on {} held-out sequences (body {}, {} data tokens) of seed {}'s other stream.",
-                      o.load_dir, s.eval_sequences, s.body_length, s.n_data, nb.options().seed));
+  nb.text(
+      fmt::format("Loaded from {} (--load): cpu_selective.weights and cpu_lti.weights, no training. The fp64\n"
+                  "reference runs them on {} held-out sequences (body {}, {} data tokens) of seed {}'s other stream.",
+                  o.load_dir, s.eval_sequences, s.body_length, s.n_data, nb.options().seed));
   return loaded;
 }
 
@@ -221,19 +231,28 @@ std::vector<TrainedModel> evaluate_loaded_models(Notebook& nb, const ProgramOpti
 void section_cpu_training(Notebook& nb, const ProgramOptions& o, Trained& trained) {
   nb.section("Training without a GPU: a tiny model on the fp64 reference");
   std::vector<std::vector<std::string>> rows;
-  Figure f{"cpu_training_accuracy", "Tiny models on the CPU: token accuracy of the training batches (mean of 50 steps)",
-           "step", "accuracy (%)", false, false, {}, {"set key inside bottom right", "set yrange [0:100]"}};
+  Figure f{"cpu_training_accuracy",
+           "Tiny models on the CPU: token accuracy of the training batches (mean of 50 steps)",
+           "step",
+           "accuracy (%)",
+           false,
+           false,
+           {},
+           {"set key inside bottom right", "set yrange [0:100]"}};
   const bool load = !o.loaded.cpu.empty();
   trained.cpu = load ? evaluate_loaded_models(nb, o, rows) : train_tiny_models(nb, f, rows);
   nb.table({"model", "parameters", "seconds", "held-out loss", "held-out accuracy"}, rows);
   if (!load) nb.figure(f);
-  const double selective = trained.cpu[0].held_out.accuracy.fraction(), lti = trained.cpu[1].held_out.accuracy.fraction();
-  nb.check(fmt::format("{}at this scale too the selective model copies far better than the LTI one (by 25 points or more)",
-                       load ? "the loaded models: " : ""),
-           selective >= lti + 0.25, fmt::format("selective {:.1f}%, LTI {:.1f}%", 100 * selective, 100 * lti));
+  const double selective = trained.cpu[0].held_out.accuracy.fraction(),
+               lti = trained.cpu[1].held_out.accuracy.fraction();
+  nb.check(
+      fmt::format("{}at this scale too the selective model copies far better than the LTI one (by 25 points or more)",
+                  load ? "the loaded models: " : ""),
+      selective >= lti + 0.25, fmt::format("selective {:.1f}%, LTI {:.1f}%", 100 * selective, 100 * lti));
   if (!load)
-    nb.text("Both trained models are saved in the output directory (cpu_selective.weights, cpu_lti.weights):\n"
-            "`--load DIR` evaluates them again without training.");
+    nb.text(
+        "Both trained models are saved in the output directory (cpu_selective.weights, cpu_lti.weights):\n"
+        "`--load DIR` evaluates them again without training.");
 }
 
 // ---- a curriculum, at small scale -------------------------------------------------------------
@@ -269,12 +288,14 @@ void section_curriculum(Notebook& nb) {
     rows.push_back({run.curriculum_from > 0 ? fmt::format("bodies {} -> {}", run.curriculum_from, body) : "none",
                     std::to_string(run.seed), fmt::format("{:.1f}%", 100 * accuracy)});
   }
-  nb.text(fmt::format("The selective model of section [5] at a body of {} ({} data tokens, {} steps), five seeds\n"
-                      "without a curriculum and five with training bodies growing from {} over the first half.",
-                      body, tiny_cpu_training(SsmKind::selective).n_data, tiny_cpu_training(SsmKind::selective).steps, from));
+  nb.text(fmt::format(
+      "The selective model of section [5] at a body of {} ({} data tokens, {} steps), five seeds\n"
+      "without a curriculum and five with training bodies growing from {} over the first half.",
+      body, tiny_cpu_training(SsmKind::selective).n_data, tiny_cpu_training(SsmKind::selective).steps, from));
   nb.table({"curriculum", "seed", "held-out accuracy"}, rows);
   nb.check("the curriculum makes more seeds learn the task (95% or more) than training on full bodies",
-           learned[1] > learned[0], fmt::format("{} of {} with it, {} of {} without", learned[1], seeds, learned[0], seeds));
+           learned[1] > learned[0],
+           fmt::format("{} of {} with it, {} of {} without", learned[1], seeds, learned[0], seeds));
 }
 
 }  // namespace ch09

@@ -40,10 +40,11 @@ void section_gpu_against_reference(Notebook& nb) {
   // fp32 against fp64 through two layers, cuBLAS and the scan: errors of a few float epsilons
   // times the size of the values, summed over the products' lengths.
   const Tolerance logits_tol{1e-5, 1e-4}, gradient_tol{2e-6, 2e-4};
-  nb.text(fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
-                      "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
-                      "every gradient block atol {} + rtol {}·|ref|.",
-                      logits_tol.atol, logits_tol.rtol, gradient_tol.atol, gradient_tol.rtol));
+  nb.text(
+      fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
+                  "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
+                  "every gradient block atol {} + rtol {}·|ref|.",
+                  logits_tol.atol, logits_tol.rtol, gradient_tol.atol, gradient_tol.rtol));
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const ModelConfig c = tiny_config(kind);
     const std::vector<float> parameters = to_float(tiny_parameters(c, unsigned(nb.options().seed)));
@@ -133,10 +134,11 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
   nb.table({"sequences", "ms per step", "tokens/s stepping", "ms parallel forward", "tokens/s parallel",
             "parallel / stepping"},
            rows);
-  nb.text(fmt::format("Both over the same {} tokens per sequence, timed with CUDA events (median of 10). The parallel\n"
-                      "forward sees every token at once, as training does; stepping is what generation must do, one\n"
-                      "token after the other, and a step of this small model is a handful of tiny launches.",
-                      length));
+  nb.text(
+      fmt::format("Both over the same {} tokens per sequence, timed with CUDA events (median of 10). The parallel\n"
+                  "forward sees every token at once, as training does; stepping is what generation must do, one\n"
+                  "token after the other, and a step of this small model is a handful of tiny launches.",
+                  length));
 
   // Memory per sequence: the recurrence's fixed state against a transformer's KV cache of the same
   // width and depth (keys and values, d_model each, per layer and token), both fp32.
@@ -144,12 +146,14 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
   std::vector<std::vector<std::string>> memory;
   for (long long tokens : {(long long)length, 4096LL, 65536LL, 1LL << 20}) {  // the task's length first
     const double kv = 4.0 * 2 * c.layers * c.d_model * double(tokens);
-    memory.push_back({std::to_string(tokens), bytes_text(state_bytes), bytes_text(kv), fmt::format("{:.0f}", kv / state_bytes)});
+    memory.push_back(
+        {std::to_string(tokens), bytes_text(state_bytes), bytes_text(kv), fmt::format("{:.0f}", kv / state_bytes)});
   }
-  nb.text(fmt::format("Memory per sequence, fp32: the recurrent state is {} layers × {} channels × ({} conv inputs + {}\n"
-                      "states) = {} numbers, whatever the length; a transformer of the same width and depth keeps a key\n"
-                      "and a value of {} numbers per layer for every token seen.",
-                      c.layers, c.d_inner(), c.conv_width - 1, c.d_state, recurrent_state_size(c), c.d_model));
+  nb.text(
+      fmt::format("Memory per sequence, fp32: the recurrent state is {} layers × {} channels × ({} conv inputs + {}\n"
+                  "states) = {} numbers, whatever the length; a transformer of the same width and depth keeps a key\n"
+                  "and a value of {} numbers per layer for every token seen.",
+                  c.layers, c.d_inner(), c.conv_width - 1, c.d_state, recurrent_state_size(c), c.d_model));
   nb.table({"tokens so far", "Mamba state", "transformer KV cache", "ratio"}, memory);
 }
 
@@ -163,11 +167,11 @@ void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& 
   const std::vector<float>& parameters = model.parameters;
   const std::string path = (std::filesystem::path(nb.out_dir()) / "weights_check.weights").string();
   save_weights(path, c, parameters);
-  nb.text(fmt::format("The {} selective model ({}, {} floats) in a file of {} bytes:\n"
-                      "an 8-byte magic, the format version, the model's shape, the float count, the floats, and an\n"
-                      "FNV-1a checksum of everything after the magic.",
-                      on_gpu ? "GPU's" : "CPU section's", to_string(c), parameters.size(),
-                      std::filesystem::file_size(path)));
+  nb.text(fmt::format(
+      "The {} selective model ({}, {} floats) in a file of {} bytes:\n"
+      "an 8-byte magic, the format version, the model's shape, the float count, the floats, and an\n"
+      "FNV-1a checksum of everything after the magic.",
+      on_gpu ? "GPU's" : "CPU section's", to_string(c), parameters.size(), std::filesystem::file_size(path)));
   nb.check("saved and loaded back: the same floats, bit for bit", load_weights(path, c) == parameters,
            fmt::format("{} floats", parameters.size()));
 
@@ -182,8 +186,8 @@ void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& 
   std::string wrong_magic = whole;
   wrong_magic[0] = 'X';
   const std::string damaged_path = (std::filesystem::path(nb.out_dir()) / "damaged.weights").string();
-  for (const Damage& d : {Damage{"one bit flipped in the middle", flipped}, Damage{"its last 100 bytes missing",
-                                                                                   whole.substr(0, whole.size() - 100)},
+  for (const Damage& d : {Damage{"one bit flipped in the middle", flipped},
+                          Damage{"its last 100 bytes missing", whole.substr(0, whole.size() - 100)},
                           Damage{"a wrong magic", wrong_magic}}) {
     std::ofstream(damaged_path, std::ios::binary) << d.bytes;
     std::string message;
@@ -197,9 +201,10 @@ void section_weights_file(Notebook& nb, const ProgramOptions& o, const Trained& 
   std::filesystem::remove(damaged_path);
   std::filesystem::remove(path);
   if (o.load_dir.empty())
-    nb.text(fmt::format("This run saved its trained models in {}/ (cpu_selective.weights, cpu_lti.weights{});\n"
-                        "`--load {}` reads them back instead of training.",
-                        nb.out_dir(), on_gpu ? ", selective.weights, lti.weights" : "", nb.out_dir()));
+    nb.text(
+        fmt::format("This run saved its trained models in {}/ (cpu_selective.weights, cpu_lti.weights{});\n"
+                    "`--load {}` reads them back instead of training.",
+                    nb.out_dir(), on_gpu ? ", selective.weights, lti.weights" : "", nb.out_dir()));
 }
 
 }  // namespace ch09

@@ -34,8 +34,10 @@ std::vector<double> data_over_noise(const std::vector<float>& delta, int d_inner
     int data = 0, noise = 0;
     for (int t = 0; t < body_length; ++t) {
       const double v = delta[std::size_t(c) * seqlen + t];
-      if (b.tokens[t] == kNoiseToken) on_noise += v, ++noise;
-      else on_data += v, ++data;
+      if (b.tokens[t] == kNoiseToken)
+        on_noise += v, ++noise;
+      else
+        on_data += v, ++data;
     }
     ratio[c] = (on_data / data) / (on_noise / noise);
   }
@@ -83,8 +85,8 @@ void check_gpu_memory(Notebook& nb, const ProgramOptions& o) {
   for (const ModelConfig& c : configs) {
     training = std::max(training, GpuModel::device_bytes(c, o.batch, seqlen));
     // Generation keeps its model and the timed one of 64 sequences at once.
-    generating = std::max(generating, GpuModel::device_bytes(c, std::max(8, o.batch), seqlen) +
-                                          GpuModel::device_bytes(c, 64, seqlen));
+    generating = std::max(
+        generating, GpuModel::device_bytes(c, std::max(8, o.batch), seqlen) + GpuModel::device_bytes(c, 64, seqlen));
     for (int factor : {1, 2, 4, 16})  // as section_generalization sizes them
       longest = std::max(longest, GpuModel::device_bytes(c, std::max(1, std::min(o.batch, 64 / factor)),
                                                          o.body_length * factor + o.data_tokens));
@@ -111,15 +113,17 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
     nb.text("Loaded from " + o.load_dir + " (--load): no training in this run.");
   } else {
     const AdamWSettings a = o.optimizer();
-    nb.text(fmt::format("Both models: {} steps of {} sequences of {} tokens (body {} + {} markers). AdamW: peak learning\n"
-                        "rate {} (linear warm-up over {} steps, then a cosine decay to a tenth), betas ({}, {}), weight\n"
-                        "decay {} on the matrices, the gradient's norm clipped at {}. A fresh batch every step; held-out\n"
-                        "accuracy on {} sequences of another random stream.",
-                        o.steps, o.batch, task.seqlen(), task.body_length, task.data_tokens, a.lr, a.warmup_steps, a.beta1,
-                        a.beta2, a.weight_decay, a.clip_norm, held_out_sequences));
+    nb.text(
+        fmt::format("Both models: {} steps of {} sequences of {} tokens (body {} + {} markers). AdamW: peak learning\n"
+                    "rate {} (linear warm-up over {} steps, then a cosine decay to a tenth), betas ({}, {}), weight\n"
+                    "decay {} on the matrices, the gradient's norm clipped at {}. A fresh batch every step; held-out\n"
+                    "accuracy on {} sequences of another random stream.",
+                    o.steps, o.batch, task.seqlen(), task.body_length, task.data_tokens, a.lr, a.warmup_steps, a.beta1,
+                    a.beta2, a.weight_decay, a.clip_norm, held_out_sequences));
     if (o.curriculum_from > 0)
-      nb.text(fmt::format("A curriculum: the training bodies grow from {} to {} positions over the first half of the steps.",
-                          o.curriculum_from, task.body_length));
+      nb.text(fmt::format(
+          "A curriculum: the training bodies grow from {} to {} positions over the first half of the steps.",
+          o.curriculum_from, task.body_length));
     for (unsigned seed : o.seeds)
       for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
         TrainedModel run{gpu_model_config(kind), seed, {}, {}, {}, 0, {}};
@@ -140,14 +144,16 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
         run.parameters = model.download_parameters();
         run.held_out = evaluate_on_gpu(model, task, held_out_sequences, seed);
         // The first seed's models are the ones the later sections use, and the ones --load reads.
-        if (seed == o.seeds.front()) save_weights(weights_path(nb.out_dir(), kind, TrainedOn::gpu), run.config, run.parameters);
+        if (seed == o.seeds.front())
+          save_weights(weights_path(nb.out_dir(), kind, TrainedOn::gpu), run.config, run.parameters);
         trained.runs.push_back(std::move(run));
         if (seed != o.seeds.front()) trained.runs.back().initial.clear();
       }
   }
   std::vector<std::vector<std::string>> rows;
   for (const TrainedModel& run : trained.runs)
-    rows.push_back({to_string(run.config.kind), std::to_string(run.seed), std::to_string(parameter_layout(run.config).total),
+    rows.push_back({to_string(run.config.kind), std::to_string(run.seed),
+                    std::to_string(parameter_layout(run.config).total),
                     run.history.empty() ? "loaded" : fmt::format("{:.1f}", run.seconds),
                     run.history.empty() ? "" : fmt::format("{:.0f}", run.history.back().tokens_per_second),
                     run.history.empty() ? "" : fmt::format("{:.4f}", run.history.back().loss),
@@ -158,10 +164,22 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
            rows);
   nb.text("Held-out accuracy counts tokens; copied whole counts the sequences whose 16 tokens are all right.");
   if (!trained.runs.front().history.empty()) {
-    Figure loss{"training_loss", "Training loss (cross-entropy at the copy positions)", "step", "loss", false, true, {},
+    Figure loss{"training_loss",
+                "Training loss (cross-entropy at the copy positions)",
+                "step",
+                "loss",
+                false,
+                true,
+                {},
                 {"set key inside bottom left"}};
-    Figure accuracy{"training_accuracy", "Token accuracy at the copy positions, training batches", "step",
-                    "accuracy (%)", false, false, {}, {"set key inside bottom right", "set yrange [0:100]"}};
+    Figure accuracy{"training_accuracy",
+                    "Token accuracy at the copy positions, training batches",
+                    "step",
+                    "accuracy (%)",
+                    false,
+                    false,
+                    {},
+                    {"set key inside bottom right", "set yrange [0:100]"}};
     for (const TrainedModel& run : trained.runs) {
       const std::string title = fmt::format("{}, seed {}", to_string(run.config.kind), run.seed);
       Series l{title, {}, {}, "lines lw 2"}, a{title, {}, {}, "lines lw 2"};
@@ -184,7 +202,8 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
       if (run.seed == seed) (run.config.kind == SsmKind::selective ? selective : lti) = &run;
     if (!selective || !lti) continue;
     const double s = selective->held_out.accuracy.fraction(), l = lti->held_out.accuracy.fraction();
-    const double s_whole = selective->held_out.whole_sequences.fraction(), l_whole = lti->held_out.whole_sequences.fraction();
+    const double s_whole = selective->held_out.whole_sequences.fraction(),
+                 l_whole = lti->held_out.whole_sequences.fraction();
     nb.check(fmt::format("seed {}: the selective model copies at least 95% of held-out tokens", seed), s >= 0.95,
              fmt::format("{} (LTI {})", percent(s), percent(l)));
     nb.check(fmt::format("seed {}: the LTI model copies at most a tenth as many held-out sequences whole", seed),
@@ -231,15 +250,22 @@ void section_selection(Notebook& nb, const ProgramOptions& o, const Trained& tra
     }
   const int channels = int(layers[0][0].ratio.size());
   nb.table({"model", "layer", "channels: Δ on data ≥ 2× on noise", "≤ ½×", "median ratio", "range"}, rows);
-  nb.text(fmt::format("Per channel, the mean of Δ on the {} data tokens over its mean on the noise of the body ({} channels\n"
-                      "a layer). The LTI model has one Δ per channel, whatever the token: its ratio is 1 by construction.",
-                      task.data_tokens, channels));
+  nb.text(fmt::format(
+      "Per channel, the mean of Δ on the {} data tokens over its mean on the noise of the body ({} channels\n"
+      "a layer). The LTI model has one Δ per channel, whatever the token: its ratio is 1 by construction.",
+      task.data_tokens, channels));
   // The figure: the selective model's most content-dependent channel in its most selective layer.
   const std::vector<double>& ratio = layers[0][best_layer].ratio;
   const int channel = int(std::max_element(ratio.begin(), ratio.end()) - ratio.begin());
   // A short title (the SVG does not wrap it); the key goes in a band above the curves.
-  Figure f{"selection_delta", fmt::format("Δ along a held-out sequence: layer {}, channel {}", best_layer + 1, channel),
-           "position t", "Δ", false, true, {}, {"set key inside top right", "set offsets 0, 0, graph 0.3, 0"}};
+  Figure f{"selection_delta",
+           fmt::format("Δ along a held-out sequence: layer {}, channel {}", best_layer + 1, channel),
+           "position t",
+           "Δ",
+           false,
+           true,
+           {},
+           {"set key inside top right", "set offsets 0, 0, graph 0.3, 0"}};
   auto channel_series = [&](int k, const std::string& title) {
     Series s{title, {}, {}, "lines lw 2"};
     for (int t = 0; t < task.seqlen(); ++t) {
@@ -258,10 +284,11 @@ void section_selection(Notebook& nb, const ProgramOptions& o, const Trained& tra
     }
   f.series.push_back(data);
   nb.figure(f);
-  nb.check("the selective model's Δ depends on the token: in some layer, a quarter of the channels or more step at "
-           "least 2x more, or 2x less, on data than on noise",
-           4 * most_selecting >= channels,
-           fmt::format("layer {}: {} of {} channels", best_layer + 1, most_selecting, channels));
+  nb.check(
+      "the selective model's Δ depends on the token: in some layer, a quarter of the channels or more step at "
+      "least 2x more, or 2x less, on data than on noise",
+      4 * most_selecting >= channels,
+      fmt::format("layer {}: {} of {} channels", best_layer + 1, most_selecting, channels));
 }
 
 // ---- longer sequences than in training ---------------------------------------------------------
@@ -269,8 +296,14 @@ void section_generalization(Notebook& nb, const ProgramOptions& o, const Trained
   nb.section("Longer sequences than it was trained on");
   if (trained.runs.empty()) return nb.gpu_skip("the evaluation at other lengths");
   std::vector<std::vector<std::string>> rows;
-  Figure f{"accuracy_vs_length", "Held-out token accuracy against the length of the body", "body length (positions)",
-           "accuracy (%)", true, false, {}, {"set key inside bottom left", "set yrange [0:100]"}};
+  Figure f{"accuracy_vs_length",
+           "Held-out token accuracy against the length of the body",
+           "body length (positions)",
+           "accuracy (%)",
+           true,
+           false,
+           {},
+           {"set key inside bottom left", "set yrange [0:100]"}};
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const TrainedModel* run = trained.find(kind);
     Series s{to_string(kind) + " model", {}, {}, "linespoints lw 2 pt 7"};
@@ -281,7 +314,8 @@ void section_generalization(Notebook& nb, const ProgramOptions& o, const Trained
       model.load_parameters(run->parameters);
       const Evaluation e = evaluate_on_gpu(model, task, 256, run->seed);
       rows.push_back({to_string(kind), fmt::format("{}x", factor), std::to_string(task.body_length),
-                      fmt::format("{:.4f}", e.loss), percent(e.accuracy.fraction()), percent(e.whole_sequences.fraction())});
+                      fmt::format("{:.4f}", e.loss), percent(e.accuracy.fraction()),
+                      percent(e.whole_sequences.fraction())});
       s.x.push_back(task.body_length);
       s.y.push_back(100.0 * e.accuracy.fraction());
     }
@@ -296,8 +330,14 @@ void section_decays(Notebook& nb, const Trained& trained) {
   nb.section("The decays it learned");
   if (trained.runs.empty()) return nb.gpu_skip("the learned decays");
   std::vector<std::vector<std::string>> rows;
-  Figure f{"learned_decay", "|A_n| of layer 1: the median over channels, per state", "state n", "median |A_n|", false,
-           true, {}, {"set key inside top left"}};
+  Figure f{"learned_decay",
+           "|A_n| of layer 1: the median over channels, per state",
+           "state n",
+           "median |A_n|",
+           false,
+           true,
+           {},
+           {"set key inside top left"}};
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const TrainedModel* run = trained.find(kind);
     const ModelConfig& c = run->config;
@@ -305,7 +345,8 @@ void section_decays(Notebook& nb, const Trained& trained) {
     Series s{to_string(kind) + " model, trained", {}, {}, "linespoints lw 2 pt 7"};
     for (int n = 0; n < c.d_state; ++n) {
       std::vector<double> a(std::size_t(c.d_inner()));
-      for (int ch = 0; ch < c.d_inner(); ++ch) a[ch] = std::exp(double(run->parameters[layer.A_log + std::size_t(ch) * c.d_state + n]));
+      for (int ch = 0; ch < c.d_inner(); ++ch)
+        a[ch] = std::exp(double(run->parameters[layer.A_log + std::size_t(ch) * c.d_state + n]));
       std::nth_element(a.begin(), a.begin() + a.size() / 2, a.end());
       s.x.push_back(n);
       s.y.push_back(a[a.size() / 2]);

@@ -53,15 +53,18 @@ int curriculum_body_length(int from, int body_length, int step, int steps) {
   return from + int((long long)(body_length - from) * step / half);
 }
 
-std::mt19937_64 training_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) * 0x9E3779B97F4A7C15ull + 1); }
+std::mt19937_64 training_stream(unsigned seed) {
+  return std::mt19937_64(std::uint64_t(seed) * 0x9E3779B97F4A7C15ull + 1);
+}
 std::mt19937_64 held_out_stream(unsigned seed) { return std::mt19937_64(std::uint64_t(seed) + 0x5EED); }
 
 // [snippet:make_selective_copying]
 Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, std::mt19937_64& rng) {
   if (batch < 1 || n_data < 1 || body_length < n_data || vocab <= kFirstDataToken)
-    throw std::invalid_argument("make_selective_copying: needs batch >= 1, 1 <= n_data <= body_length, vocab > 2 (got " +
-                                std::to_string(batch) + ", " + std::to_string(n_data) + ", " +
-                                std::to_string(body_length) + ", " + std::to_string(vocab) + ")");
+    throw std::invalid_argument(
+        "make_selective_copying: needs batch >= 1, 1 <= n_data <= body_length, vocab > 2 (got " +
+        std::to_string(batch) + ", " + std::to_string(n_data) + ", " + std::to_string(body_length) + ", " +
+        std::to_string(vocab) + ")");
   Batch out;
   out.batch = batch;
   out.seqlen = body_length + n_data;
@@ -73,7 +76,8 @@ Batch make_selective_copying(int batch, int body_length, int n_data, int vocab, 
     int* targets = out.targets.data() + std::size_t(b) * std::size_t(out.seqlen);
     // n_data distinct positions: the first n_data of a partial Fisher-Yates shuffle, sorted.
     std::iota(positions.begin(), positions.end(), 0);
-    for (int i = 0; i < n_data; ++i) std::swap(positions[std::size_t(i)], positions[std::size_t(i + uniform_below(rng, body_length - i))]);
+    for (int i = 0; i < n_data; ++i)
+      std::swap(positions[std::size_t(i)], positions[std::size_t(i + uniform_below(rng, body_length - i))]);
     std::sort(positions.begin(), positions.begin() + n_data);
     for (int j = 0; j < n_data; ++j) {
       const int symbol = kFirstDataToken + uniform_below(rng, vocab - kFirstDataToken);

@@ -6,8 +6,8 @@
 namespace ch09 {
 
 // [snippet:ssm_step]
-double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B,
-                std::span<const double> C, double delta, double D, double u, double z) {
+double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B, std::span<const double> C,
+                double delta, double D, double u, double z) {
   // Zero-order hold for A (Ā = exp(δA)), the simpler δB for B: the discretization of Mamba's scan.
   double y = D * u;
   for (std::size_t n = 0; n < h.size(); ++n) {

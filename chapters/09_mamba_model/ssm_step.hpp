@@ -11,7 +11,7 @@
 namespace ch09 {
 
 // Exercise 3 (ssm_step.cpp).
-double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B,
-                std::span<const double> C, double delta, double D, double u, double z);
+double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B, std::span<const double> C,
+                double delta, double D, double u, double z);
 
 }  // namespace ch09

@@ -13,7 +13,8 @@ constexpr std::size_t kHeaderInts = 8;  // the config's fields
 
 template <class T>
 void put(std::vector<unsigned char>& out, T value) {  // little-endian, whatever the machine
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<unsigned char>(std::uint64_t(value) >> (8 * i)));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<unsigned char>(std::uint64_t(value) >> (8 * i)));
 }
 
 template <class T>
@@ -116,7 +117,8 @@ Weights load_weights(const std::string& path) {
 std::vector<float> load_weights(const std::string& path, const ModelConfig& expected) {
   Weights w = load_weights(path);
   if (fields(w.config) != fields(expected))
-    throw failure(path, "holds a different model (" + to_string(w.config) + ") than expected (" + to_string(expected) + ")");
+    throw failure(path,
+                  "holds a different model (" + to_string(w.config) + ") than expected (" + to_string(expected) + ")");
   return std::move(w.parameters);
 }
 

@@ -7,4 +7,3 @@
 #include <catch2/catch.hpp>
 
 #include <string>
-

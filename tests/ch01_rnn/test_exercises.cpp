@@ -27,13 +27,13 @@ TEST_CASE("exercise 1: linear_rnn_kernel gives K_k = c · W^k u", "[exercise]") 
       std::vector<double> next(power.size(), 0.0);
       for (int i = 0; i < hidden; ++i)
         for (int m = 0; m < hidden; ++m)
-          for (int j = 0; j < hidden; ++j) next[std::size_t(i) * hidden + j] += w.W[std::size_t(i) * hidden + m] * power[std::size_t(m) * hidden + j];
+          for (int j = 0; j < hidden; ++j)
+            next[std::size_t(i) * hidden + j] += w.W[std::size_t(i) * hidden + m] * power[std::size_t(m) * hidden + j];
       power = next;
     }
     const auto got = rnn::linear_rnn_kernel(w, length);
     REQUIRE(got.size() == expected.size());
-    CHECK_CLOSE("K for H = " << hidden << ", length " << length,
-                common::compare(got, expected, {1e-13, 1e-10}));
+    CHECK_CLOSE("K for H = " << hidden << ", length " << length, common::compare(got, expected, {1e-13, 1e-10}));
   }
 }
 
@@ -41,9 +41,9 @@ TEST_CASE("exercise 1: the convolution with K reproduces the linear recurrence",
   const auto w = rnn::random_weights(16, 0.95, 12);
   const auto s = rnn::random_sequences(1, 100, 12);
   const auto recurrence = rnn::run_cpu<double>(w, s, Activation::identity);
-  CHECK_CLOSE("y by convolution, H = 16, L = 100",
-              common::compare(rnn::causal_convolution(rnn::linear_rnn_kernel(w, 100), s.x), recurrence.y,
-                              {1e-12, 1e-9}));
+  CHECK_CLOSE(
+      "y by convolution, H = 16, L = 100",
+      common::compare(rnn::causal_convolution(rnn::linear_rnn_kernel(w, 100), s.x), recurrence.y, {1e-12, 1e-9}));
 }
 
 TEST_CASE("exercise 2: backprop_through_time equals finite differences", "[exercise]") {

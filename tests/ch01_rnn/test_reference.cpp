@@ -69,12 +69,12 @@ TEST_CASE("derivatives by the chain rule equal finite differences") {
   const std::vector<double> h0(16, 0.05);
   for (Activation f : {Activation::tanh, Activation::identity}) {
     const auto w = rnn::random_weights(16, 1.2, 6);
-    CHECK_CLOSE("dh_12/dx_0", common::compare(rnn::input_influence_vector(w, s, 0, f, 12),
-                                              rnn::input_influence_finite_differences(w, s, 0, f, 12, 1e-6),
-                                              {1e-9, 1e-6}));
-    CHECK_CLOSE("dh_12/dh_-1", common::compare(rnn::jacobian(w, s, 0, f, h0, 12),
-                                               rnn::jacobian_finite_differences(w, s, 0, f, h0, 12, 1e-6),
-                                               {1e-8, 1e-6}));
+    CHECK_CLOSE("dh_12/dx_0",
+                common::compare(rnn::input_influence_vector(w, s, 0, f, 12),
+                                rnn::input_influence_finite_differences(w, s, 0, f, 12, 1e-6), {1e-9, 1e-6}));
+    CHECK_CLOSE("dh_12/dh_-1",
+                common::compare(rnn::jacobian(w, s, 0, f, h0, 12),
+                                rnn::jacobian_finite_differences(w, s, 0, f, h0, 12, 1e-6), {1e-8, 1e-6}));
   }
 }
 

@@ -37,8 +37,8 @@ TEST_CASE("exercise 2: discretize_bilinear gives (I − ΔA/2)⁻¹(I + ΔA/2) a
     const auto d = zoh::discretize_bilinear(s, delta);
     CHECK_CLOSE("Ā for A = [[-1, 2], [-3, -0.5]], Δ = " << delta, common::compare(d.Abar, Abar, {1e-15, 1e-13}));
     CHECK_CLOSE("B̄ for B = (1, -2), Δ = " << delta, common::compare(d.Bbar, Bbar, {1e-15, 1e-13}));
-    CHECK_CLOSE("C and D pass through", common::compare(std::vector<double>{d.C[0], d.C[1], d.D},
-                                                        std::vector<double>{1.0, 1.0, 0.5}, {0, 0}));
+    CHECK_CLOSE("C and D pass through",
+                common::compare(std::vector<double>{d.C[0], d.C[1], d.D}, std::vector<double>{1.0, 1.0, 0.5}, {0, 0}));
   }
 }
 
@@ -61,8 +61,8 @@ TEST_CASE("exercise 2: the bilinear rule is second-order accurate on the oscilla
 
 TEST_CASE("exercise 3: the naive kernel (version 1) matches fp64", "[exercise][gpu]") {
   REQUIRE_GPU();
-  for (const zoh::SelectiveShape& shape : {zoh::SelectiveShape{1, 1, 1, 1}, zoh::SelectiveShape{2, 3, 5, 7},
-                                           zoh::SelectiveShape{3, 17, 33, 16}}) {
+  for (const zoh::SelectiveShape& shape :
+       {zoh::SelectiveShape{1, 1, 1, 1}, zoh::SelectiveShape{2, 3, 5, 7}, zoh::SelectiveShape{3, 17, 33, 16}}) {
     const auto problem = zoh::random_selective_problem(shape, 51);
     for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
       const auto expected = zoh::discretize_selective_reference(problem, rule);

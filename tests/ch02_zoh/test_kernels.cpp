@@ -35,7 +35,7 @@ TEST_CASE("every kernel matches fp64 on awkward shapes", "[gpu]") {
   REQUIRE_GPU();
   // One element; counts that are not multiples of 4 (kernel 3's partial group); a prime in
   // every dimension; one off a warp; one off a block of 256 threads; Mamba's N = 16.
-  const zoh::SelectiveShape shapes[] = {{1, 1, 1, 1}, {1, 1, 1, 3}, {2, 3, 5, 7}, {1, 31, 33, 17},
+  const zoh::SelectiveShape shapes[] = {{1, 1, 1, 1},   {1, 1, 1, 3},   {2, 3, 5, 7},   {1, 31, 33, 17},
                                         {3, 5, 257, 1}, {2, 7, 255, 2}, {2, 64, 96, 16}};
   for (const auto& shape : shapes) check_every_kernel(zoh::random_selective_problem(shape, 31), "random");
 }

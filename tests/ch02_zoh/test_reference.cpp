@@ -49,17 +49,17 @@ TEST_CASE("ZOH through the block exponential equals A⁻¹(exp(ΔA) − I)B for 
   for (int n : {1, 3, 8}) {
     const auto s = random_system(n, 40 + n);
     for (double delta : {1e-3, 0.1, 1.0, 4.0}) {
-      CHECK_CLOSE("B̄, n " << n << ", Δ " << delta,
-                  common::compare(zoh::discretize(s, delta, Method::zoh).Bbar, zoh::zoh_bbar_by_inverse(s, delta),
-                                  {1e-15, 1e-12}));
-      CHECK_CLOSE("Ā, n " << n << ", Δ " << delta,
-                  common::compare(zoh::discretize(s, delta, Method::zoh).Abar,
-                                  zoh::matrix_exponential([&] {
-                                    auto m = s.A;
-                                    for (double& v : m) v *= delta;
-                                    return m;
-                                  }(), n),
-                                  {1e-15, 1e-13}));
+      CHECK_CLOSE("B̄, n " << n << ", Δ " << delta, common::compare(zoh::discretize(s, delta, Method::zoh).Bbar,
+                                                                   zoh::zoh_bbar_by_inverse(s, delta), {1e-15, 1e-12}));
+      CHECK_CLOSE("Ā, n " << n << ", Δ " << delta, common::compare(zoh::discretize(s, delta, Method::zoh).Abar,
+                                                                   zoh::matrix_exponential(
+                                                                       [&] {
+                                                                         auto m = s.A;
+                                                                         for (double& v : m) v *= delta;
+                                                                         return m;
+                                                                       }(),
+                                                                       n),
+                                                                   {1e-15, 1e-13}));
     }
   }
 }
@@ -69,7 +69,8 @@ TEST_CASE("ZOH of a singular A has no 0/0: the double integrator in closed form"
   for (double delta : {1e-12, 1e-3, 0.5, 10.0}) {
     const auto d = zoh::discretize(integrator, delta, Method::zoh);
     CHECK_CLOSE("Ā, Δ " << delta, common::compare(d.Abar, std::vector<double>{1, delta, 0, 1}, {1e-15, 1e-13}));
-    CHECK_CLOSE("B̄, Δ " << delta, common::compare(d.Bbar, std::vector<double>{delta * delta / 2, delta}, {1e-15, 1e-13}));
+    CHECK_CLOSE("B̄, Δ " << delta,
+                common::compare(d.Bbar, std::vector<double>{delta * delta / 2, delta}, {1e-15, 1e-13}));
   }
   CHECK_THROWS_AS(zoh::zoh_bbar_by_inverse(integrator, 0.5), std::invalid_argument);
 }
@@ -126,7 +127,8 @@ TEST_CASE("ZOH is exact for a piecewise-constant input at every step size") {
 }
 
 TEST_CASE("Euler and Mamba converge with order 1 and bilinear with order 2") {
-  for (auto [method, order] : {std::pair{Method::euler, 1.0}, std::pair{Method::mamba, 1.0}, std::pair{Method::bilinear, 2.0}}) {
+  for (auto [method, order] :
+       {std::pair{Method::euler, 1.0}, std::pair{Method::mamba, 1.0}, std::pair{Method::bilinear, 2.0}}) {
     const double p = std::log(max_staircase_error(method, 200) / max_staircase_error(method, 800)) / std::log(4.0);
     INFO(zoh::name(method) << ": measured order " << p);
     CHECK(std::abs(p - order) <= 0.1);
@@ -136,7 +138,8 @@ TEST_CASE("Euler and Mamba converge with order 1 and bilinear with order 2") {
 TEST_CASE("simulate runs h_k = Ā h_{k-1} + B̄ x_k and y_k = C h_k + D x_k from h_{-1} = 0") {
   const zoh::DiscreteSsm s{1, {0.5}, {2.0}, {3.0}, -1.0};
   // h = 2, 1 + 2·(−1) = −1, −0.5 + 2·4 = 7.5;  y = 3h − x.
-  CHECK_CLOSE("y", common::compare(zoh::simulate(s, {1.0, -1.0, 4.0}), std::vector<double>{5.0, -2.0, 18.5}, {0, 1e-15}));
+  CHECK_CLOSE("y",
+              common::compare(zoh::simulate(s, {1.0, -1.0, 4.0}), std::vector<double>{5.0, -2.0, 18.5}, {0, 1e-15}));
 }
 
 TEST_CASE("the oscillator's closed forms: g = s' and g = C exp(tA) B") {
@@ -183,7 +186,8 @@ TEST_CASE("the selective reference is the element-wise rule at every element") {
       for (std::size_t d = 0; d < 4; ++d) {
         std::vector<double> a(5), b(5);
         for (std::size_t n = 0; n < 5; ++n) a[n] = p.A[d * 5 + n], b[n] = p.B[t * 5 + n];
-        const auto e = zoh::discretize_diagonal(a, b, p.delta[t * 4 + d], rule == zoh::Rule::zoh ? Method::zoh : Method::mamba);
+        const auto e =
+            zoh::discretize_diagonal(a, b, p.delta[t * 4 + d], rule == zoh::Rule::zoh ? Method::zoh : Method::mamba);
         abar.insert(abar.end(), e.abar.begin(), e.abar.end());
         bbar.insert(bbar.end(), e.bbar.begin(), e.bbar.end());
       }

@@ -23,9 +23,8 @@ TEST_CASE("exercise 1: ssm_kernel gives K̄_ℓ = Re Σ C Ā^ℓ B̄", "[exercis
 TEST_CASE("exercise 1: the convolution with ssm_kernel reproduces the recurrence", "[exercise]") {
   const auto d = conv::discretize_zoh(conv::random_diagonal_ssm(16, 0.2, 4.0, 10.0, 32), 0.05);
   const auto x = conv::random_signal(200, 33);
-  CHECK_CLOSE("y by convolution, N = 16, L = 200",
-              common::compare(conv::causal_toeplitz(conv::ssm_kernel(d, 200), x), conv::run_recurrence(d, x),
-                              {1e-12, 1e-9}));
+  CHECK_CLOSE("y by convolution, N = 16, L = 200", common::compare(conv::causal_toeplitz(conv::ssm_kernel(d, 200), x),
+                                                                   conv::run_recurrence(d, x), {1e-12, 1e-9}));
 }
 
 TEST_CASE("exercise 2: the causal backward equals finite differences", "[exercise]") {
@@ -34,8 +33,10 @@ TEST_CASE("exercise 2: the causal backward equals finite differences", "[exercis
     const auto grad = conv::causal_toeplitz_backward(t, x, g);
     REQUIRE(grad.dt.size() == std::size_t(n));
     REQUIRE(grad.dx.size() == std::size_t(n));
-    const auto dt = finite_differences(t, [&](const auto& v) { return conv::weighted_sum(g, conv::causal_toeplitz(v, x)); });
-    const auto dx = finite_differences(x, [&](const auto& v) { return conv::weighted_sum(g, conv::causal_toeplitz(t, v)); });
+    const auto dt =
+        finite_differences(t, [&](const auto& v) { return conv::weighted_sum(g, conv::causal_toeplitz(v, x)); });
+    const auto dx =
+        finite_differences(x, [&](const auto& v) { return conv::weighted_sum(g, conv::causal_toeplitz(t, v)); });
     CHECK_CLOSE("dℓ/dt, n = " << n, common::compare(grad.dt, dt, {1e-8, 1e-7}));
     CHECK_CLOSE("dℓ/dx, n = " << n, common::compare(grad.dx, dx, {1e-8, 1e-7}));
   }

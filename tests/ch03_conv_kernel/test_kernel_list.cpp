@@ -1,5 +1,5 @@
-#include "kernel_list.hpp"
 #include "conv_kernels.hpp"
+#include "kernel_list.hpp"
 
 #include <catch2/catch.hpp>
 

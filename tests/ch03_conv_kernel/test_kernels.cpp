@@ -14,9 +14,9 @@ TEST_CASE("every kernel matches fp64 on awkward sizes", "[gpu]") {
   REQUIRE_GPU();
   // n = 1 and 2; primes; one off a warp (31, 33), off version 3's 128-wide tile (127, 129)
   // and version 4's 512-wide one (511, 513); 1000; batch × channels not a multiple of anything.
-  const std::tuple<int, int, int> sizes[] = {{1, 1, 1},   {1, 2, 2},   {2, 3, 3},   {3, 1, 31},   {1, 3, 33},
-                                             {2, 2, 127}, {1, 3, 129}, {2, 1, 511}, {1, 2, 513},  {3, 2, 1000},
-                                             {1, 1, 1021}};
+  const std::tuple<int, int, int> sizes[] = {{1, 1, 1},   {1, 2, 2},    {2, 3, 3},   {3, 1, 31},
+                                             {1, 3, 33},  {2, 2, 127},  {1, 3, 129}, {2, 1, 511},
+                                             {1, 2, 513}, {3, 2, 1000}, {1, 1, 1021}};
   for (const auto& info : conv::kKernels) {
     for (auto [batch, channels, n] : sizes) {
       for (bool ssm : {false, true}) {
@@ -48,10 +48,12 @@ TEST_CASE("the kernels agree with fp64 on a long sequence", "[gpu]") {
 
 TEST_CASE("shapes the kernels cannot take are refused before any launch", "[gpu]") {
   REQUIRE_GPU();
-  CHECK_THROWS_WITH(conv::run_direct(conv::Kernel::shared_tiles, conv::DeviceProblem{1, 1, 0, nullptr, nullptr, nullptr}),
-                    Catch::Contains("at least 1"));
-  CHECK_THROWS_WITH(conv::run_direct(conv::Kernel::fft_convolution, conv::DeviceProblem{1, 1, 4, nullptr, nullptr, nullptr}),
-                    Catch::Contains("not a direct version"));
+  CHECK_THROWS_WITH(
+      conv::run_direct(conv::Kernel::shared_tiles, conv::DeviceProblem{1, 1, 0, nullptr, nullptr, nullptr}),
+      Catch::Contains("at least 1"));
+  CHECK_THROWS_WITH(
+      conv::run_direct(conv::Kernel::fft_convolution, conv::DeviceProblem{1, 1, 4, nullptr, nullptr, nullptr}),
+      Catch::Contains("not a direct version"));
 }
 
 TEST_CASE("a failed cuFFT call becomes an error naming its cufftResult", "[gpu]") {

@@ -16,7 +16,7 @@ TEST_CASE("ZOH has no 0/0 where ΔA is zero or tiny, and matches the closed form
   const double delta = 0.1;
   const auto d = conv::discretize_zoh(ssm, delta);
   CHECK(d.A_bar[0] == complex(1.0, 0.0));
-  CHECK(std::abs(d.B_bar[0] - delta * 1.0) < 1e-16);            // A = 0: B̄ = ΔB exactly
+  CHECK(std::abs(d.B_bar[0] - delta * 1.0) < 1e-16);                  // A = 0: B̄ = ΔB exactly
   CHECK(std::abs(d.B_bar[1] - delta * 2.0 * (1 - 0.5e-10)) < 1e-16);  // B̄ = ΔB (1 + ΔA/2 + …)
   const complex a = ssm.A[2];
   CHECK(std::abs(d.A_bar[2] - std::exp(delta * a)) < 1e-15);
@@ -28,7 +28,8 @@ TEST_CASE("K̄ of a one-state SSM is C B̄ Ā^ℓ") {
   const conv::DiagonalSsm ssm{{-0.7}, {1.3}, {0.4}};
   const auto d = conv::discretize_zoh(ssm, 0.05);
   const auto K = conv::ssm_kernel_by_powers(d, 50);
-  for (int l = 0; l < 50; ++l) CHECK(K[l] == Approx(0.4 * d.B_bar[0].real() * std::exp(-0.7 * 0.05 * l)).epsilon(1e-13));
+  for (int l = 0; l < 50; ++l)
+    CHECK(K[l] == Approx(0.4 * d.B_bar[0].real() * std::exp(-0.7 * 0.05 * l)).epsilon(1e-13));
 }
 
 TEST_CASE("a conjugate pair gives a real, damped cosine kernel") {
@@ -40,7 +41,8 @@ TEST_CASE("a conjugate pair gives a real, damped cosine kernel") {
   const complex w = c * d.B_bar[0];
   const auto K = conv::ssm_kernel_by_powers(d, 80);
   std::vector<double> closed(80);
-  for (int l = 0; l < 80; ++l) closed[l] = 2 * std::abs(w) * std::exp(-alpha * delta * l) * std::cos(omega * delta * l + std::arg(w));
+  for (int l = 0; l < 80; ++l)
+    closed[l] = 2 * std::abs(w) * std::exp(-alpha * delta * l) * std::cos(omega * delta * l + std::arg(w));
   CHECK_CLOSE("K̄ of a conjugate pair", common::compare(K, closed, {1e-14, 1e-12}));
 }
 
@@ -48,9 +50,8 @@ TEST_CASE("convolution with K̄ equals the recurrence") {
   for (double delta : {0.01, 0.1, 1.0}) {
     const auto d = conv::discretize_zoh(conv::random_diagonal_ssm(16, 0.1, 5.0, 10.0, 3), delta);
     const auto x = conv::random_signal(300, 4);
-    CHECK_CLOSE("Δ = " << delta,
-                common::compare(conv::causal_toeplitz(conv::ssm_kernel_by_powers(d, 300), x), conv::run_recurrence(d, x),
-                                {1e-12, 1e-9}));
+    CHECK_CLOSE("Δ = " << delta, common::compare(conv::causal_toeplitz(conv::ssm_kernel_by_powers(d, 300), x),
+                                                 conv::run_recurrence(d, x), {1e-12, 1e-9}));
   }
 }
 
@@ -82,8 +83,10 @@ TEST_CASE("the non-causal backward equals finite differences and Tᵀ g") {
     const auto t = conv::random_signal(2 * n - 1, 9);
     const auto g = conv::random_signal(n, 10);
     const auto grad = conv::noncausal_toeplitz_backward(t, x, g);
-    const auto dt = finite_differences(t, [&](const auto& v) { return conv::weighted_sum(g, conv::noncausal_toeplitz(v, x)); });
-    const auto dx = finite_differences(x, [&](const auto& v) { return conv::weighted_sum(g, conv::noncausal_toeplitz(t, v)); });
+    const auto dt =
+        finite_differences(t, [&](const auto& v) { return conv::weighted_sum(g, conv::noncausal_toeplitz(v, x)); });
+    const auto dx =
+        finite_differences(x, [&](const auto& v) { return conv::weighted_sum(g, conv::noncausal_toeplitz(t, v)); });
     CHECK_CLOSE("dt, n = " << n, common::compare(grad.dt, dt, {1e-8, 1e-7}));
     CHECK_CLOSE("dx, n = " << n, common::compare(grad.dx, dx, {1e-8, 1e-7}));
     CHECK_CLOSE("dx = Tᵀ g, n = " << n,
@@ -125,7 +128,8 @@ TEST_CASE("with Δ fixed the time-varying matrix is Toeplitz; with Δ varying it
     std::vector<double> y(L, 0.0);
     for (int t = 0; t < L; ++t)
       for (int s = 0; s <= t; ++s) y[t] += M[std::size_t(t) * L + s] * x[s];
-    CHECK_CLOSE("M x = recurrence", common::compare(y, conv::run_time_varying_recurrence(ssm, deltas, x), {1e-12, 1e-9}));
+    CHECK_CLOSE("M x = recurrence",
+                common::compare(y, conv::run_time_varying_recurrence(ssm, deltas, x), {1e-12, 1e-9}));
   }
 }
 

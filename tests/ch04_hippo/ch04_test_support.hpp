@@ -1,8 +1,8 @@
 // Small helpers shared by chapter 04's tests.
 #pragma once
 
-#include "check_close.hpp"
 #include "bound_check.hpp"
+#include "check_close.hpp"
 #include "compare.hpp"
 #include "hippo.hpp"
 

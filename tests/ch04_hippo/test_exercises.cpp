@@ -69,9 +69,9 @@ TEST_CASE("exercise 3: kernel 1 matches fp64 (exp_kernel)", "[exercise][gpu]") {
       s4d::GpuVandermonde gpu(bank);
       gpu.poison_output();
       gpu.run(s4d::Kernel::exp_per_element);
-      CHECK_CLOSE("K̄ of kernel 1, " << s4d::name(init) << ", " << channels << " channels, N " << state << ", L "
-                                     << length,
-                  s4d::check_within_bound(gpu.K(), s4d::bank_reference(bank, channels),
-                                          s4d::fp32_error_bound(bank, channels, 0)));
+      CHECK_CLOSE(
+          "K̄ of kernel 1, " << s4d::name(init) << ", " << channels << " channels, N " << state << ", L " << length,
+          s4d::check_within_bound(gpu.K(), s4d::bank_reference(bank, channels),
+                                  s4d::fp32_error_bound(bank, channels, 0)));
     }
 }

@@ -82,8 +82,8 @@ TEST_CASE("LegS = normal − P Pᵀ, the normal part is −½ I + skew, its eige
                 common::compare(as_vector(hippo::Matrix(split.normal - split.P * split.P.transpose())), as_vector(A),
                                 {1e-12, 0}));
     const hippo::Matrix S = split.normal + 0.5 * hippo::Matrix::Identity(N, N);
-    CHECK_CLOSE("S + Sᵀ, N " << N,
-                common::compare(as_vector(hippo::Matrix(S + S.transpose())), std::vector<double>(N * N, 0.0), {1e-12, 0}));
+    CHECK_CLOSE("S + Sᵀ, N " << N, common::compare(as_vector(hippo::Matrix(S + S.transpose())),
+                                                   std::vector<double>(N * N, 0.0), {1e-12, 0}));
     Eigen::EigenSolver<hippo::Matrix> solver(split.normal, false);
     std::vector<double> re;
     for (int n = 0; n < N; ++n) re.push_back(solver.eigenvalues()[n].real());
@@ -121,7 +121,8 @@ TEST_CASE("the LegS reconstruction error falls with N") {
   std::vector<double> f(L);
   for (int k = 0; k < L; ++k) {
     const double t = (k + 0.5) / L;
-    f[k] = std::sin(2 * std::numbers::pi * 3 * t) + 0.5 * std::cos(2 * std::numbers::pi * 7.5 * t) + (t > 0.6 ? 0.3 : 0);
+    f[k] =
+        std::sin(2 * std::numbers::pi * 3 * t) + 0.5 * std::cos(2 * std::numbers::pi * 7.5 * t) + (t > 0.6 ? 0.3 : 0);
   }
   double previous = 1e300;
   for (int N : {2, 4, 8, 16, 32, 64}) {
@@ -140,9 +141,8 @@ TEST_CASE("LegT's bilinear step is (I − A/2)⁻¹(I + A/2), and its memory end
   const auto op = hippo::legt(N, theta);
   const auto d = hippo::bilinear(op, 1.0);
   const hippo::Matrix I = hippo::Matrix::Identity(N, N);
-  CHECK_CLOSE("(I − A/2) Ā = I + A/2",
-              common::compare(as_vector(hippo::Matrix((I - op.A / 2) * d.A_bar)), as_vector(hippo::Matrix(I + op.A / 2)),
-                              {1e-13, 1e-12}));
+  CHECK_CLOSE("(I − A/2) Ā = I + A/2", common::compare(as_vector(hippo::Matrix((I - op.A / 2) * d.A_bar)),
+                                                       as_vector(hippo::Matrix(I + op.A / 2)), {1e-13, 1e-12}));
   // An impulse has left the window θ samples later: from lag 1.5 θ on, the state it left
   // behind is small next to its size inside the window (about √(2n+1)/θ).
   hippo::Vector state = d.B_bar;

@@ -15,8 +15,8 @@ TEST_CASE("every Vandermonde kernel matches fp64 on awkward sizes", "[gpu]") {
   };
   // One of everything; lengths one off a warp, a block (256) and a block's 1024 outputs;
   // primes; an odd number of modes (N = 62 → 31); a long kernel.
-  const Size sizes[] = {{1, 2, 1},    {2, 2, 2},      {3, 8, 31},    {1, 16, 33},  {4, 64, 255},
-                        {3, 62, 257}, {2, 64, 1023},  {5, 64, 1025}, {7, 16, 997}, {2, 128, 8191}};
+  const Size sizes[] = {{1, 2, 1},    {2, 2, 2},     {3, 8, 31},    {1, 16, 33},  {4, 64, 255},
+                        {3, 62, 257}, {2, 64, 1023}, {5, 64, 1025}, {7, 16, 997}, {2, 128, 8191}};
   for (const auto& info : s4d::kKernels)
     for (s4d::Init init : s4d::kInits)
       for (const auto& s : sizes) {

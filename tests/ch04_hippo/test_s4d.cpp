@@ -64,8 +64,8 @@ TEST_CASE("the bound check fails on NaN, on an error past the bound, and passes 
   const auto past = s4d::check_within_bound(std::vector<float>{1.0f, 2.001f, 3.0f}, expected, bound);
   CHECK_FALSE(past.ok);
   CHECK(past.worst_index == 1);
-  const auto nan = s4d::check_within_bound(
-      std::vector<float>{1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f}, expected, bound);
+  const auto nan =
+      s4d::check_within_bound(std::vector<float>{1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f}, expected, bound);
   CHECK_FALSE(nan.ok);
   CHECK(nan.worst_index == 1);
 }

@@ -44,7 +44,8 @@ TEST_CASE("exercise 2: one down-sweep level hands prefixes to the children", "[e
   // tree[3] the left half's sum (6).
   std::vector<double> tree{1, 2, 3, 6, 5, 6, 7, 10};
   scan::blelloch_down_sweep_level(tree, 4);
-  CHECK_CLOSE("stride 4 on 1 2 3 6 5 6 7 10", common::compare(tree, std::vector<double>{1, 2, 3, 10, 5, 6, 7, 16}, kExact));
+  CHECK_CLOSE("stride 4 on 1 2 3 6 5 6 7 10",
+              common::compare(tree, std::vector<double>{1, 2, 3, 10, 5, 6, 7, 16}, kExact));
   // Stride 1 on 4 elements: pairs (0, 1) and (2, 3).
   std::vector<double> leaves{5, 100, 7, 200};
   scan::blelloch_down_sweep_level(leaves, 1);
@@ -66,17 +67,17 @@ TEST_CASE("exercise 2: Blelloch's scan is the exclusive scan", "[exercise]") {
 TEST_CASE("exercise 3: look_back sums aggregates back to the nearest prefix", "[exercise]") {
   using scan::TileFlag;
   // Tiles 0..4: P(5), A(2), A(-1), P(9), A(4); tile 5 looks back.
-  const std::vector<scan::TileStatus> status{{TileFlag::prefix, 5},    {TileFlag::aggregate, 2},
-                                             {TileFlag::aggregate, -1}, {TileFlag::prefix, 9},
-                                             {TileFlag::aggregate, 4},  {TileFlag::not_ready, 0}};
+  const std::vector<scan::TileStatus> status{{TileFlag::prefix, 5}, {TileFlag::aggregate, 2}, {TileFlag::aggregate, -1},
+                                             {TileFlag::prefix, 9}, {TileFlag::aggregate, 4}, {TileFlag::not_ready, 0}};
   const auto five = scan::look_back(status, 5);
   INFO("tile 5 after P(5) A(2) A(-1) P(9) A(4): got ready " << five.ready << ", prefix " << five.exclusive_prefix
-                                                           << ", inspected " << five.inspected);
+                                                            << ", inspected " << five.inspected);
   CHECK(five.ready);
   CHECK(five.exclusive_prefix == 13);  // 4 + 9: stops at tile 3's prefix
   CHECK(five.inspected == 2);
   const auto three = scan::look_back(status, 3);
-  INFO("tile 3: got ready " << three.ready << ", prefix " << three.exclusive_prefix << ", inspected " << three.inspected);
+  INFO("tile 3: got ready " << three.ready << ", prefix " << three.exclusive_prefix << ", inspected "
+                            << three.inspected);
   CHECK(three.ready);
   CHECK(three.exclusive_prefix == 6);  // -1 + 2 + 5
   CHECK(three.inspected == 3);
@@ -84,8 +85,8 @@ TEST_CASE("exercise 3: look_back sums aggregates back to the nearest prefix", "[
 
 TEST_CASE("exercise 3: look_back waits on a tile that has published nothing", "[exercise]") {
   using scan::TileFlag;
-  const std::vector<scan::TileStatus> status{{TileFlag::prefix, 5}, {TileFlag::not_ready, 0},
-                                             {TileFlag::aggregate, 3}, {TileFlag::not_ready, 0}};
+  const std::vector<scan::TileStatus> status{
+      {TileFlag::prefix, 5}, {TileFlag::not_ready, 0}, {TileFlag::aggregate, 3}, {TileFlag::not_ready, 0}};
   const auto r = scan::look_back(status, 3);
   INFO("tile 3 after P(5) X A(3): got ready " << r.ready << ", inspected " << r.inspected);
   CHECK_FALSE(r.ready);

@@ -13,8 +13,8 @@ namespace {
 
 // 1 and 2; one off a warp (31, 33); one off the one-block tiles (1023, 1025, 2047, 2049) and the
 // multi-block tile (4095, 4097, 8193); primes; many tiles with a ragged end (2^20 + 7).
-const std::size_t kSizes[] = {1, 2, 3, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 2047, 2049, 4095, 4096, 4097, 8193,
-                              65537, (1 << 20) + 7};
+const std::size_t kSizes[] = {1,    2,    3,    31,   32,   33,   127,  1000,  1023,         1024,
+                              1025, 2047, 2049, 4095, 4096, 4097, 8193, 65537, (1 << 20) + 7};
 
 }  // namespace
 

@@ -15,8 +15,8 @@ namespace {
 // 2 and 3 and of version 5's 128 × 32 (4095, 4097) and of its 512 × 16 and 256 × 32 (8191,
 // 8193); a prime; more than 32 tiles of every shape of version 5, so that its look-back can
 // need a second window (300007); many tiles with a ragged end (2^20 + 7).
-const std::size_t kLengths[] = {1, 2, 3, 31, 33, 1000, 2047, 2048, 2049, 4095, 4097, 8191, 8193, 65537, 300007,
-                                (1 << 20) + 7};
+const std::size_t kLengths[] = {1,    2,    3,    31,   33,   1000,  2047,   2048,
+                                2049, 4095, 4097, 8191, 8193, 65537, 300007, (1 << 20) + 7};
 
 void check_every_version(const ema::Problem& p) {
   const auto expected = ema::recurrence_reference(p);
@@ -53,8 +53,8 @@ TEST_CASE("version 5 matches fp64 with every tile shape of the sweep", "[gpu]") 
     const std::size_t tile = shape.size();
     // One off the tile, the tile exactly, 33 and 100 tiles and a bit (a look-back window of 32
     // slides at least once), and a batch of unaligned sequences of a few tiles each.
-    std::vector<std::pair<std::size_t, std::size_t>> shapes{
-        {1, tile - 1}, {1, tile}, {1, tile + 1}, {1, 33 * tile + 5}, {1, 100 * tile + 3}, {5, 3 * tile + 1}};
+    std::vector<std::pair<std::size_t, std::size_t>> shapes{{1, tile - 1},      {1, tile},           {1, tile + 1},
+                                                            {1, 33 * tile + 5}, {1, 100 * tile + 3}, {5, 3 * tile + 1}};
     for (auto [batch, length] : shapes) {
       const auto p = ema::random_problem(batch, length, kDecayLo, kDecayHi, tile + batch * 1000 + length);
       const auto expected = ema::recurrence_reference(p);
@@ -62,8 +62,8 @@ TEST_CASE("version 5 matches fp64 with every tile shape of the sweep", "[gpu]") 
       for (int run = 0; run < 2; ++run) {
         gpu.poison_output();
         gpu.run_window(shape);
-        CHECK_CLOSE("tile " << shape.threads << " × " << shape.items_per_thread << ", batch " << batch << " × L = "
-                            << length << ", run " << run,
+        CHECK_CLOSE("tile " << shape.threads << " × " << shape.items_per_thread << ", batch " << batch
+                            << " × L = " << length << ", run " << run,
                     common::compare(gpu.output(), expected, kFp32));
       }
     }

@@ -86,7 +86,8 @@ TEST_CASE("0.5^k underflows fp32 to exactly 0 after k = 149, while h stays accur
   CHECK(product[149] == 0.0f);
   CHECK(ema::running_product_fp64(a)[199] == std::ldexp(1.0, -200));
   auto p = ema::random_problem(1, 200, 0.5, 0.5, 9);
-  CHECK_CLOSE("h with a = 0.5", common::compare(ema::recurrence_tree_fp32(p), ema::recurrence_reference(p), {1e-6, 1e-6}));
+  CHECK_CLOSE("h with a = 0.5",
+              common::compare(ema::recurrence_tree_fp32(p), ema::recurrence_reference(p), {1e-6, 1e-6}));
 }
 
 TEST_CASE("a prefix h is the map (0, h): maps composed after it give the state they reach from h") {

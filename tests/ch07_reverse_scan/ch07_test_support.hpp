@@ -20,7 +20,8 @@ struct Inputs {
 inline Inputs random_inputs(rscan::Shape shape, unsigned seed, double lo = 0.3, double hi = 0.95) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> decay(lo, hi), unit(-1.0, 1.0);
-  Inputs in{shape, std::vector<double>(shape.size()), std::vector<double>(shape.size()), std::vector<double>(shape.size())};
+  Inputs in{shape, std::vector<double>(shape.size()), std::vector<double>(shape.size()),
+            std::vector<double>(shape.size())};
   for (std::size_t i = 0; i < shape.size(); ++i) {
     in.a[i] = decay(rng);
     in.b[i] = unit(rng);

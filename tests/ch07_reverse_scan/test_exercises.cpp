@@ -52,7 +52,8 @@ TEST_CASE("exercise 2: grad_a_from matches finite differences", "[exercise]") {
   const Inputs in = random_inputs({2, 33}, 4);
   const auto h = rscan::forward(in.shape, in.a, in.b);
   const auto fd = rscan::finite_differences(in.shape, in.a, in.b, in.target, 1e-6);
-  CHECK_CLOSE("dL/da, 2 sequences of 33", common::compare(rscan::grad_a_from(in.shape, fd.g, h), fd.grad_a, {1e-8, 1e-6}));
+  CHECK_CLOSE("dL/da, 2 sequences of 33",
+              common::compare(rscan::grad_a_from(in.shape, fd.g, h), fd.grad_a, {1e-8, 1e-6}));
 }
 
 TEST_CASE("exercise 3: shuffle_down_step combines lane i with lane i + delta", "[exercise]") {
@@ -68,8 +69,10 @@ TEST_CASE("exercise 3: shuffle_down_step combines lane i with lane i + delta", "
       got_a.push_back(got[i].a);
       got_b.push_back(got[i].b);
     }
-    CHECK_CLOSE("A after delta " << delta << " on lanes (0.5,1) (2,3) (0.25,-1) (4,2) (1,1)", common::compare(got_a, expected_a, {0, 0}));
-    CHECK_CLOSE("B after delta " << delta << " on lanes (0.5,1) (2,3) (0.25,-1) (4,2) (1,1)", common::compare(got_b, expected_b, {0, 0}));
+    CHECK_CLOSE("A after delta " << delta << " on lanes (0.5,1) (2,3) (0.25,-1) (4,2) (1,1)",
+                common::compare(got_a, expected_a, {0, 0}));
+    CHECK_CLOSE("B after delta " << delta << " on lanes (0.5,1) (2,3) (0.25,-1) (4,2) (1,1)",
+                common::compare(got_b, expected_b, {0, 0}));
   }
 }
 

@@ -18,8 +18,10 @@ void check_every_version(rscan::Shape shape, unsigned seed) {
   rscan::GpuProblem gpu(shape, rscan::to_float(in.a), rscan::to_float(in.b), rscan::to_float(dy));
   for (const auto& k : rscan::kKernels) {
     gpu.gradients(k.id);
-    CHECK_CLOSE(k.name << " dL/db, " << shape.sequences << " x " << shape.length, common::compare(gpu.grad_b(), expected.g, kGradB));
-    CHECK_CLOSE(k.name << " dL/da, " << shape.sequences << " x " << shape.length, common::compare(gpu.grad_a(), expected.grad_a, kGradA));
+    CHECK_CLOSE(k.name << " dL/db, " << shape.sequences << " x " << shape.length,
+                common::compare(gpu.grad_b(), expected.g, kGradB));
+    CHECK_CLOSE(k.name << " dL/da, " << shape.sequences << " x " << shape.length,
+                common::compare(gpu.grad_a(), expected.grad_a, kGradA));
   }
 }
 
@@ -27,7 +29,8 @@ void check_every_version(rscan::Shape shape, unsigned seed) {
 
 TEST_CASE("every version matches fp64 on awkward sizes", "[gpu]") {
   REQUIRE_GPU();
-  for (std::size_t length : {1, 2, 31, 33, 255, 256, 257, 1000}) check_every_version({3, length}, 100 + static_cast<unsigned>(length));
+  for (std::size_t length : {1, 2, 31, 33, 255, 256, 257, 1000})
+    check_every_version({3, length}, 100 + static_cast<unsigned>(length));
 }
 
 // Kept apart from the sanitized cases: one block walking 4097 chunks is slow under racecheck.
@@ -48,7 +51,8 @@ TEST_CASE("every version matches finite differences in fp64 terms", "[gpu]") {
   const Inputs in = random_inputs({4, 33}, 5);
   const auto h = rscan::forward(in.shape, in.a, in.b);
   const auto fd = rscan::finite_differences(in.shape, in.a, in.b, in.target, 1e-6);
-  rscan::GpuProblem gpu(in.shape, rscan::to_float(in.a), rscan::to_float(in.b), rscan::to_float(rscan::log_cosh_loss_gradient(h, in.target)));
+  rscan::GpuProblem gpu(in.shape, rscan::to_float(in.a), rscan::to_float(in.b),
+                        rscan::to_float(rscan::log_cosh_loss_gradient(h, in.target)));
   for (const auto& k : rscan::kKernels) {
     gpu.gradients(k.id);
     CHECK_CLOSE(k.name << " dL/db vs finite differences", common::compare(gpu.grad_b(), fd.g, kGradB));

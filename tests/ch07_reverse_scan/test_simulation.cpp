@@ -24,7 +24,8 @@ TEST_CASE("the warp reverse scan (shuffle-down steps) gives g on a warp") {
     const auto dy = rscan::log_cosh_loss_gradient(rscan::forward(in.shape, in.a, in.b), in.target);
     const auto steps = rscan::reverse_steps(in.a, dy);
     const auto trace = rscan::warp_reverse_scan_trace(steps);
-    CHECK_CLOSE("g from " << lanes << " lanes", common::compare(g_of(trace.back()), rscan::reverse_pass(in.shape, in.a, dy), {1e-14, 1e-12}));
+    CHECK_CLOSE("g from " << lanes << " lanes",
+                common::compare(g_of(trace.back()), rscan::reverse_pass(in.shape, in.a, dy), {1e-14, 1e-12}));
   }
 }
 

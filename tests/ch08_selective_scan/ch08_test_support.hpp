@@ -45,10 +45,9 @@ inline ch08::Problem made_variable(const ch08::Problem& constant) {
 inline std::string describe(const ch08::Problem& p) {
   auto flag = [](bool on, const char* name) { return std::string(on ? " +" : " -") + name; };
   return "batch " + std::to_string(p.batch) + ", dim " + std::to_string(p.dim) + ", seqlen " +
-         std::to_string(p.seqlen) + ", dstate " + std::to_string(p.dstate) + ", groups " +
-         std::to_string(p.groups) + flag(p.complex, "complex") + flag(p.variable_B, "varB") +
-         flag(p.variable_C, "varC") + flag(p.has_D, "D") + flag(p.has_z, "z") +
-         flag(p.has_delta_bias, "delta_bias") + flag(p.delta_softplus, "softplus") +
+         std::to_string(p.seqlen) + ", dstate " + std::to_string(p.dstate) + ", groups " + std::to_string(p.groups) +
+         flag(p.complex, "complex") + flag(p.variable_B, "varB") + flag(p.variable_C, "varC") + flag(p.has_D, "D") +
+         flag(p.has_z, "z") + flag(p.has_delta_bias, "delta_bias") + flag(p.delta_softplus, "softplus") +
          flag(p.has_initial_state, "h0");
 }
 

@@ -18,11 +18,11 @@ const char* name(selective_scan::DataType type) {
 
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel) {
   std::ostringstream s;
-  s << "kernel " << (kernel == selective_scan::Kernel::automatic ? std::string("auto") : std::to_string(int(kernel))) << ' ' << name(type) << " batch " << p.batch << " dim " << p.dim << " seqlen "
-    << p.seqlen << " dstate " << p.dstate << " groups " << p.groups << (p.complex ? " complex" : " real")
-    << " B " << (p.variable_B ? "variable" : "constant") << " C " << (p.variable_C ? "variable" : "constant")
-    << " D " << p.has_D << " z " << p.has_z << " delta_bias " << p.has_delta_bias << " softplus "
-    << p.delta_softplus << " h0 " << p.has_initial_state;
+  s << "kernel " << (kernel == selective_scan::Kernel::automatic ? std::string("auto") : std::to_string(int(kernel)))
+    << ' ' << name(type) << " batch " << p.batch << " dim " << p.dim << " seqlen " << p.seqlen << " dstate " << p.dstate
+    << " groups " << p.groups << (p.complex ? " complex" : " real") << " B " << (p.variable_B ? "variable" : "constant")
+    << " C " << (p.variable_C ? "variable" : "constant") << " D " << p.has_D << " z " << p.has_z << " delta_bias "
+    << p.has_delta_bias << " softplus " << p.delta_softplus << " h0 " << p.has_initial_state;
   return s.str();
 }
 

@@ -17,8 +17,8 @@
 namespace ch08::testing {
 
 // The official tolerances live with the chapter (tolerances.hpp): its program uses them too.
-using ch08::OfficialTolerances;
 using ch08::official_tolerances;
+using ch08::OfficialTolerances;
 
 struct Outcome {
   bool ok = true;

@@ -15,8 +15,8 @@ namespace {
 struct OfficialRun {
   int input_bytes;
   std::int64_t batch, dim, seqlen;
-  double forward_ms, forward_backward_ms;          // measured
-  double forward_ratio, forward_backward_ratio;    // time / floor, as printed (two digits)
+  double forward_ms, forward_backward_ms;        // measured
+  double forward_ratio, forward_backward_ratio;  // time / floor, as printed (two digits)
 };
 
 // official_baseline.md's table, dstate 16 in every row.
@@ -71,7 +71,7 @@ TEST_CASE("byte model: each flag adds what it reads and writes") {
 
   ByteShape no_gate = s;
   no_gate.has_z = false;
-  CHECK(ch08::forward_bytes(s) - ch08::forward_bytes(no_gate) == 2 * sequence);   // z, out_z
+  CHECK(ch08::forward_bytes(s) - ch08::forward_bytes(no_gate) == 2 * sequence);    // z, out_z
   CHECK(ch08::backward_bytes(s) - ch08::backward_bytes(no_gate) == 3 * sequence);  // z, out, dz
 
   ByteShape two_groups = s;
@@ -113,8 +113,8 @@ TEST_CASE("byte model: the official forward at (8, 1536, 2048, 16) fp32 runs at 
 
 TEST_CASE("byte model: every row of the official kernel's table, to the precision it prints") {
   for (const OfficialRun& run : kOfficialRuns) {
-    INFO((run.input_bytes == 4 ? "fp32" : "bf16") << " (" << run.batch << ", " << run.dim << ", " << run.seqlen
-                                                  << ", 16)");
+    INFO((run.input_bytes == 4 ? "fp32" : "bf16")
+         << " (" << run.batch << ", " << run.dim << ", " << run.seqlen << ", 16)");
     // The official kernel's own accounting. Its ratios carry two digits: rounding alone explains up to
     // ±0.7% (±0.05 in 7.4). Measured: every forward within 0.4%; forward + backward within 0.5%
     // but for seqlen 512, 0.55% (bf16) and 0.83% (fp32: 9.92 where the table prints 10.0) -- a

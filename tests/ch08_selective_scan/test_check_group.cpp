@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -69,7 +69,8 @@ TEST_CASE("check group: every case passed, one ✔ line with the count and the n
   CHECK(p.exit_code == 0);
   CHECK(count(p.text, "✔") == 1);
   CHECK(count(p.text, "✘") == 0);
-  CHECK(p.text.find("✔ version 1, fp32: 2 cases, 7 tensors right; nearest its bound: dA in b at 0.50 of it") != std::string::npos);
+  CHECK(p.text.find("✔ version 1, fp32: 2 cases, 7 tensors right; nearest its bound: dA in b at 0.50 of it") !=
+        std::string::npos);
 }
 
 TEST_CASE("check group: a failed case prints its own ✘ line and fails the program, the ✔ line covers the others") {
@@ -82,8 +83,10 @@ TEST_CASE("check group: a failed case prints its own ✘ line and fails the prog
   });
   CHECK(p.exit_code == 1);
   CHECK(p.text.find("✘ version 1, fp32, case b: dA: 2 elements out of bounds") != std::string::npos);
-  CHECK(p.text.find("✔ version 1, fp32, the other 2 cases: 2 cases, 8 tensors right; nearest its bound: dz in a at 0.25 of it") !=
-        std::string::npos);
+  CHECK(
+      p.text.find(
+          "✔ version 1, fp32, the other 2 cases: 2 cases, 8 tensors right; nearest its bound: dz in a at 0.25 of it") !=
+      std::string::npos);
 }
 
 TEST_CASE("check group: no case passed, no ✔ line") {
@@ -101,7 +104,8 @@ TEST_CASE("check group: without a measured bound the line has no nearest part") 
   const Printed p = run_notebook([](common::Notebook& nb) {
     ch08::CheckGroup group;
     group.add({"version 1", true, "", 1, 0, ""});
-    group.report(nb, "deterministic backward", "versions", [](int members, int) { return fmt::format("{} versions bit-identical", members); });
+    group.report(nb, "deterministic backward", "versions",
+                 [](int members, int) { return fmt::format("{} versions bit-identical", members); });
   });
   CHECK(p.text.find("✔ deterministic backward: 1 versions bit-identical\n") != std::string::npos);
 }

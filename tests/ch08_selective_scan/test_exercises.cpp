@@ -106,13 +106,14 @@ TEST_CASE("exercise 2: reverse_step by hand for real and complex A", "[exercise]
   };
   for (const Case& c : cases) {
     const ch08::ReverseStep got = ch08::reverse_step(c.A_bar, c.c, c.q_next);
-    CHECK_CLOSE("A_bar " << c.A_bar << ", c " << c.c << ", q_next " << c.q_next << ": (g, q) as (re, im, re, im)",
-                common::compare(ch08_test::interleaved({got.g, got.q}), ch08_test::interleaved({c.g, c.q}),
-                                {1e-15, 1e-15}));
+    CHECK_CLOSE(
+        "A_bar " << c.A_bar << ", c " << c.c << ", q_next " << c.q_next << ": (g, q) as (re, im, re, im)",
+        common::compare(ch08_test::interleaved({got.g, got.q}), ch08_test::interleaved({c.g, c.q}), {1e-15, 1e-15}));
   }
 }
 
-TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the initial state's gradient", "[exercise]") {
+TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the initial state's gradient",
+          "[exercise]") {
   // One channel without gate, D, bias or softplus, so that δ_t = delta_t and dy = dout. Walking
   // reverse_step from q = 0 at the end gives g_t, hence dB_t = δ_t u_t g_t, and q_0 = dh_{−1}:
   // both are compared with finite differences of the loss.
@@ -139,11 +140,13 @@ TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the i
       dinitial_state[n] = q;
     }
     INFO((complex ? "complex A" : "real A") << ", one channel, seqlen 7, dstate 2, variable B and C, initial state");
-    CHECK_CLOSE("dB = δ u g", common::compare(ch08_test::interleaved(dB), ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
+    CHECK_CLOSE("dB = δ u g", common::compare(ch08_test::interleaved(dB),
+                                              ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
                                               ch08::kFiniteDifferenceTolerance));
     CHECK_CLOSE("dinitial_state = q_0",
                 common::compare(ch08_test::interleaved(dinitial_state),
-                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)), ch08::kFiniteDifferenceTolerance));
+                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)),
+                                ch08::kFiniteDifferenceTolerance));
   }
 }
 
@@ -169,8 +172,8 @@ TEST_CASE("exercise 3: striped_steps by hand for 4 threads of 3 items with 10 va
   const std::vector<std::vector<int>> expected{{0, 4, 8}, {1, 5, 9}, {2, 6}, {3, 7}};
   for (int k = 0; k < 4; ++k) {
     const std::vector<int> got = ch08::striped_steps(k, 4, 3, 10);
-    INFO("thread " << k << " of 4, 3 items, 10 valid steps: expected " << listed(expected[std::size_t(k)])
-                   << ", got " << listed(got));
+    INFO("thread " << k << " of 4, 3 items, 10 valid steps: expected " << listed(expected[std::size_t(k)]) << ", got "
+                   << listed(got));
     CHECK(got == expected[std::size_t(k)]);
   }
 }
@@ -185,8 +188,8 @@ TEST_CASE("exercise 3: striped_steps writes every valid step exactly once for ev
       for (int k = 0; k < shape.threads; ++k)
         for (int step : ch08::striped_steps(k, shape.threads, shape.items, valid))
           ++written[step >= 0 && step < chunk ? std::size_t(step) : std::size_t(chunk)];
-      CHECK_CLOSE("times each step is written (the last entry: steps outside the chunk), " << shape.threads
-                      << " threads of " << shape.items << " items, " << valid << " valid steps",
+      CHECK_CLOSE("times each step is written (the last entry: steps outside the chunk), "
+                      << shape.threads << " threads of " << shape.items << " items, " << valid << " valid steps",
                   common::compare(as_doubles(written), as_doubles(expected), {0, 0}));
     }
 }

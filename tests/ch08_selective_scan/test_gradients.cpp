@@ -19,24 +19,31 @@ namespace {
 
 void check_gradients(const Problem& p, unsigned seed) {
   INFO(ch08_test::describe(p) << ", seed " << seed);
-  const std::vector<double> dout = ch08::make_official_test_problem(p, seed + 1000).u;  // N(0, 1), like the official suite's
+  const std::vector<double> dout =
+      ch08::make_official_test_problem(p, seed + 1000).u;  // N(0, 1), like the official suite's
   const ch08::Gradients g = ch08::reference_backward(p, dout);
 
-  CHECK_CLOSE("du", common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout), ch08::kFiniteDifferenceTolerance));
-  CHECK_CLOSE("ddelta",
-              common::compare(g.ddelta, ch08::finite_differences(p, &Problem::delta, dout), ch08::kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA), ch08_test::interleaved(ch08::finite_differences(p, &Problem::A, dout)),
+  CHECK_CLOSE("du",
+              common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout), ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("ddelta", common::compare(g.ddelta, ch08::finite_differences(p, &Problem::delta, dout),
+                                        ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::A, dout)),
                                     ch08::kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB), ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
+  CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
                                     ch08::kFiniteDifferenceTolerance));
-  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC), ch08_test::interleaved(ch08::finite_differences(p, &Problem::C, dout)),
+  CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::C, dout)),
                                     ch08::kFiniteDifferenceTolerance));
   if (p.has_z)
-    CHECK_CLOSE("dz", common::compare(g.dz, ch08::finite_differences(p, &Problem::z, dout), ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE(
+        "dz", common::compare(g.dz, ch08::finite_differences(p, &Problem::z, dout), ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dz.empty());
   if (p.has_D)
-    CHECK_CLOSE("dD", common::compare(g.dD, ch08::finite_differences(p, &Problem::D, dout), ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE(
+        "dD", common::compare(g.dD, ch08::finite_differences(p, &Problem::D, dout), ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dD.empty());
   if (p.has_delta_bias)
@@ -47,7 +54,8 @@ void check_gradients(const Problem& p, unsigned seed) {
   if (p.has_initial_state)
     CHECK_CLOSE("dinitial_state",
                 common::compare(ch08_test::interleaved(g.dinitial_state),
-                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)), ch08::kFiniteDifferenceTolerance));
+                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)),
+                                ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dinitial_state.empty());
 }

@@ -161,7 +161,8 @@ TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
       for (int variable = 1; variable < 4; ++variable)
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(32, seqlen, dstate, variable);
-          const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+          const auto outcome =
+              run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
           INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
           CHECK(outcome.ok);
         }
@@ -176,7 +177,8 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
     Problem p = shape(2, 4096, 40, 16);
     p.groups = 2;
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-    const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+    const auto outcome =
+        run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
     INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
     CHECK(outcome.ok);
   }
@@ -383,8 +385,8 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
     INFO("kernel " << int(kernel));
     ch08::DeviceProblem device(p, DataType::bfloat16, kernel);
     device.forward();
-    const std::vector<double> dout = ch08::round_to(std::vector<double>(std::size_t(p.sequence_elements()), 1.0),
-                                                   DataType::bfloat16);
+    const std::vector<double> dout =
+        ch08::round_to(std::vector<double>(std::size_t(p.sequence_elements()), 1.0), DataType::bfloat16);
     device.set_dout(dout);
     device.backward();
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -395,8 +397,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
       const std::vector<double> slice_dout(std::size_t(slice.sequence_elements()), 1.0);
       const ch08::Gradients expected_grad = ch08::reference_backward(slice, slice_dout);
       const std::int64_t b = p.batch - 1;  // the last batch: the largest offsets
-      const std::vector<float> last_state =
-          download_floats(device.forward_params().last_state, (b * p.dim + d) * N, N);
+      const std::vector<float> last_state = download_floats(device.forward_params().last_state, (b * p.dim + d) * N, N);
       const std::vector<float> dA = download_floats(device.backward_params().dA, d * N, N);
       std::vector<double> expected_last(static_cast<std::size_t>(N)), expected_dA(static_cast<std::size_t>(N));
       for (std::int64_t n = 0; n < N; ++n) {
@@ -404,8 +405,8 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
         expected_dA[n] = expected_grad.dA[n].real();
       }
       const auto tol = ch08::testing::official_tolerances(DataType::bfloat16, p);
-      const auto c1 = common::compare(std::span<const float>(last_state), std::span<const double>(expected_last),
-                                      tol.last_state);
+      const auto c1 =
+          common::compare(std::span<const float>(last_state), std::span<const double>(expected_last), tol.last_state);
       const auto c2 = common::compare(std::span<const float>(dA), std::span<const double>(expected_dA), tol.dA);
       INFO("channel " << d << " last_state: " << c1.summary() << "\ndA: " << c2.summary());
       CHECK(c1.ok);

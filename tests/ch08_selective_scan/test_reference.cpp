@@ -21,7 +21,7 @@ Problem tiny_real() {
   p.u = {1.0, -1.0, 2.0};
   p.delta = {0.5, 0.25, 1.0};
   p.A = {-1.0};
-  p.B = {1.0, 2.0, 3.0};   // variable: (batch 1, groups 1, dstate 1, seqlen 3)
+  p.B = {1.0, 2.0, 3.0};  // variable: (batch 1, groups 1, dstate 1, seqlen 3)
   p.C = {1.0, -1.0, 2.0};
   p.has_D = true;
   p.D = {0.5};
@@ -65,7 +65,7 @@ Problem split_in_time_problem(bool complex, unsigned seed) {
 
 TEST_CASE("forward of one real state over three steps, by hand") {
   const Problem p = tiny_real();
-  const double h0 = 0.5 * 1.0 * 1.0;                          // Ā h_{-1} + δ B u, h_{-1} = 0
+  const double h0 = 0.5 * 1.0 * 1.0;  // Ā h_{-1} + δ B u, h_{-1} = 0
   const double h1 = std::exp(-0.25) * h0 + 0.25 * 2.0 * -1.0;
   const double h2 = std::exp(-1.0) * h1 + 1.0 * 3.0 * 2.0;
   const std::vector<double> expected = {1.0 * h0 + 0.5 * 1.0, -1.0 * h1 + 0.5 * -1.0, 2.0 * h2 + 0.5 * 2.0};
@@ -202,8 +202,8 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
         for (std::int64_t d = 0; d < whole.dim; ++d) {
           double sum = 0;
           for (std::int64_t t = begin; t < end; ++t) {
-            const double x = whole.delta[std::size_t((b * whole.dim + d) * whole.seqlen + t)] +
-                             whole.delta_bias[std::size_t(d)];
+            const double x =
+                whole.delta[std::size_t((b * whole.dim + d) * whole.seqlen + t)] + whole.delta_bias[std::size_t(d)];
             sum += x > 20 ? x : std::log1p(std::exp(x));
           }
           for (int n = 0; n < whole.dstate; ++n)
@@ -219,11 +219,10 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
     const ch08::ForwardResult from_zero = ch08::reference_forward(second);
     const std::vector<Complex> a2 = decay_product(kCut, whole.seqlen);
     std::vector<Complex> carried;
-    for (std::size_t i = 0; i < a2.size(); ++i)
-      carried.push_back(a2[i] * r1.last_state[i] + from_zero.last_state[i]);
-    CHECK_CLOSE("h at the end, carried across the cut",
-                common::compare(ch08_test::interleaved(carried), ch08_test::interleaved(all.last_state),
-                                {1e-12, 1e-12}));
+    for (std::size_t i = 0; i < a2.size(); ++i) carried.push_back(a2[i] * r1.last_state[i] + from_zero.last_state[i]);
+    CHECK_CLOSE(
+        "h at the end, carried across the cut",
+        common::compare(ch08_test::interleaved(carried), ch08_test::interleaved(all.last_state), {1e-12, 1e-12}));
 
     // Backwards: q at step 0 of the whole from the two segments' own.
     std::vector<double> dout(std::size_t(whole.sequence_elements()));
@@ -240,12 +239,12 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
     std::vector<Complex> q0;
     for (std::size_t i = 0; i < a1.size(); ++i)
       q0.push_back(g1.dinitial_state[i] + std::conj(a1[i]) * g2.dinitial_state[i]);
-    CHECK_CLOSE("q at the start, carried back across the cut",
-                common::compare(ch08_test::interleaved(q0), ch08_test::interleaved(g_all.dinitial_state),
-                                {1e-12, 1e-12}));
+    CHECK_CLOSE(
+        "q at the start, carried back across the cut",
+        common::compare(ch08_test::interleaved(q0), ch08_test::interleaved(g_all.dinitial_state), {1e-12, 1e-12}));
     // ...and without the carried part it is wrong: the cut matters.
-    CHECK_FALSE(common::compare(ch08_test::interleaved(g1.dinitial_state),
-                                ch08_test::interleaved(g_all.dinitial_state), {1e-6, 1e-6})
+    CHECK_FALSE(common::compare(ch08_test::interleaved(g1.dinitial_state), ch08_test::interleaved(g_all.dinitial_state),
+                                {1e-6, 1e-6})
                     .ok);
   }
 }
@@ -273,8 +272,8 @@ TEST_CASE("constant B and C equal variable ones repeated over batch and time") {
   shape.variable_B = shape.variable_C = false;
   const Problem constant = ch08::make_official_test_problem(shape, 8);
   const Problem variable = ch08_test::made_variable(constant);
-  CHECK_CLOSE("out_z", common::compare(ch08::reference_forward(variable).out_z,
-                                       ch08::reference_forward(constant).out_z, {0, 0}));
+  CHECK_CLOSE("out_z", common::compare(ch08::reference_forward(variable).out_z, ch08::reference_forward(constant).out_z,
+                                       {0, 0}));
 }
 
 TEST_CASE("the reference refuses inconsistent problems with one line") {

@@ -36,8 +36,6 @@ inline common::DeviceBuffer<float> poisoned(std::size_t count) {
   buffer.poison();
   return buffer;
 }
-inline std::vector<double> download(const common::DeviceBuffer<float>& buffer) {
-  return to_double(buffer.download());
-}
+inline std::vector<double> download(const common::DeviceBuffer<float>& buffer) { return to_double(buffer.download()); }
 
 }  // namespace ch09_test

@@ -63,8 +63,8 @@ TEST_CASE("GPU RMSNorm over channels matches the CPU piece, forward and backward
 TEST_CASE("GPU causal conv1d + SiLU matches the CPU piece, forward and backward, on a strided input", "[gpu]") {
   REQUIRE_GPU();
   const int width = 4;
-  for (const auto& [batch, channels, seqlen] : {std::tuple{2, 3, 11}, std::tuple{3, 5, 2}, std::tuple{1, 1, 1},
-                                               std::tuple{2, 17, 259}}) {
+  for (const auto& [batch, channels, seqlen] :
+       {std::tuple{2, 3, 11}, std::tuple{3, 5, 2}, std::tuple{1, 1, 1}, std::tuple{2, 17, 259}}) {
     INFO("batch " << batch << ", channels " << channels << ", seqlen " << seqlen);
     const std::size_t n = std::size_t(batch) * channels * seqlen, row = std::size_t(seqlen);
     // x is the first half of a (batch, 2 channels, seqlen) tensor, as in the model.
@@ -149,9 +149,8 @@ TEST_CASE("GPU embedding gathers rows and sums their gradients per token", "[gpu
 
 TEST_CASE("GPU cross-entropy: loss, gradient and correct count with ignored targets", "[gpu]") {
   REQUIRE_GPU();
-  for (const auto& [batch, vocab, seqlen, all_ignored] :
-       {std::tuple{3, 7, 19, false}, std::tuple{1, 16, 1, false}, std::tuple{2, 16, 273, false},
-        std::tuple{2, 5, 4, true}}) {
+  for (const auto& [batch, vocab, seqlen, all_ignored] : {std::tuple{3, 7, 19, false}, std::tuple{1, 16, 1, false},
+                                                          std::tuple{2, 16, 273, false}, std::tuple{2, 5, 4, true}}) {
     INFO("batch " << batch << ", vocab " << vocab << ", seqlen " << seqlen);
     ch09::Batch data = random_batch(vocab, batch, seqlen, 13);
     if (all_ignored) std::fill(data.targets.begin(), data.targets.end(), -1);

@@ -33,8 +33,8 @@ void check_against_reference(ch09::SsmKind kind, unsigned seed) {
     model.forward(data.tokens, data.targets, batch, seqlen);
     model.backward();
     const ch09::gpu::LossMetrics metrics = model.metrics();
-    CHECK_CLOSE("loss", common::compare(std::vector<double>{metrics.loss}, std::vector<double>{forward.loss},
-                                        {1e-5, 1e-5}));
+    CHECK_CLOSE("loss",
+                common::compare(std::vector<double>{metrics.loss}, std::vector<double>{forward.loss}, {1e-5, 1e-5}));
     CHECK(metrics.targets == forward.accuracy.scored);
     CHECK(metrics.correct == forward.accuracy.correct);
     CHECK_CLOSE("logits", common::compare(to_double(model.download_logits()), forward.logits, {1e-5, 1e-4}));
@@ -143,10 +143,11 @@ TEST_CASE("GPU model: a training step at the chapter's size runs and is timed", 
                 ch09::to_string(kind).c_str(), data.batch, data.seqlen, ms / steps, steps, m.loss);
     CHECK(std::isfinite(m.loss));
     const ch09::InferenceThroughput t = ch09::measure_inference_throughput(model, 64, data.seqlen, 11, 5);
-    std::printf("%s: inference of 64 x %d tokens: stepping %.3f ms (%.3g tokens/s), "
-                "parallel forward %.3f ms (%.3g tokens/s)\n",
-                ch09::to_string(kind).c_str(), data.seqlen, t.step_ms.median_ms, t.step_tokens_per_second(),
-                t.parallel_ms.median_ms, t.parallel_tokens_per_second());
+    std::printf(
+        "%s: inference of 64 x %d tokens: stepping %.3f ms (%.3g tokens/s), "
+        "parallel forward %.3f ms (%.3g tokens/s)\n",
+        ch09::to_string(kind).c_str(), data.seqlen, t.step_ms.median_ms, t.step_tokens_per_second(),
+        t.parallel_ms.median_ms, t.parallel_tokens_per_second());
   }
 }
 

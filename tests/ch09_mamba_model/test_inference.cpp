@@ -11,7 +11,8 @@ TEST_CASE("the recurrence's logits equal the parallel forward's at every positio
     const ch09::ModelForward parallel = ch09::model_forward(config, params, batch);
     const std::size_t per_sequence = std::size_t(config.vocab * batch.seqlen);
     for (int b = 0; b < batch.batch; ++b) {
-      const std::vector<int> tokens(batch.tokens.begin() + b * batch.seqlen, batch.tokens.begin() + (b + 1) * batch.seqlen);
+      const std::vector<int> tokens(batch.tokens.begin() + b * batch.seqlen,
+                                    batch.tokens.begin() + (b + 1) * batch.seqlen);
       const std::vector<double> expected(parallel.logits.begin() + std::ptrdiff_t(b * per_sequence),
                                          parallel.logits.begin() + std::ptrdiff_t((b + 1) * per_sequence));
       CHECK_CLOSE(ch09::to_string(kind) << " sequence " << b,
@@ -20,7 +21,8 @@ TEST_CASE("the recurrence's logits equal the parallel forward's at every positio
     // Δ from the step equals the parallel forward's Δ (layer 1, last token, sequence 0).
     ch09::RecurrentState state = ch09::initial_recurrent_state(config);
     std::vector<double> delta;
-    for (int t = 0; t < batch.seqlen; ++t) ch09::recurrent_step(config, params, state, batch.tokens[std::size_t(t)], &delta);
+    for (int t = 0; t < batch.seqlen; ++t)
+      ch09::recurrent_step(config, params, state, batch.tokens[std::size_t(t)], &delta);
     const int di = config.d_inner(), L = batch.seqlen;
     for (int d = 0; d < di; ++d)
       CHECK(delta[std::size_t(di + d)] == Approx(parallel.layers[1].delta[std::size_t(d * L + L - 1)]).epsilon(1e-12));

@@ -38,7 +38,8 @@ std::vector<ch09::CpuTrainingResult> train_and_save(const std::string& dir) {
     ch09::CpuTrainingSettings s = ch09::tiny_cpu_training(kind);
     s.steps = 20;
     results.push_back(ch09::train_on_cpu(s));
-    ch09::save_weights(ch09::weights_path(dir, kind, ch09::TrainedOn::cpu), s.model, ch09::to_float(results.back().parameters));
+    ch09::save_weights(ch09::weights_path(dir, kind, ch09::TrainedOn::cpu), s.model,
+                       ch09::to_float(results.back().parameters));
   }
   return results;
 }

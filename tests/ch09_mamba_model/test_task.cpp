@@ -33,7 +33,7 @@ TEST_CASE("selective copying: data in order among noise, then one marker per dat
       CHECK(targets[body + j] == data[std::size_t(j)]);  // the j-th marker asks for the j-th data token
     }
   }
-  CHECK(first_positions.size() > 5);                            // the positions really vary
+  CHECK(first_positions.size() > 5);                                    // the positions really vary
   CHECK(symbols.size() == std::size_t(vocab - ch09::kFirstDataToken));  // every data symbol occurs
 }
 
@@ -76,8 +76,8 @@ TEST_CASE("whole-sequence accuracy counts a sequence only when every scored toke
   batch.targets = {1, 0, -1, 1, 0, 1};
   // logits (3, vocab 2, 2): sequence 0 right at both scored positions; sequence 1 right at its one
   // scored position; sequence 2 right at position 0, wrong at position 1.
-  const std::vector<double> logits = {0, 5, 1, 0,   //
-                                      7, 0, 0, 1,   //
+  const std::vector<double> logits = {0, 5, 1, 0,  //
+                                      7, 0, 0, 1,  //
                                       1, 3, 0, 0};
   const ch09::Accuracy whole = ch09::whole_sequence_accuracy(logits, 2, batch);
   CHECK(whole.scored == 3);
@@ -89,7 +89,7 @@ TEST_CASE("whole-sequence accuracy counts a sequence only when every scored toke
 }
 
 TEST_CASE("the curriculum's body length grows from its start to the full body over the first half") {
-  CHECK(ch09::curriculum_body_length(0, 256, 0, 100) == 256);   // no curriculum
+  CHECK(ch09::curriculum_body_length(0, 256, 0, 100) == 256);    // no curriculum
   CHECK(ch09::curriculum_body_length(300, 256, 0, 100) == 256);  // a start past the body: none
   CHECK(ch09::curriculum_body_length(8, 32, 0, 100) == 8);
   CHECK(ch09::curriculum_body_length(8, 32, 25, 100) == 20);

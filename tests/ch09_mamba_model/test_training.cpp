@@ -8,7 +8,8 @@ TEST_CASE("a short CPU training run reports every step and lowers the loss") {
   s.steps = 150;
   s.eval_sequences = 32;
   int calls = 0;
-  const ch09::CpuTrainingResult r = ch09::train_on_cpu(s, [&](const ch09::TrainingPoint& p) { CHECK(p.step == ++calls); });
+  const ch09::CpuTrainingResult r =
+      ch09::train_on_cpu(s, [&](const ch09::TrainingPoint& p) { CHECK(p.step == ++calls); });
   CHECK(calls == s.steps);
   REQUIRE(r.curve.size() == std::size_t(s.steps));
   double first = 0, last = 0;

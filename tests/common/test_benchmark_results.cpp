@@ -23,8 +23,9 @@ TEST_CASE("BenchmarkResults writes a CSV row, a curve point and a table cell per
   const std::string path = (dir / "bench.csv").string();
   std::vector<std::string> cells;
   {
-    common::ResultsCsv csv(path, "a GPU", "2026-01-01",
-                           {"implementation", "n", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
+    common::ResultsCsv csv(
+        path, "a GPU", "2026-01-01",
+        {"implementation", "n", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s", "pct_of_copy"});
     common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::gb_per_s, 0);
     common::BenchmarkPoint at{1024, {"1024"}, 2e6};
     cells.push_back(results.record("kernel", at, {1.0, 0.5, 2.0, 5}));  // 2e6 bytes in 1 ms: 2 GB/s

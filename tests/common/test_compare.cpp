@@ -39,7 +39,8 @@ TEST_CASE("compare fails on NaN and Inf, in the result or the reference") {
   CHECK_FALSE(compare(std::vector<double>{1, nan, 3}, std::vector<double>{1, 2, 3}, loose).ok);
   CHECK_FALSE(compare(std::vector<double>{1, inf, 3}, std::vector<double>{1, 2, 3}, loose).ok);
   CHECK_FALSE(compare(std::vector<double>{1, 2, 3}, std::vector<double>{1, nan, 3}, loose).ok);
-  const auto c = compare(std::vector<float>{1, 2, std::nanf(""), std::nanf("")}, std::vector<double>{1, 2, 3, 4}, loose);
+  const auto c =
+      compare(std::vector<float>{1, 2, std::nanf(""), std::nanf("")}, std::vector<double>{1, 2, 3, 4}, loose);
   CHECK(c.non_finite == 2);
   CHECK(c.worst_index == 2);  // the first non-finite element is the one reported
 }

@@ -49,8 +49,8 @@ TEST_CASE("the GPU timer and the copy roof give sane figures", "[gpu]") {
   CHECK(t.min_ms >= 0);
   const double gbps = common::measure_copy_bandwidth(std::size_t{256} << 20);
   INFO("copy bandwidth " << gbps << " GB/s");
-  CHECK(gbps > 100);     // any datacenter GPU of the last decade
-  CHECK(gbps < 20000);   // and nothing yet built
+  CHECK(gbps > 100);    // any datacenter GPU of the last decade
+  CHECK(gbps < 20000);  // and nothing yet built
 }
 
 TEST_CASE("with no driver at all the probe says so, not that the driver is too old") {

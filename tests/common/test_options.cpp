@@ -73,7 +73,7 @@ TEST_CASE("an option without its value is named, also when the next word is anot
   CHECK(parse({"--kernel"}).exit_code == 2);
   CHECK(parse({"--kernel", "--quiet"}).exit_code == 2);
   CHECK(parse({"--out", "--bench"}).exit_code == 2);
-  CHECK(parse({"--seed", "-3"}).exit_code == 2);         // a value, and a bad one
+  CHECK(parse({"--seed", "-3"}).exit_code == 2);  // a value, and a bad one
   CHECK_FALSE(parse({"--kernel=2", "--quiet"}).exit_code);
 }
 
@@ -113,7 +113,8 @@ TEST_CASE("the output directory is created and tried before any work") {
   CHECK_THAT(output_directory_error({"--out", "out_test/a_file"}, options), Catch::StartsWith("--out: "));
   if (geteuid() != 0) {  // root writes anywhere
     std::filesystem::create_directories("out_test/read_only");
-    std::filesystem::permissions("out_test/read_only", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions("out_test/read_only",
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     CHECK_THAT(output_directory_error({"--out", "out_test/read_only"}, options),
                Catch::Contains("cannot write in 'out_test/read_only'"));
     std::filesystem::permissions("out_test/read_only", std::filesystem::perms::owner_all);

@@ -53,7 +53,8 @@ TEST_CASE("the direct form (e^z − 1)/z has lost about four digits at |z| = 1e-
 }
 
 TEST_CASE("phi1 matches the definition for large |z|") {
-  for (complex z : {complex(-50, 0), complex(-0.5, 30), complex(-3, -4), complex(2, 1), complex(0, 100), complex(-700, 5)}) {
+  for (complex z :
+       {complex(-50, 0), complex(-0.5, 30), complex(-3, -4), complex(2, 1), complex(0, 100), complex(-700, 5)}) {
     INFO("z = " << z);
     CHECK(relative_error(common::phi1(z), phi1_reference(z)) < 1e-15);
   }

@@ -9,7 +9,7 @@ TEST_CASE("summarize gives the median, min and max of the samples") {
   CHECK(odd.min_ms == 1);
   CHECK(odd.max_ms == 9);
   CHECK(odd.repetitions == 5);
-  CHECK(common::summarize({4, 1, 3, 2}).median_ms == 2.5);  // even count: mean of the middle two
+  CHECK(common::summarize({4, 1, 3, 2}).median_ms == 2.5);   // even count: mean of the middle two
   CHECK(common::summarize({1, 1, 1, 1000}).median_ms == 1);  // one outlier does not move it
   CHECK_THROWS(common::summarize({}));
 }

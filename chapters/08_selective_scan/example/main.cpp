@@ -37,13 +37,11 @@ class DeviceFloats {
 
   float* get() const { return data_; }
   void upload(const std::vector<float>& host) {
-    check(cudaMemcpy(data_, host.data(), count_ * sizeof(float), cudaMemcpyHostToDevice),
-          "cudaMemcpy to device");
+    check(cudaMemcpy(data_, host.data(), count_ * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   }
   std::vector<float> download() const {
     std::vector<float> host(count_);
-    check(cudaMemcpy(host.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost),
-          "cudaMemcpy to host");
+    check(cudaMemcpy(host.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
     return host;
   }
 
@@ -147,8 +145,7 @@ int main() try {
   print4("out_z[b=0, d=0, t=0..3]:", y);
   print4("dA[d=0, n=0..3]:", first_dA);
   print4("dD[d=0..3]:", gradient_D);
-  const bool identical =
-      std::memcmp(first_dA.data(), second_dA.data(), first_dA.size() * sizeof(float)) == 0;
+  const bool identical = std::memcmp(first_dA.data(), second_dA.data(), first_dA.size() * sizeof(float)) == 0;
   std::printf("two deterministic backward runs: %s dA\n", identical ? "bit-identical" : "DIFFERENT");
 
   // [snippet:example_validate]

@@ -71,8 +71,8 @@ GridProblem::GridProblem(const Shape& s, std::uint64_t seed)
   if (s.delta_bias)
     delta_bias_ = common::DeviceBuffer<float>(std::span<const float>(bias)),
     ddelta_bias_ = common::DeviceBuffer<float>(bias.size());
-  chunk_states_ = common::DeviceBuffer<float>(std::size_t(selective_scan::chunk_states_floats(
-      {s.batch, s.dim, s.seqlen, s.dstate, s.groups}, false)));
+  chunk_states_ = common::DeviceBuffer<float>(
+      std::size_t(selective_scan::chunk_states_floats({s.batch, s.dim, s.seqlen, s.dstate, s.groups}, false)));
   dA_ = common::DeviceBuffer<float>(A.size());
   dB_ = common::DeviceBuffer<float>(std::size_t(projection));
   dC_ = common::DeviceBuffer<float>(std::size_t(projection));
@@ -123,11 +123,16 @@ void GridProblem::poison_outputs() {
 }
 
 std::vector<std::vector<float>> GridProblem::results() const {
-  return {download_as_float(out_, shape_.type), download_as_float(out_z_, shape_.type),
-          download_as_float(du_, shape_.type),  download_as_float(ddelta_, shape_.type),
-          download_as_float(dz_, shape_.type),  dA_.download(),
-          dB_.download(),                        dC_.download(),
-          dD_.download(),                        ddelta_bias_.download()};
+  return {download_as_float(out_, shape_.type),
+          download_as_float(out_z_, shape_.type),
+          download_as_float(du_, shape_.type),
+          download_as_float(ddelta_, shape_.type),
+          download_as_float(dz_, shape_.type),
+          dA_.download(),
+          dB_.download(),
+          dC_.download(),
+          dD_.download(),
+          ddelta_bias_.download()};
 }
 
 }  // namespace ch08::grid

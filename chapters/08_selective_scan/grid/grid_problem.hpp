@@ -26,7 +26,8 @@ class GridProblem {
   // After a forward and a backward: every output and gradient as fp32 on the host, in one
   // vector per tensor (out, out_z, du, ddelta, dz, dA, dB, dC, dD, ddelta_bias; absent ones empty).
   std::vector<std::vector<float>> results() const;
-  static constexpr const char* kResultNames[] = {"out", "out_z", "du", "ddelta", "dz", "dA", "dB", "dC", "dD", "ddelta_bias"};
+  static constexpr const char* kResultNames[] = {"out", "out_z", "du", "ddelta", "dz",
+                                                 "dA",  "dB",    "dC", "dD",     "ddelta_bias"};
 
  private:
   using Bytes = common::DeviceBuffer<unsigned char>;

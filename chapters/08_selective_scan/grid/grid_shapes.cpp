@@ -40,7 +40,7 @@ std::vector<Shape> anchors() {
 // The heat map: channels (batch x dim) across seqlen, Mamba's 16 states. Shapes past 2^29
 // sequence elements are left out (their tensors alone would pass 20 GB in fp32).
 const std::pair<std::int64_t, std::int64_t> kChannelRows[] = {{1, 4},    {2, 64},   {1, 256},  {4, 256},
-                                                                {2, 1536}, {8, 1536}, {1, 5120}, {4, 5120}};
+                                                              {2, 1536}, {8, 1536}, {1, 5120}, {4, 5120}};
 const std::int64_t kSeqlens[] = {33, 256, 2048, 8192, 32768};
 
 std::vector<Shape> heat_map() {

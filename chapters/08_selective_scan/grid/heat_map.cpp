@@ -15,8 +15,7 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
                           const std::string& date) {
   std::vector<HeatCell> cells;
   for (const HeatCell& c : all)
-    if (c.shape.dstate == 16 && c.shape.groups == 1 && c.shape.z && c.shape.D && c.shape.delta_bias)
-      cells.push_back(c);
+    if (c.shape.dstate == 16 && c.shape.groups == 1 && c.shape.z && c.shape.D && c.shape.delta_bias) cells.push_back(c);
   if (cells.empty()) return "heat map: no shape of the channels x seqlen plane was timed against the official kernel";
   // Rows: (batch, dim) in order of channels; columns: seqlen.
   std::vector<std::pair<std::int64_t, std::int64_t>> rows;
@@ -33,8 +32,8 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
   };
 
   // One gnuplot index a panel: "column row speedup".
-  const char* panels[4][2] = {{"fp32", "forward"}, {"fp32", "forward + backward"}, {"bf16", "forward"},
-                              {"bf16", "forward + backward"}};
+  const char* panels[4][2] = {
+      {"fp32", "forward"}, {"fp32", "forward + backward"}, {"bf16", "forward"}, {"bf16", "forward + backward"}};
   std::ofstream data(dir + "/grid_speedup.dat");
   data << "# speedup of Kernel::automatic over the official kernel, " << device << ", " << date << "\n";
   for (int p = 0; p < 4; ++p) {
@@ -54,16 +53,17 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
   for (std::size_t i = 0; i < rows.size(); ++i)
     ytics += fmt::format("{}'{}x{}' {}", i ? ", " : "", rows[i].first, rows[i].second, i);
   std::ofstream script(dir + "/grid_speedup.gp");
-  script << "# automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory\n"
-         << "set terminal svg size 1100,820 dynamic font 'DejaVu Sans,12'\n"
-         << "set output 'grid_speedup.svg'\n"
-         << "set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (" << device << ", "
-         << date << "; 16 states, z, D, delta\\_bias on)'\n"
-         << "set logscale cb 2\nset cbrange [0.25:4]\n"
-         << "set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')\n"  // log2 of the range: red below 1, blue above
-         << "set xtics (" << xtics << ")\nset ytics (" << ytics << ")\n"
-         << "set xrange [-0.5:" << columns.size() - 0.5 << "]\nset yrange [-0.5:" << rows.size() - 0.5 << "]\n"
-         << "set xlabel 'seqlen'\nset ylabel 'batch x dim'\nset tics nomirror\nunset key\n";
+  script
+      << "# automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory\n"
+      << "set terminal svg size 1100,820 dynamic font 'DejaVu Sans,12'\n"
+      << "set output 'grid_speedup.svg'\n"
+      << "set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (" << device << ", "
+      << date << "; 16 states, z, D, delta\\_bias on)'\n"
+      << "set logscale cb 2\nset cbrange [0.25:4]\n"
+      << "set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')\n"  // log2 of the range: red below 1, blue above
+      << "set xtics (" << xtics << ")\nset ytics (" << ytics << ")\n"
+      << "set xrange [-0.5:" << columns.size() - 0.5 << "]\nset yrange [-0.5:" << rows.size() - 0.5 << "]\n"
+      << "set xlabel 'seqlen'\nset ylabel 'batch x dim'\nset tics nomirror\nunset key\n";
   for (int p = 0; p < 4; ++p)
     script << "set title '" << panels[p][0] << ", " << panels[p][1] << "'\n"
            << "plot 'grid_speedup.dat' index " << p << " using 1:2:3 with image, '' index " << p

@@ -17,8 +17,8 @@
 #include "results_csv.hpp"
 #include "timing.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +77,9 @@ double largest_relative_difference(const std::vector<std::vector<float>>& a, con
   return worst;
 }
 
-std::string cell(double value, const char* format = "{:.4f}") { return value > 0 ? fmt::format(fmt::runtime(format), value) : ""; }
+std::string cell(double value, const char* format = "{:.4f}") {
+  return value > 0 ? fmt::format(fmt::runtime(format), value) : "";
+}
 
 int run(const Options& o) {
   std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
@@ -98,14 +100,15 @@ int run(const Options& o) {
   const std::string device = common::gpu_status().device.name;
   for (const auto& [spec, time] : official)
     if (time.device != device)
-      throw std::runtime_error("the official times in " + o.official_csv + " come from " + time.device + ", this is " + device);
+      throw std::runtime_error("the official times in " + o.official_csv + " come from " + time.device + ", this is " +
+                               device);
   std::filesystem::create_directories(o.out);
-  common::ResultsCsv csv(o.out + "/grid.csv", device, common::today(),
-                         {"dtype", "batch", "dim", "seqlen", "dstate", "groups", "z_D_bias", "config", "plan", "fwd_ms",
-                          "fwd_bwd_ms", "official_fwd_ms", "official_fwd_bwd_ms", "fwd_speedup", "fwd_bwd_speedup",
-                          "max_rel_diff_vs_v2"});
-  fmt::print("selective_scan_grid on {} ({}), grid '{}', {} shapes; official times: {}\n", device, common::today(), o.grid,
-             shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
+  common::ResultsCsv csv(
+      o.out + "/grid.csv", device, common::today(),
+      {"dtype", "batch", "dim", "seqlen", "dstate", "groups", "z_D_bias", "config", "plan", "fwd_ms", "fwd_bwd_ms",
+       "official_fwd_ms", "official_fwd_bwd_ms", "fwd_speedup", "fwd_bwd_speedup", "max_rel_diff_vs_v2"});
+  fmt::print("selective_scan_grid on {} ({}), grid '{}', {} shapes; official times: {}\n", device, common::today(),
+             o.grid, shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
   common::GpuTimer timer({5, o.repetitions, false});
   std::vector<ch08::grid::HeatCell> cells;
   int below = 0, compared = 0;
@@ -125,15 +128,18 @@ int run(const Options& o) {
       const selective_scan::Plan plan = selective_scan::plan_of(p);
       if (c.keep_states && plan.state_checkpoints_floats == 0) continue;  // the same run as without
       const double fwd = timer.time([&] { selective_scan::forward(p.forward); }).median_ms;
-      const double both = timer.time([&] {
-        selective_scan::forward(p.forward);
-        selective_scan::backward(p);
-      }).median_ms;
+      const double both = timer
+                              .time([&] {
+                                selective_scan::forward(p.forward);
+                                selective_scan::backward(p);
+                              })
+                              .median_ms;
       problem.poison_outputs();
       selective_scan::forward(p.forward);
       selective_scan::backward(p);
       const double difference = largest_relative_difference(problem.results(), reference);
-      const double fwd_speedup = off ? off->forward_ms / fwd : 0, both_speedup = off ? off->forward_backward_ms / both : 0;
+      const double fwd_speedup = off ? off->forward_ms / fwd : 0,
+                   both_speedup = off ? off->forward_backward_ms / both : 0;
       csv.row({s.dtype(), std::to_string(s.batch), std::to_string(s.dim), std::to_string(s.seqlen),
                std::to_string(s.dstate), std::to_string(s.groups), s.z ? "yes" : "no", c.name(), plan.summary(),
                fmt::format("{:.4f}", fwd), fmt::format("{:.4f}", both), off ? cell(off->forward_ms) : "",
@@ -164,13 +170,15 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"Kernel::automatic against the official kernel across a grid of shapes (chapter 08)", "selective_scan_grid"};
+  CLI::App app{"Kernel::automatic against the official kernel across a grid of shapes (chapter 08)",
+               "selective_scan_grid"};
   app.add_option("--grid", o.grid, "Which grid")->check(CLI::IsMember(ch08::grid::grid_names()))->capture_default_str();
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
       ->check(CLI::ExistingFile);
   app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16"}));
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
-  app.add_flag("--list-official", o.list_official, "Print official-bench's arguments for the grid, one a line, and exit");
+  app.add_flag("--list-official", o.list_official,
+               "Print official-bench's arguments for the grid, one a line, and exit");
   app.add_option("--reps", o.repetitions, "Timed calls a measurement (the median is kept)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -99,8 +99,10 @@ template <template <class, bool> class Run>
 void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
   const auto with = [&](auto input) {
     using Input = decltype(input);
-    if (is_complex) Run<Input, true>::call(args, body, stream);
-    else Run<Input, false>::call(args, body, stream);
+    if (is_complex)
+      Run<Input, true>::call(args, body, stream);
+    else
+      Run<Input, false>::call(args, body, stream);
   };
   switch (type) {
     case DataType::float32: return with(float{});
@@ -194,11 +196,13 @@ std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
 }
 
 Plan plan_of(const ForwardParams& p) {
-  if (const std::string problem = check_forward(p); !problem.empty()) throw Error("selective_scan::plan_of: " + problem);
+  if (const std::string problem = check_forward(p); !problem.empty())
+    throw Error("selective_scan::plan_of: " + problem);
   return plan_without_checks(p);
 }
 Plan plan_of(const BackwardParams& p) {
-  if (const std::string problem = check_backward(p); !problem.empty()) throw Error("selective_scan::plan_of: " + problem);
+  if (const std::string problem = check_backward(p); !problem.empty())
+    throw Error("selective_scan::plan_of: " + problem);
   return plan_without_checks(p);
 }
 
@@ -222,7 +226,8 @@ std::string validate(const BackwardParams& p) {
 // The sizes a caller allocates, before it has every buffer: only the sizes and the version need
 // to be valid (else 0).
 bool sizes_known(const ForwardParams& p) {
-  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
+  return (p.kernel == Kernel::automatic || version_of(p.kernel)) &&
+         check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
 }
 std::int64_t state_checkpoints_floats(const ForwardParams& p) {
   return sizes_known(p) ? plan_without_checks(p, true).state_checkpoints_floats : 0;
@@ -236,16 +241,19 @@ std::size_t backward_workspace_bytes(const BackwardParams& p) {
 
 // [snippet:entry_points]
 void forward(const ForwardParams& p, cudaStream_t stream) {
-  if (const std::string problem = check_forward(p); !problem.empty()) throw Error("selective_scan::forward: " + problem);
+  if (const std::string problem = check_forward(p); !problem.empty())
+    throw Error("selective_scan::forward: " + problem);
   const Plan plan = plan_without_checks(p);
-  if (const std::string problem = check_plan(p, &plan); !problem.empty()) throw Error("selective_scan::forward: " + problem);
+  if (const std::string problem = check_plan(p, &plan); !problem.empty())
+    throw Error("selective_scan::forward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
   if (plan.forward != Kernel::checkpoints) args.state_checkpoints = nullptr;  // only version 5 keeps h
   dispatch<Forward>(p.input_type, p.flags.complex, args, plan.forward, stream);
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {
-  if (const std::string problem = check_backward(p); !problem.empty()) throw Error("selective_scan::backward: " + problem);
+  if (const std::string problem = check_backward(p); !problem.empty())
+    throw Error("selective_scan::backward: " + problem);
   const Plan plan = plan_without_checks(p);
   if (const std::string problem = check_plan(p.forward, &plan); !problem.empty())
     throw Error("selective_scan::backward: " + problem);

@@ -16,7 +16,7 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr std::int64_t kShortSequence = 64;   // steps: version 4 below
+constexpr std::int64_t kShortSequence = 64;    // steps: version 4 below
 constexpr std::int64_t kMediumSequence = 256;  // steps: past this, few items go to version 2
 constexpr int kFewStates = 2;                  // states: version 2's backward up to this
 

@@ -133,7 +133,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         S B[kItems], C[kItems];
         load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
         // Recompute h over the chunk from its starting state.
-        const S h_start = c > 0                  ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
+        const S h_start = c > 0                ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
                           : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
                                                : state_zero<S>();
         S a[kItems], h[kItems];
@@ -205,16 +205,20 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         const S parts[3] = {dA, dB, dC};
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
-          if constexpr (kComplex) sums[2 * k] = parts[k].re, sums[2 * k + 1] = parts[k].im;
-          else sums[k] = parts[k];
+          if constexpr (kComplex)
+            sums[2 * k] = parts[k].re, sums[2 * k + 1] = parts[k].im;
+          else
+            sums[k] = parts[k];
         }
         block_sum_fixed_order<kThreads>(sums, scratch);
         if (threadIdx.x == 0) {
           S total[3];
 #pragma unroll
           for (int k = 0; k < 3; ++k) {
-            if constexpr (kComplex) total[k] = cfloat{sums[2 * k], sums[2 * k + 1]};
-            else total[k] = sums[k];
+            if constexpr (kComplex)
+              total[k] = cfloat{sums[2 * k], sums[2 * k + 1]};
+            else
+              total[k] = sums[k];
           }
           sum_dA[n] = sum_dA[n] + total[0];
           sum_dB[n] = sum_dB[n] + total[1];

@@ -24,11 +24,16 @@ struct BlockShape {
 // padding; from 1025 steps on, chunks of 128 x 16 = 2048 = kChunkLength steps.
 template <class Launch>
 void with_block_shape(std::int64_t seqlen, Launch&& launch) {
-  if (seqlen <= 128) launch(BlockShape<32, 4>{});
-  else if (seqlen <= 256) launch(BlockShape<32, 8>{});
-  else if (seqlen <= 512) launch(BlockShape<32, 16>{});
-  else if (seqlen <= 1024) launch(BlockShape<64, 16>{});
-  else launch(BlockShape<128, 16>{});
+  if (seqlen <= 128)
+    launch(BlockShape<32, 4>{});
+  else if (seqlen <= 256)
+    launch(BlockShape<32, 8>{});
+  else if (seqlen <= 512)
+    launch(BlockShape<32, 16>{});
+  else if (seqlen <= 1024)
+    launch(BlockShape<64, 16>{});
+  else
+    launch(BlockShape<128, 16>{});
 }
 // [/snippet:block_shape_table]
 // A block's chunk c is then the API's chunk c: either the whole sequence fits in one chunk, or

@@ -46,8 +46,8 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
     Channel<Input, kComplex> ch(args, bd);
     for (int n = threadIdx.x; n < args.dstate; n += kThreads)
-      running[n] = {state_one<S>(), args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
-                                                         : state_zero<S>()};
+      running[n] = {state_one<S>(),
+                    args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n)) : state_zero<S>()};
     const std::int64_t chunks = (args.seqlen + kChunk - 1) / kChunk;
     for (std::int64_t c = 0; c < chunks; ++c) {
       const std::int64_t t0 = c * kChunk;
@@ -96,7 +96,8 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
       }
     }
     if (args.last_state)
-      for (int n = threadIdx.x; n < args.dstate; n += kThreads) store_state(args.last_state, ch.state_index(n), running[n].b);
+      for (int n = threadIdx.x; n < args.dstate; n += kThreads)
+        store_state(args.last_state, ch.state_index(n), running[n].b);
     __syncthreads();
   }
 }
@@ -108,7 +109,8 @@ void blocked_forward(const ScanArgs& args, cudaStream_t stream) {
   with_block_shape(args.seqlen, [&](auto shape) {
     using Shape = decltype(shape);
     const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 30));
-    blocked_forward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems><<<blocks, Shape::kThreads, 0, stream>>>(args);
+    blocked_forward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems>
+        <<<blocks, Shape::kThreads, 0, stream>>>(args);
     SELECTIVE_SCAN_CHECK_LAUNCH();
   });
 }

@@ -49,14 +49,14 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kWarps = 4;              // per block
+constexpr int kWarps = 4;  // per block
 constexpr int kThreads = kWarps * 32;
-constexpr int K = 2, P = 8;            // states a thread, lanes a channel: 16 states
+constexpr int K = 2, P = 8;  // states a thread, lanes a channel: 16 states
 constexpr int kStates = K * P;
-constexpr int kSlots = 32 / P;         // channels a warp
+constexpr int kSlots = 32 / P;              // channels a warp
 constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and group
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
-constexpr int kStages = 2;             // slots in the ring
+constexpr int kStages = 2;  // slots in the ring
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
 static_assert(kStretch % kGroup == 0 && kTile % kStretch == 0, "a stretch is whole groups, a tile whole stretches");
 
@@ -100,10 +100,10 @@ struct alignas(128) Shared {
   // Row lengths chosen for the banks: with rows of 36 (delta, delta u) pairs and of 40 dy, the
   // four channels of a warp read a step group on different banks; with dB and dC rows of 36,
   // the lanes writing states j, j + 8 at step tg + slot land on different banks too.
-  float2 steps[kWarps][kSlots][kTile + 4];            // (delta, delta u) of each step
-  float2 finish[kWarps][kSlots][kTile + 4];           // (u, d delta / d delta_raw) of each step
-  float dy[kWarps][kSlots][kTile + 8];                // dout, times silu(z) with a gate
-  float sums[kWarps][kSlots][2][kTile + 4];           // per step: sum over states of A Abar h_{t-1} g, of g B
+  float2 steps[kWarps][kSlots][kTile + 4];   // (delta, delta u) of each step
+  float2 finish[kWarps][kSlots][kTile + 4];  // (u, d delta / d delta_raw) of each step
+  float dy[kWarps][kSlots][kTile + 8];       // dout, times silu(z) with a gate
+  float sums[kWarps][kSlots][2][kTile + 4];  // per step: sum over states of A Abar h_{t-1} g, of g B
   alignas(16) float time_gradients[kWarps][2][kStates][kTile + 4];  // dB_t, dC_t of each warp's rows
   ConvertedRows converted;
   std::int64_t first_item;
@@ -184,11 +184,11 @@ __device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, Tile
 // A tile into a slot: one thread asks the tensor copy engine for a box of 32 steps x 16 rows of
 // each input the walk reads (rows past the ends arrive as 0), all counted off the slot's "full"
 // barrier.
-__device__ __forceinline__ void tensor_copy(void* destination, const CUtensorMap& map, std::uint64_t* barrier,
-                                            int c0, int c1, int c2, int c3) {
+__device__ __forceinline__ void tensor_copy(void* destination, const CUtensorMap& map, std::uint64_t* barrier, int c0,
+                                            int c1, int c2, int c3) {
   asm volatile(
-      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];" ::
-          "r"(ring::shared_address(destination)),
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], "
+      "[%6];" ::"r"(ring::shared_address(destination)),
       "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(ring::shared_address(barrier))
       : "memory");
 }
@@ -266,8 +266,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   const int segments = split.segments;
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   const auto put = [&](float* partial, float value) {
-    if (segments > 1) atomicAdd(partial, value);
-    else *partial = value;
+    if (segments > 1)
+      atomicAdd(partial, value);
+    else
+      *partial = value;
   };
 
   // [snippet:backward_ring]
@@ -385,8 +387,8 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     // [snippet:backward_rows]
     // B or C of steps g ... g + 3 for this thread's states: fp32 rows (straight from the slot, or
     // the block's converted fp16 and bf16 rows), or the constant.
-    const auto read_matrix = [&](const float (&rows)[kStates][kTile + 4], bool variable, const float (&constant)[K],
-                                 int g, float (&out)[K][kGroup]) {
+    const auto read_matrix = [&](const float(&rows)[kStates][kTile + 4], bool variable, const float(&constant)[K],
+                                 int g, float(&out)[K][kGroup]) {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         float4 v{constant[k], constant[k], constant[k], constant[k]};
@@ -395,10 +397,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       }
     };
     // [/snippet:backward_rows]
-    const auto read_B = [&](const Slot<Input>& tile, int g, float (&B)[K][kGroup]) {
+    const auto read_B = [&](const Slot<Input>& tile, int g, float(&B)[K][kGroup]) {
       read_matrix(sh.converted.B, B_var, B_const, g, B);
     };
-    const auto read_C = [&](const Slot<Input>& tile, int g, float (&C)[K][kGroup]) {
+    const auto read_C = [&](const Slot<Input>& tile, int g, float(&C)[K][kGroup]) {
       read_matrix(sh.converted.C, C_var, C_const, g, C);
     };
     const auto checkpoint = [&](int stretch, int k) -> float& {
@@ -474,8 +476,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       for (int k = 0; k < K; ++k) {
         h[k] = 0.f;
         if (state(k) >= args.dstate) continue;
-        if (chunk > 0) h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
-        else if (args.initial_state) h[k] = args.initial_state[ch.state_index(state(k))];
+        if (chunk > 0)
+          h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
+        else if (args.initial_state)
+          h[k] = args.initial_state[ch.state_index(state(k))];
       }
       for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
         const std::int64_t t0 = chunk_t0 + tile_index * kTile;
@@ -519,9 +523,8 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
           for (int st = 0; st < kStretchesPerTile; ++st)
 #pragma unroll
             for (int k = 0; k < K; ++k)
-              start[st][k] = state(k) < args.dstate && t0 + st * kStretch < args.seqlen
-                                 ? kept[st * args.dstate + state(k)]
-                                 : 0.f;
+              start[st][k] =
+                  state(k) < args.dstate && t0 + st * kStretch < args.seqlen ? kept[st * args.dstate + state(k)] : 0.f;
         } else {
 #pragma unroll
           for (int st = 0; st < kStretchesPerTile; ++st)
@@ -578,7 +581,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
               const int i = g + s;  // the step in the stretch
 #pragma unroll
               for (int k = 0; k < K; ++k) {
-                const float grad = fmaf(dy[s], C[k][s], q[k]);                   // g_t
+                const float grad = fmaf(dy[s], C[k][s], q[k]);             // g_t
                 const float h_now = carried[i][k] + delta_u[s] * B[k][s];  // h_t, as the recomputation had it
                 const float gh = grad * carried[i][k];
                 dA[k] = fmaf(delta[s], gh, dA[k]);
@@ -595,10 +598,14 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
             // Channel slot s of the warp ends with step tg + s of the four channels' dB, dC.
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              if (B_var) sh.time_gradients[warp][0][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
-              else for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-              if (C_var) sh.time_gradients[warp][1][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
-              else for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
+              if (B_var)
+                sh.time_gradients[warp][0][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
+              else
+                for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
+              if (C_var)
+                sh.time_gradients[warp][1][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
+              else
+                for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
             }
           }
           // [/snippet:checkpoints_step]
@@ -647,9 +654,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #endif  // __CUDA_ARCH__ >= 900
 
 template <class Input, bool kBothVariable>
-__global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
-    const __grid_constant__ ScanArgs args, WorkspaceLayout workspace, carry::Split split,
-    const __grid_constant__ TensorMaps maps) {
+__global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
+                                                                           WorkspaceLayout workspace,
+                                                                           carry::Split split,
+                                                                           const __grid_constant__ TensorMaps maps) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // The tensor copies land on 128-byte boundaries. sizeof(Shared): over the 48 KB of static memory.
   extern __shared__ __align__(128) unsigned char shared_bytes[];
@@ -675,8 +683,7 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(
 template <class Input, bool kBothVariable>
 void allow_shared_memory() {
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            int(sizeof(Shared<Input>))));
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared<Input>))));
 }
 
 // The grid, and how many segments each sequence is cut into. The same for every input type (the
@@ -719,7 +726,8 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
     cudaDriverEntryPointQueryResult found{};
     SELECTIVE_SCAN_CHECK(
         cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess) throw Error("selective_scan: the driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)");
+    if (found != cudaDriverEntryPointSuccess)
+      throw Error("selective_scan: the driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
   }();
   return encode;
@@ -738,10 +746,9 @@ CUtensorMap tensor_map(const void* data, const std::int64_t (&dims)[4], const st
   // A dimension of size 1 may come with any stride (0 too); the encoder wants multiples of 16.
   for (int i = 0; i < 3; ++i) stride[i] = cuuint64_t(std::max<std::int64_t>(16, strides[i] * sizeof(Input)));
   const cuuint32_t box[4] = {kTile, kChannels, 1, 1}, unit[4] = {1, 1, 1, 1};
-  const CUresult result = tensor_map_encoder()(
-      &map, type, 4, const_cast<void*>(data), size, stride, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult result = tensor_map_encoder()(&map, type, 4, const_cast<void*>(data), size, stride, box, unit,
+                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
     throw Error("selective_scan: cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(result)));
   return map;
@@ -812,8 +819,8 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
     // The carries start unpublished, and the per-channel partial sums at 0 (blocks add into them).
     auto* bytes = static_cast<unsigned char*>(args.workspace);
     split = {grid.segments, reinterpret_cast<carry::Word*>(bytes + words_offset(workspace, grid))};
-    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(
-        split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
+    SELECTIVE_SCAN_CHECK(
+        cudaMemsetAsync(split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
   }
   const TensorMaps maps = tensor_maps<Input>(args);

@@ -34,11 +34,17 @@ using State = std::conditional_t<kComplex, cfloat, float>;
 template <class S>
 __device__ __forceinline__ S state_one();
 template <>
-__device__ __forceinline__ float state_one<float>() { return 1.f; }
+__device__ __forceinline__ float state_one<float>() {
+  return 1.f;
+}
 template <>
-__device__ __forceinline__ cfloat state_one<cfloat>() { return {1.f, 0.f}; }
+__device__ __forceinline__ cfloat state_one<cfloat>() {
+  return {1.f, 0.f};
+}
 template <class S>
-__device__ __forceinline__ S state_zero() { return S{}; }
+__device__ __forceinline__ S state_zero() {
+  return S{};
+}
 
 __device__ __forceinline__ float exp_delta_A(float delta, float A) { return decay(delta * A); }
 __device__ __forceinline__ cfloat exp_delta_A(float delta, cfloat A) {
@@ -71,28 +77,40 @@ __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162f
 template <class T>
 __device__ __forceinline__ T from_float(float x);
 template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
+__device__ __forceinline__ float from_float<float>(float x) {
+  return x;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half from_float<__half>(float x) {
+  return __float2half_rn(x);
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
 
 // A state-sized value stored as fp32 (a float, or a (re, im) pair) at element index i.
 template <class S>
 __device__ __forceinline__ S load_state(const float* p, std::int64_t i) {
-  if constexpr (std::is_same_v<S, float>) return p[i];
-  else return cfloat{p[2 * i], p[2 * i + 1]};
+  if constexpr (std::is_same_v<S, float>)
+    return p[i];
+  else
+    return cfloat{p[2 * i], p[2 * i + 1]};
 }
 template <class S>
 __device__ __forceinline__ void store_state(float* p, std::int64_t i, S v) {
-  if constexpr (std::is_same_v<S, float>) p[i] = v;
-  else p[2 * i] = v.re, p[2 * i + 1] = v.im;
+  if constexpr (std::is_same_v<S, float>)
+    p[i] = v;
+  else
+    p[2 * i] = v.re, p[2 * i + 1] = v.im;
 }
 // A variable B or C value of the input type at element index i (complex: a (re, im) pair).
 template <class S, class Input>
 __device__ __forceinline__ S load_input_state(const Input* p, std::int64_t i) {
-  if constexpr (std::is_same_v<S, float>) return to_float(p[i]);
-  else return cfloat{to_float(p[2 * i]), to_float(p[2 * i + 1])};
+  if constexpr (std::is_same_v<S, float>)
+    return to_float(p[i]);
+  else
+    return cfloat{to_float(p[2 * i]), to_float(p[2 * i + 1])};
 }
 
 __device__ __forceinline__ float softplus(float x) { return x > 20.f ? x : log1pf(expf(x)); }

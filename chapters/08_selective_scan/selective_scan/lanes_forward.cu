@@ -19,9 +19,9 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kWarps = 4;   // per block
-constexpr int kTile = 32;   // steps per tile: one per lane when staging
-constexpr int kGroup = 8;   // steps of B and C loaded at once
+constexpr int kWarps = 4;  // per block
+constexpr int kTile = 32;  // steps per tile: one per lane when staging
+constexpr int kGroup = 8;  // steps of B and C loaded at once
 
 // [snippet:lanes_forward]
 template <class Input, bool kComplex, int kLanesPerChannel>
@@ -31,8 +31,8 @@ __global__ __launch_bounds__(kWarps * 32) void lanes_forward_kernel(ScanArgs arg
   struct Step {
     float delta, delta_u;
   };
-  __shared__ Step steps[kWarps][kChannelsPerWarp][kTile];              // the tile's delta, delta u
-  __shared__ float terms[kWarps][kTile][32 + 1];                        // C h of each step and lane
+  __shared__ Step steps[kWarps][kChannelsPerWarp][kTile];  // the tile's delta, delta u
+  __shared__ float terms[kWarps][kTile][32 + 1];           // C h of each step and lane
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / kLanesPerChannel, n = lane % kLanesPerChannel;  // channel slot, state
   const bool has_state = n < args.dstate;
@@ -118,11 +118,16 @@ void launch(const ScanArgs& args, cudaStream_t stream) {
 template <class Input, bool kComplex>
 void lanes_forward(const ScanArgs& args, cudaStream_t stream) {
   // The smallest power of two that holds dstate: 16 for Mamba's 16 states, two channels a warp.
-  if (args.dstate <= 2) launch<Input, kComplex, 2>(args, stream);
-  else if (args.dstate <= 4) launch<Input, kComplex, 4>(args, stream);
-  else if (args.dstate <= 8) launch<Input, kComplex, 8>(args, stream);
-  else if (args.dstate <= 16) launch<Input, kComplex, 16>(args, stream);
-  else launch<Input, kComplex, 32>(args, stream);
+  if (args.dstate <= 2)
+    launch<Input, kComplex, 2>(args, stream);
+  else if (args.dstate <= 4)
+    launch<Input, kComplex, 4>(args, stream);
+  else if (args.dstate <= 8)
+    launch<Input, kComplex, 8>(args, stream);
+  else if (args.dstate <= 16)
+    launch<Input, kComplex, 16>(args, stream);
+  else
+    launch<Input, kComplex, 32>(args, stream);
 }
 
 template void lanes_forward<float, false>(const ScanArgs&, cudaStream_t);

@@ -85,7 +85,7 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
       const std::int64_t begin = c * kChunkLength, end = std::min(args.seqlen, begin + kChunkLength);
       S h_start = state_zero<S>();  // h before the chunk's first step
       if (has_state) {
-        h_start = c > 0                   ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
+        h_start = c > 0                ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
                   : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
                                        : state_zero<S>();
         S h = h_start;
@@ -122,10 +122,14 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
             ddelta_terms[n * (kTile + 1) + k] = real(conj(g) * (ch.A * h_in + u * B));
             du_terms[n * (kTile + 1) + k] = real(conj(g) * (delta * B));
             // [/snippet:naive_backward_step]
-            if (ch.B_var) add_time_gradient(args, args.dB, workspace.dB_var, ch, n, t, dB_t);
-            else dB_tile = dB_tile + dB_t;
-            if (ch.C_var) add_time_gradient(args, args.dC, workspace.dC_var, ch, n, t, dC_t);
-            else dC_tile = dC_tile + dC_t;
+            if (ch.B_var)
+              add_time_gradient(args, args.dB, workspace.dB_var, ch, n, t, dB_t);
+            else
+              dB_tile = dB_tile + dB_t;
+            if (ch.C_var)
+              add_time_gradient(args, args.dC, workspace.dC_var, ch, n, t, dC_t);
+            else
+              dC_tile = dC_tile + dC_t;
             g_next = g, a_next = a;
           }
           dA = dA + dA_tile, dB = dB + dB_tile, dC = dC + dC_tile;
@@ -198,7 +202,7 @@ void naive_backward(const ScanArgs& args, cudaStream_t stream) {
   finish_parameter_gradients(args, workspace, kComplex, stream);
 }
 
-#define SELECTIVE_SCAN_NAIVE(Input, kComplex)                                 \
+#define SELECTIVE_SCAN_NAIVE(Input, kComplex)                                  \
   template void naive_forward<Input, kComplex>(const ScanArgs&, cudaStream_t); \
   template void naive_backward<Input, kComplex>(const ScanArgs&, cudaStream_t);
 SELECTIVE_SCAN_NAIVE(float, false)

@@ -76,9 +76,14 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
   plan.backward_reads_kept_states =
       plan.forward == Kernel::checkpoints && plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
   plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
-  if (asked == Kernel::automatic) plan.why = "forward: " + forward.why + "; backward: " + backward.why;
-  else if (forward.why.empty() && backward.why.empty()) plan.why = version_name(asked) + " takes both directions";
-  else plan.why = forward.why.empty() ? backward.why : backward.why.empty() ? forward.why : forward.why + "; " + backward.why;
+  if (asked == Kernel::automatic)
+    plan.why = "forward: " + forward.why + "; backward: " + backward.why;
+  else if (forward.why.empty() && backward.why.empty())
+    plan.why = version_name(asked) + " takes both directions";
+  else
+    plan.why = forward.why.empty()    ? backward.why
+               : backward.why.empty() ? forward.why
+                                      : forward.why + "; " + backward.why;
   return plan;
 }
 

@@ -29,7 +29,7 @@ __global__ void sum_over_group(const float* partial, float* out, std::int64_t ba
   const std::int64_t count = batch * groups * rest;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
        i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t inner = i % rest, bg = i / rest;  // bg = b * groups + g
+    const std::int64_t inner = i % rest, bg = i / rest;                   // bg = b * groups + g
     const float* first = partial + (bg * dims_per_group) * rest + inner;  // channel d = g * dims_per_group
     float sum = 0;
     for (std::int64_t k = 0; k < dims_per_group; ++k) sum += first[k * rest];
@@ -63,14 +63,13 @@ WorkspaceLayout workspace_layout(const ScanArgs& args, bool is_complex) {
 
 void prepare_time_gradients(const ScanArgs& args, const WorkspaceLayout&, bool is_complex, cudaStream_t stream) {
   if (args.deterministic) return;
-  const std::size_t bytes = std::size_t(args.batch * args.groups * args.dstate * args.seqlen) *
-                            (is_complex ? 2 : 1) * sizeof(float);
+  const std::size_t bytes =
+      std::size_t(args.batch * args.groups * args.dstate * args.seqlen) * (is_complex ? 2 : 1) * sizeof(float);
   if (args.B.variable) SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.dB, 0, bytes, stream));
   if (args.C.variable) SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.dC, 0, bytes, stream));
 }
 
-void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& w, bool is_complex,
-                                cudaStream_t stream) {
+void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& w, bool is_complex, cudaStream_t stream) {
   const float* partials = static_cast<const float*>(args.workspace);
   const std::int64_t s = is_complex ? 2 : 1;
   const std::int64_t per_channel_state = args.dim * args.dstate * s;

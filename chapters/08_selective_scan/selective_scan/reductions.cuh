@@ -19,8 +19,7 @@ struct WorkspaceLayout {
 WorkspaceLayout workspace_layout(const ScanArgs& args, bool is_complex);
 
 // Zeroes dB / dC where the kernel adds into them with atomics.
-void prepare_time_gradients(const ScanArgs& args, const WorkspaceLayout& layout, bool is_complex,
-                            cudaStream_t stream);
+void prepare_time_gradients(const ScanArgs& args, const WorkspaceLayout& layout, bool is_complex, cudaStream_t stream);
 void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& layout, bool is_complex,
                                 cudaStream_t stream);
 

@@ -31,10 +31,10 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kWarps = 4;              // per block
+constexpr int kWarps = 4;  // per block
 constexpr int kThreads = kWarps * 32;
-constexpr int K = 2, P = 8;            // states a thread, lanes a channel: 16 states
-constexpr int kSlots = 32 / P;         // channels a warp
+constexpr int K = 2, P = 8;     // states a thread, lanes a channel: 16 states
+constexpr int kSlots = 32 / P;  // channels a warp
 constexpr int kTilesPerChunk = int(kChunkLength / kTile);
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
 
@@ -42,9 +42,9 @@ static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread ov
 // writers are the 32 lanes (slot, j), and a row of kTile + pad shifts slot or state by pad banks.
 constexpr std::int64_t kTileStatesPerBlock = std::int64_t(kTilesPerChunk) * K * kThreads;
 struct Shared {
-  float2 steps[kWarps][kSlots][kTile + P];         // (delta, delta u) of each step
-  float dy[kWarps][kSlots][kTile + 8];             // dout, times silu(z) with a gate
-  float sums[kWarps][kSlots][2][kTile + 4];        // per step: sum over states of A Abar h_{t-1} g, of g B
+  float2 steps[kWarps][kSlots][kTile + P];            // (delta, delta u) of each step
+  float dy[kWarps][kSlots][kTile + 8];                // dout, times silu(z) with a gate
+  float sums[kWarps][kSlots][2][kTile + 4];           // per step: sum over states of A Abar h_{t-1} g, of g B
   float time_gradients[kWarps][2][K * P][kTile + 2];  // dB_t, dC_t of the warp's rows
   StagedRows<K, P> rows[kWarps];
 };
@@ -125,18 +125,18 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       __syncwarp();
     };
     // B or C of steps g ... g + 3 for this thread's states: staged rows, or the constant.
-    const auto read_matrix = [&](const float4 (&staged)[kTile / kGroup][K][P], bool variable,
-                                 const float (&constant)[K], int g, float (&out)[K][kGroup]) {
+    const auto read_matrix = [&](const float4(&staged)[kTile / kGroup][K][P], bool variable, const float(&constant)[K],
+                                 int g, float(&out)[K][kGroup]) {
       if (variable) return read_rows(staged, g, j, out);
 #pragma unroll
       for (int k = 0; k < K; ++k)
 #pragma unroll
         for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
     };
-    const auto read_B = [&](int g, float (&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); };
-    const auto read_C = [&](int g, float (&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); };
+    const auto read_B = [&](int g, float(&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); };
+    const auto read_C = [&](int g, float(&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); };
     // h through a staged tile, calling visit(step, h) after each step.
-    const auto walk_forward = [&](float (&h)[K], auto visit) {
+    const auto walk_forward = [&](float(&h)[K], auto visit) {
 #pragma unroll
       for (int g = 0; g < kTile; g += kGroup) {
         float B[K][kGroup];
@@ -164,8 +164,10 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       for (int k = 0; k < K; ++k) {
         h[k] = 0.f;
         if (k >= states_here) continue;
-        if (c > 0) h[k] = args.chunk_states[ch.chunk_state_index(c - 1, n0 + k)];
-        else if (args.initial_state) h[k] = args.initial_state[ch.state_index(n0 + k)];
+        if (c > 0)
+          h[k] = args.chunk_states[ch.chunk_state_index(c - 1, n0 + k)];
+        else if (args.initial_state)
+          h[k] = args.initial_state[ch.state_index(n0 + k)];
       }
       for (int tile = 0; tile < tiles; ++tile) {
 #pragma unroll
@@ -224,10 +226,14 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
           // Channel slot s of the warp ends with step g + s of the four channels' dB, dC.
 #pragma unroll
           for (int k = 0; k < K; ++k) {
-            if (ch.B_var) sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dB[k]);
-            else for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-            if (ch.C_var) sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dC[k]);
-            else for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
+            if (ch.B_var)
+              sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dB[k]);
+            else
+              for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
+            if (ch.C_var)
+              sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dC[k]);
+            else
+              for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
           }
         }
         // [/snippet:registers_backward_step]
@@ -277,7 +283,8 @@ unsigned grid_size(const ScanArgs& args) {
       blocks_per_multiprocessor(reinterpret_cast<const void*>(registers_backward_kernel<float>), kThreads, 0);
   constexpr std::int64_t kChannelsPerBlock = kWarps * kSlots;
   const std::int64_t groups = (args.batch * args.dim + kChannelsPerBlock - 1) / kChannelsPerBlock;
-  return unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors()) * per_multiprocessor)));
+  return unsigned(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(groups, std::int64_t(multiprocessors()) * per_multiprocessor)));
 }
 
 }  // namespace

@@ -33,7 +33,7 @@
 namespace selective_scan::detail {
 namespace registers_forward_impl {
 
-constexpr int kWarps = 4;   // per block
+constexpr int kWarps = 4;            // per block
 constexpr int kPartRow = kTile + 4;  // a lane's partial outputs of a tile, padded against bank conflicts
 
 struct NoStagedRows {};
@@ -70,8 +70,10 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
       A2[k] = h[k] = B_const[k] = C_const[k] = state_zero<S>();
       if (!has_channel || n >= args.dstate) continue;
       A2[k] = log2_scaled(load_state<S>(args.A, ch.d * args.A_dim_stride + n));
-      if (!args.B.variable) B_const[k] = load_state<S>(static_cast<const float*>(args.B.data), ch.d * args.B.dim_stride + n);
-      if (!args.C.variable) C_const[k] = load_state<S>(static_cast<const float*>(args.C.data), ch.d * args.C.dim_stride + n);
+      if (!args.B.variable)
+        B_const[k] = load_state<S>(static_cast<const float*>(args.B.data), ch.d * args.B.dim_stride + n);
+      if (!args.C.variable)
+        C_const[k] = load_state<S>(static_cast<const float*>(args.C.data), ch.d * args.C.dim_stride + n);
       if (args.initial_state) h[k] = load_state<S>(args.initial_state, ch.state_index(n));
     }
     const int states_here = has_channel ? std::max(0, std::min(K, args.dstate - n0)) : 0;
@@ -288,7 +290,8 @@ void registers_forward(const ScanArgs& args, cudaStream_t stream) {
   using namespace registers_forward_impl;
   switch (const Layout layout = layout_for(args); layout.P) {
     case 4: return launch<Input, kComplex, 4, 4>(args, stream);
-    case 8: return layout.K == 2 ? launch<Input, kComplex, 2, 8>(args, stream) : launch<Input, kComplex, 4, 8>(args, stream);
+    case 8:
+      return layout.K == 2 ? launch<Input, kComplex, 2, 8>(args, stream) : launch<Input, kComplex, 4, 8>(args, stream);
     case 16: return launch<Input, kComplex, 4, 16>(args, stream);
     default: return launch<Input, kComplex, 8, 32>(args, stream);
   }

@@ -51,7 +51,7 @@ constexpr int kStates = 16;
 template <class Input, int kChannels>
 struct Tile {
   static constexpr int kRow = kSteps + 16 / int(sizeof(Input));  // delta, u, z as loaded
-  static constexpr int kStateRow = kSteps + 4;                     // B, C as fp32
+  static constexpr int kStateRow = kSteps + 4;                   // B, C as fp32
   alignas(16) Input delta[kChannels][kRow];
   alignas(16) Input u[kChannels][kRow];
   alignas(16) Input z[kChannels][kRow];
@@ -201,8 +201,10 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
         const unsigned round = use / kStages;
         if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
         std::uint64_t* const full = &sh.full[slot];
-        if (pass == 2) fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
-        else fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
+        if (pass == 2)
+          fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
+        else
+          fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
       }
     }
   }
@@ -372,8 +374,10 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
           }
         }
       };
-      if (valid == kSteps) walk_tile(std::true_type{});
-      else walk_tile(std::false_type{});
+      if (valid == kSteps)
+        walk_tile(std::true_type{});
+      else
+        walk_tile(std::false_type{});
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
       if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
@@ -422,8 +426,10 @@ __global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args
     if (kCut) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
   }
   __syncthreads();
-  if (threadIdx.x / 32 == kConsumerWarps) produce<Input, P, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
-  else consume<Input, K, P, kBVariable, kCVariable, kCut>(args, sh, split);
+  if (threadIdx.x / 32 == kConsumerWarps)
+    produce<Input, P, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
+  else
+    consume<Input, K, P, kBVariable, kCVariable, kCut>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]

@@ -43,7 +43,7 @@ struct ScanArgs {
   float* chunk_states;
   float* last_state;
   float* state_checkpoints;  // h before steps 0, kStretch, 2 kStretch, ... (null: not kept)
-  void* workspace;  // the forward's (optional), or the backward's (required where it needs one)
+  void* workspace;           // the forward's (optional), or the backward's (required where it needs one)
 
   // backward only
   SequenceArg dout;
@@ -94,13 +94,13 @@ std::int64_t ring_forward_items(const ScanArgs& args, int segments);
 // multiple of four; registers_backward_refusal() says why a call is not one of those ("" if it is).
 std::string registers_backward_refusal(const ScanArgs& args, bool is_complex);
 std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
-std::int64_t registers_backward_items(const ScanArgs& args);           // groups of a block's channels
+std::int64_t registers_backward_items(const ScanArgs& args);         // groups of a block's channels
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
 // Version 5's backward: real A, up to 16 states, no deterministic flag, a group's channels in
 // blocks of 16, rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace.
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
-std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);  // its workspace past the partial sums
+std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);             // its workspace past the partial sums
 std::int64_t checkpoints_backward_items(const ScanArgs& args);  // groups of a block's channels x time segments
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);

@@ -132,11 +132,11 @@ struct StateProjection {
   Pointer data = nullptr;
   DataType type = DataType::float32;  // variable: the call's input_type; constant: float32
   std::int64_t batch_stride = 0, group_stride = 0, state_stride = 0;  // variable
-  std::int64_t dim_stride = 0;                                         // constant (state stride 1)
+  std::int64_t dim_stride = 0;                                        // constant (state stride 1)
 };
 
 struct Flags {
-  bool complex = false;          // A (and constant B, C) complex; variable B, C as (re, im) pairs
+  bool complex = false;  // A (and constant B, C) complex; variable B, C as (re, im) pairs
   bool delta_softplus = false;
 };
 
@@ -147,40 +147,40 @@ struct ForwardParams {
   Kernel kernel = Kernel::automatic;
 
   Input u, delta;
-  Input z;                                     // optional (data == nullptr: no gate)
-  const float* A = nullptr;                    // required
-  std::int64_t A_dim_stride = 0;               // in floats (complex: in pairs)
-  StateProjection<const void*> B, C;           // required
-  const float* D = nullptr;                    // optional
-  const float* delta_bias = nullptr;           // optional
-  const float* initial_state = nullptr;        // optional
+  Input z;                               // optional (data == nullptr: no gate)
+  const float* A = nullptr;              // required
+  std::int64_t A_dim_stride = 0;         // in floats (complex: in pairs)
+  StateProjection<const void*> B, C;     // required
+  const float* D = nullptr;              // optional
+  const float* delta_bias = nullptr;     // optional
+  const float* initial_state = nullptr;  // optional
 
-  Output out;                                  // required: y before the gate
-  Output out_z;                                // required when z is given
-  float* chunk_states = nullptr;               // required: what backward() recomputes from
-  float* last_state = nullptr;                 // optional: h after the last step
-  float* state_checkpoints = nullptr;          // optional: state_checkpoints_floats(*this) floats; version
-                                               //   5's forward then keeps h every 8 steps, and its
-                                               //   backward reads them instead of recomputing them
-  void* workspace = nullptr;                   // optional: forward_workspace_bytes(*this) bytes; without it
-                                               //   version 5 does not cut long sequences across blocks
+  Output out;                          // required: y before the gate
+  Output out_z;                        // required when z is given
+  float* chunk_states = nullptr;       // required: what backward() recomputes from
+  float* last_state = nullptr;         // optional: h after the last step
+  float* state_checkpoints = nullptr;  // optional: state_checkpoints_floats(*this) floats; version
+                                       //   5's forward then keeps h every 8 steps, and its
+                                       //   backward reads them instead of recomputing them
+  void* workspace = nullptr;           // optional: forward_workspace_bytes(*this) bytes; without it
+                                       //   version 5 does not cut long sequences across blocks
 };
 
 struct BackwardParams {
-  ForwardParams forward;                       // the forward's inputs, and its out and chunk_states
-  Input dout;                                  // gradient of out_z when z is given, else of out
-  bool deterministic = false;                  // no float atomics: bit-identical results run to run
+  ForwardParams forward;       // the forward's inputs, and its out and chunk_states
+  Input dout;                  // gradient of out_z when z is given, else of out
+  bool deterministic = false;  // no float atomics: bit-identical results run to run
 
-  Output du, ddelta;                           // required
-  Output dz;                                   // required when z is given
-  float* dA = nullptr;                         // required (dim, N), contiguous
-  float* dB = nullptr;                         // required: variable (batch, G, N, L), constant (dim, N),
-  float* dC = nullptr;                         //   contiguous in both cases
-  float* dD = nullptr;                         // required when D is given
-  float* ddelta_bias = nullptr;                // required when delta_bias is given
-  float* dinitial_state = nullptr;             // optional; needs initial_state
+  Output du, ddelta;                // required
+  Output dz;                        // required when z is given
+  float* dA = nullptr;              // required (dim, N), contiguous
+  float* dB = nullptr;              // required: variable (batch, G, N, L), constant (dim, N),
+  float* dC = nullptr;              //   contiguous in both cases
+  float* dD = nullptr;              // required when D is given
+  float* ddelta_bias = nullptr;     // required when delta_bias is given
+  float* dinitial_state = nullptr;  // optional; needs initial_state
 
-  void* workspace = nullptr;                   // backward_workspace_bytes(*this) bytes
+  void* workspace = nullptr;  // backward_workspace_bytes(*this) bytes
 };
 // [/snippet:api_params]
 
@@ -212,13 +212,13 @@ std::string validate(const BackwardParams& params);
 // [snippet:plan]
 // What a call runs: the version whose body takes each direction, and the memory it asks for.
 struct Plan {
-  Kernel asked = Kernel::automatic;   // the call's ForwardParams::kernel
-  Kernel forward = Kernel::blocked;   // the version whose kernel runs the forward
-  Kernel backward = Kernel::blocked;  // and the backward's (from a ForwardParams: as a backward with
-                                      //   deterministic off and dout laid out like u would run)
-  int forward_segments = 1;           // time segments each sequence is cut into across blocks, with
-                                      //   the workspace this call was given (1: not cut)
-  bool backward_reads_kept_states = false;  // the backward reads state_checkpoints, not recomputes them
+  Kernel asked = Kernel::automatic;           // the call's ForwardParams::kernel
+  Kernel forward = Kernel::blocked;           // the version whose kernel runs the forward
+  Kernel backward = Kernel::blocked;          // and the backward's (from a ForwardParams: as a backward with
+                                              //   deterministic off and dout laid out like u would run)
+  int forward_segments = 1;                   // time segments each sequence is cut into across blocks, with
+                                              //   the workspace this call was given (1: not cut)
+  bool backward_reads_kept_states = false;    // the backward reads state_checkpoints, not recomputes them
   std::int64_t state_checkpoints_floats = 0;  // what forward() may keep (0: nothing)
   std::size_t forward_workspace_bytes = 0;    // what forward() may use (0: none)
   std::size_t backward_workspace_bytes = 0;   // what backward() needs

@@ -26,10 +26,10 @@ struct Channel {
     z = a.z.data ? sequence(a.z) : nullptr;
     dout = a.dout.data ? sequence(a.dout) : nullptr;
     const std::int64_t group = d / a.dims_per_group;
-    B_var = a.B.variable ? static_cast<const Input*>(a.B.data) + b * a.B.batch_stride + group * a.B.group_stride
-                         : nullptr;
-    C_var = a.C.variable ? static_cast<const Input*>(a.C.data) + b * a.C.batch_stride + group * a.C.group_stride
-                         : nullptr;
+    B_var =
+        a.B.variable ? static_cast<const Input*>(a.B.data) + b * a.B.batch_stride + group * a.B.group_stride : nullptr;
+    C_var =
+        a.C.variable ? static_cast<const Input*>(a.C.data) + b * a.C.batch_stride + group * a.C.group_stride : nullptr;
     D = a.D ? a.D[d] : 0.f;
     delta_bias = a.delta_bias ? a.delta_bias[d] : 0.f;
   }

@@ -41,11 +41,10 @@ __device__ __forceinline__ void arrive(std::uint64_t* barrier) {
 __device__ __forceinline__ bool phase_done(std::uint64_t* barrier, unsigned parity) {
   constexpr unsigned kSuspendHintNs = 10'000'000;
   unsigned done;
-  asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
-      : "=r"(done)
-      : "r"(shared_address(barrier)), "r"(parity), "r"(kSuspendHintNs)
-      : "memory");
+  asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
+               : "=r"(done)
+               : "r"(shared_address(barrier)), "r"(parity), "r"(kSuspendHintNs)
+               : "memory");
   return done != 0;
 }
 __device__ __forceinline__ void wait(std::uint64_t* barrier, unsigned parity) {
@@ -59,11 +58,10 @@ __device__ __forceinline__ void wait(std::uint64_t* barrier, unsigned parity) {
 // shared memory; the copy engine does the work and counts the bytes off `barrier` on arrival.
 __device__ __forceinline__ void bulk_copy(void* destination, const void* source, unsigned bytes,
                                           std::uint64_t* barrier) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-          shared_address(destination)),
-      "l"(source), "r"(bytes), "r"(shared_address(barrier))
-      : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(destination)),
+               "l"(source), "r"(bytes), "r"(shared_address(barrier))
+               : "memory");
 }
 // [/snippet:bulk_copy]
 

@@ -30,8 +30,10 @@ __device__ __forceinline__ void load_aligned_steps(const Input* p, S (&out)[kSte
     reinterpret_cast<Vector*>(raw)[v] = __ldg(reinterpret_cast<const Vector*>(p) + v);
 #pragma unroll
   for (int i = 0; i < kSteps; ++i) {
-    if constexpr (kPerStep == 1) out[i] = to_float(raw[i]);
-    else out[i] = cfloat{to_float(raw[2 * i]), to_float(raw[2 * i + 1])};
+    if constexpr (kPerStep == 1)
+      out[i] = to_float(raw[i]);
+    else
+      out[i] = cfloat{to_float(raw[2 * i]), to_float(raw[2 * i + 1])};
   }
 }
 

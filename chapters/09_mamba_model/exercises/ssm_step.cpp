@@ -9,8 +9,8 @@
 
 namespace ch09 {
 
-double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B,
-                std::span<const double> C, double delta, double D, double u, double z) {
+double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B, std::span<const double> C,
+                double delta, double D, double u, double z) {
   // TODO(exercise): update h and return the gated output.
   (void)h;
   (void)A;
