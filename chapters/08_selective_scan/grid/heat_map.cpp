@@ -66,7 +66,8 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
       << "set xlabel 'seqlen'\nset ylabel 'batch x dim'\nset tics nomirror\nunset key\n";
   for (int p = 0; p < 4; ++p)
     script << "set title '" << panels[p][0] << ", " << panels[p][1] << "'\n"
-           << "plot 'grid_speedup.dat' index " << p << " using 1:2:3 with image, '' index " << p
+           << "plot 'grid_speedup.dat' index " << p
+           << " using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index " << p
            << " using 1:2:(sprintf('%.2f', $3)) with labels font ',10'\n";
   script << "unset multiplot\n";
   script.close();

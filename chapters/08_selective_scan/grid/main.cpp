@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -39,6 +40,7 @@ struct Options {
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
+  std::string redraw_csv;  // a recorded grid.csv: draw its heat map again, no GPU needed
   int repetitions = 30;
   std::string out = "plots/08_selective_scan/grid";
   std::uint64_t seed = 42;
@@ -81,7 +83,46 @@ std::string cell(double value, const char* format = "{:.4f}") {
   return value > 0 ? fmt::format(fmt::runtime(format), value) : "";
 }
 
+// The heat map of a recorded grid.csv (its automatic rows), drawn beside it: how a run recorded
+// on the GPU machine gets its figure where gnuplot is installed.
+int redraw(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::string line, device, date;
+  std::vector<ch08::grid::HeatCell> cells;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> c;
+    std::string cell;
+    bool quoted = false;
+    for (char ch : line) {  // ResultsCsv quotes a cell holding a comma
+      if (ch == '"')
+        quoted = !quoted;
+      else if (ch == ',' && !quoted)
+        c.push_back(cell), cell.clear();
+      else
+        cell += ch;
+    }
+    c.push_back(cell);
+    // device, date, dtype, batch, dim, seqlen, dstate, groups, z_D_bias, config, plan, fwd_ms, fwd_bwd_ms,
+    // official_fwd_ms, official_fwd_bwd_ms, fwd_speedup, fwd_bwd_speedup, max_rel_diff_vs_v2
+    if (c.size() != 18) throw std::runtime_error(path + ": not a selective_scan_grid row: " + line);
+    if (c[9] != "auto" || c[15].empty()) continue;
+    device = c[0], date = c[1];
+    Shape s;
+    s.type = c[2] == "fp32" ? selective_scan::DataType::float32 : selective_scan::DataType::bfloat16;
+    s.batch = std::stoll(c[3]), s.dim = std::stoll(c[4]), s.seqlen = std::stoll(c[5]);
+    s.dstate = std::stoi(c[6]), s.groups = std::stoi(c[7]);
+    s.z = s.D = s.delta_bias = c[8] == "yes";
+    cells.push_back({s, std::stod(c[15]), std::stod(c[16])});
+  }
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  fmt::print("{}\n", ch08::grid::draw_heat_map(cells, dir.empty() ? "." : dir, device, date));
+  return 0;
+}
+
 int run(const Options& o) {
+  if (!o.redraw_csv.empty()) return redraw(o.redraw_csv);
   std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
   if (!o.dtype.empty()) std::erase_if(shapes, [&](const Shape& s) { return s.dtype() != o.dtype; });
   if (o.list_official) {
@@ -179,6 +220,8 @@ int main(int argc, char** argv) {
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
   app.add_flag("--list-official", o.list_official,
                "Print official-bench's arguments for the grid, one a line, and exit");
+  app.add_option("--redraw", o.redraw_csv, "Draw the heat map of a recorded grid.csv again (no GPU needed)")
+      ->check(CLI::ExistingFile);
   app.add_option("--reps", o.repetitions, "Timed calls a measurement (the median is kept)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
