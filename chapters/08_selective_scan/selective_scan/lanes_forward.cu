@@ -12,6 +12,7 @@
 #include "device_math.cuh"
 #include "sequence_access.cuh"
 #include "step_groups.cuh"
+#include "tile.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,9 +20,8 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kWarps = 4;  // per block
-constexpr int kTile = 32;  // steps per tile: one per lane when staging
-constexpr int kGroup = 8;  // steps of B and C loaded at once
+constexpr int kWarps = 4;      // per block
+constexpr int kLoadSteps = 8;  // steps of B and C loaded at once
 
 // [snippet:lanes_forward]
 template <class Input, bool kComplex, int kLanesPerChannel>
@@ -66,13 +66,13 @@ __global__ __launch_bounds__(kWarps * 32) void lanes_forward_kernel(ScanArgs arg
       }
       __syncwarp();
       // Walk the tile: this lane's state, one step after another.
-      for (int g = 0; g < kTile; g += kGroup) {
+      for (int g = 0; g < kTile; g += kLoadSteps) {
         if (g >= valid) break;
-        S B[kGroup], C[kGroup];
-        if (B_row) load_steps<kGroup>(B_row, t0 + g, args.seqlen, B);
-        if (C_row) load_steps<kGroup>(C_row, t0 + g, args.seqlen, C);
+        S B[kLoadSteps], C[kLoadSteps];
+        if (B_row) load_steps<kLoadSteps>(B_row, t0 + g, args.seqlen, B);
+        if (C_row) load_steps<kLoadSteps>(C_row, t0 + g, args.seqlen, C);
 #pragma unroll
-        for (int i = 0; i < kGroup; ++i) {
+        for (int i = 0; i < kLoadSteps; ++i) {
           const Step s = steps[warp][slot][g + i];
           h = exp_delta_A(s.delta, ch.A) * h + s.delta_u * (B_row ? B[i] : ch.B_const);
           terms[warp][g + i][lane] = has_state ? output_part((C_row ? C[i] : ch.C_const) * h) : 0.f;

@@ -13,7 +13,7 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kTile = 32;  // steps whose per-state terms are summed together
+constexpr int kSummedSteps = 32;  // steps whose per-state terms are summed together
 
 int threads_for(int dstate) { return std::max(32, (dstate + 31) / 32 * 32); }
 unsigned blocks_for(std::int64_t batch_dim) { return unsigned(std::min<std::int64_t>(batch_dim, 1 << 30)); }
@@ -22,7 +22,7 @@ unsigned blocks_for(std::int64_t batch_dim) { return unsigned(std::min<std::int6
 template <class Input, bool kComplex>
 __global__ void naive_forward_kernel(ScanArgs args) {
   using S = State<kComplex>;
-  extern __shared__ float terms[];  // [dstate][kTile + 1]: state n's part of y at each step of a tile
+  extern __shared__ float terms[];  // [dstate][kSummedSteps + 1]: state n's part of y at each step of a tile
   const int n = threadIdx.x;
   const bool has_state = n < args.dstate;
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
@@ -32,14 +32,14 @@ __global__ void naive_forward_kernel(ScanArgs args) {
       ch.at_state(n);
       if (args.initial_state) h = load_state<S>(args.initial_state, ch.state_index(n));
     }
-    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kTile) {
-      const int steps = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
+    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSummedSteps) {
+      const int steps = int(std::min<std::int64_t>(kSummedSteps, args.seqlen - t0));
       if (has_state) {
         for (int k = 0; k < steps; ++k) {
           const std::int64_t t = t0 + k;
           const float delta = ch.delta_at(t);
           h = exp_delta_A(delta, ch.A) * h + (delta * to_float(ch.u[t])) * ch.B_at(n, t);
-          terms[n * (kTile + 1) + k] = output_part(ch.C_at(n, t) * h);
+          terms[n * (kSummedSteps + 1) + k] = output_part(ch.C_at(n, t) * h);
           if ((t + 1) % kChunkLength == 0 || t + 1 == args.seqlen)
             store_state(args.chunk_states, ch.chunk_state_index(t / kChunkLength, n), h);
         }
@@ -48,7 +48,7 @@ __global__ void naive_forward_kernel(ScanArgs args) {
       if (threadIdx.x < steps) {  // thread k finishes step t0 + k: sum over states, D, gate
         const std::int64_t t = t0 + threadIdx.x;
         float y = 0;
-        for (int m = 0; m < args.dstate; ++m) y += terms[m * (kTile + 1) + threadIdx.x];
+        for (int m = 0; m < args.dstate; ++m) y += terms[m * (kSummedSteps + 1) + threadIdx.x];
         y += ch.D * to_float(ch.u[t]);
         ch.template sequence<Input>(args.out)[t] = from_float<Input>(y);
         if (ch.z) ch.template sequence<Input>(args.out_z)[t] = from_float<Input>(y * silu(to_float(ch.z[t])));
@@ -66,9 +66,9 @@ __global__ void naive_forward_kernel(ScanArgs args) {
 template <class Input, bool kComplex>
 __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
   using S = State<kComplex>;
-  extern __shared__ float terms[];  // two [dstate][kTile + 1] arrays: ddelta and du terms
+  extern __shared__ float terms[];  // two [dstate][kSummedSteps + 1] arrays: ddelta and du terms
   float* ddelta_terms = terms;
-  float* du_terms = terms + args.dstate * (kTile + 1);
+  float* du_terms = terms + args.dstate * (kSummedSteps + 1);
   const int n = threadIdx.x;
   const bool has_state = n < args.dstate;
   const float output_scale = kComplex ? 2.f : 1.f;  // y = 2 Re(C h) for complex A
@@ -95,10 +95,10 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
           h_chunk[t - begin] = h;
         }
       }
-      const std::int64_t tiles = (end - begin + kTile - 1) / kTile;
+      const std::int64_t tiles = (end - begin + kSummedSteps - 1) / kSummedSteps;
       for (std::int64_t tile = tiles - 1; tile >= 0; --tile) {
-        const std::int64_t t0 = begin + tile * kTile;
-        const int steps = int(std::min<std::int64_t>(kTile, end - t0));
+        const std::int64_t t0 = begin + tile * kSummedSteps;
+        const int steps = int(std::min<std::int64_t>(kSummedSteps, end - t0));
         if (has_state) {
           // This tile's share of dA, dB, dC first, then into the totals: a sum of 32-step sums
           // rounds far less than one running sum over thousands of steps, which matters where
@@ -119,8 +119,8 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
             dA_tile = dA_tile + delta * (conj(h_in) * g);
             const S dB_t = (delta * u) * g;
             const S dC_t = (output_scale * dy) * conj(h);
-            ddelta_terms[n * (kTile + 1) + k] = real(conj(g) * (ch.A * h_in + u * B));
-            du_terms[n * (kTile + 1) + k] = real(conj(g) * (delta * B));
+            ddelta_terms[n * (kSummedSteps + 1) + k] = real(conj(g) * (ch.A * h_in + u * B));
+            du_terms[n * (kSummedSteps + 1) + k] = real(conj(g) * (delta * B));
             // [/snippet:naive_backward_step]
             if (ch.B_var)
               add_time_gradient(args, args.dB, workspace.dB_var, ch, n, t, dB_t);
@@ -139,8 +139,8 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
           const std::int64_t t = t0 + threadIdx.x;
           float ddelta = 0, du = 0;
           for (int m = 0; m < args.dstate; ++m) {
-            ddelta += ddelta_terms[m * (kTile + 1) + threadIdx.x];
-            du += du_terms[m * (kTile + 1) + threadIdx.x];
+            ddelta += ddelta_terms[m * (kSummedSteps + 1) + threadIdx.x];
+            du += du_terms[m * (kSummedSteps + 1) + threadIdx.x];
           }
           const float u = to_float(ch.u[t]), dout = to_float(ch.dout[t]);
           float dy = dout;
@@ -183,7 +183,7 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
 template <class Input, bool kComplex>
 void naive_forward(const ScanArgs& args, cudaStream_t stream) {
   const int threads = threads_for(args.dstate);
-  const std::size_t shared = std::size_t(args.dstate) * (kTile + 1) * sizeof(float);
+  const std::size_t shared = std::size_t(args.dstate) * (kSummedSteps + 1) * sizeof(float);
   naive_forward_kernel<Input, kComplex><<<blocks_for(args.batch * args.dim), threads, shared, stream>>>(args);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
@@ -193,7 +193,7 @@ void naive_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, kComplex);
   prepare_time_gradients(args, workspace, kComplex, stream);
   const int threads = threads_for(args.dstate);
-  const std::size_t shared = 2 * std::size_t(args.dstate) * (kTile + 1) * sizeof(float);
+  const std::size_t shared = 2 * std::size_t(args.dstate) * (kSummedSteps + 1) * sizeof(float);
   const auto kernel = naive_backward_kernel<Input, kComplex>;
   // Two term arrays for dstate 256 need 66 KiB, past the 48 KiB a launch gets without asking.
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));

@@ -29,6 +29,7 @@
 #include "scan_args.hpp"
 #include "segment_carry.cuh"
 #include "shared_ring.cuh"
+#include "tile.hpp"
 #include "warp_backward.cuh"
 
 #include <algorithm>
@@ -41,7 +42,6 @@ namespace {
 
 constexpr int kConsumerWarps = 4;
 constexpr int kThreads = (kConsumerWarps + 1) * 32;  // and one producer warp
-constexpr int kSteps = 32;                           // steps a tile of the ring
 constexpr int kStages = 3;                           // tiles in the ring
 constexpr int kStates = 16;
 
@@ -50,8 +50,8 @@ constexpr int kStates = 16;
 // of different rows fall on different banks; a bulk copy lands each row at its own address.
 template <class Input, int kChannels>
 struct Tile {
-  static constexpr int kRow = kSteps + 16 / int(sizeof(Input));  // delta, u, z as loaded
-  static constexpr int kStateRow = kSteps + 4;                   // B, C as fp32
+  static constexpr int kRow = kTile + 16 / int(sizeof(Input));  // delta, u, z as loaded
+  static constexpr int kStateRow = kTile + 4;                   // B, C as fp32
   alignas(16) Input delta[kChannels][kRow];
   alignas(16) Input u[kChannels][kRow];
   alignas(16) Input z[kChannels][kRow];
@@ -66,7 +66,7 @@ struct RingShared {
   std::uint64_t full[kStages], empty[kStages];
   std::int64_t first_item;  // the block's work item, when sequences are cut
   // (delta, delta u) of each channel's steps: staged once by the channel's lanes, read by all.
-  alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kSteps + P];
+  alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kTile + P];
 };
 // [/snippet:ring_tile]
 
@@ -98,14 +98,12 @@ struct WorkItem {
   __device__ WorkItem(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
     group = segments == 1 ? item : item % groups;
     segment = segments == 1 ? 0 : int(item / groups);
-    begin = carry::segment_begin(a.seqlen, segments, segment, kSteps);
-    end = carry::segment_begin(a.seqlen, segments, segment + 1, kSteps);
+    begin = carry::segment_begin(a.seqlen, segments, segment, kTile);
+    end = carry::segment_begin(a.seqlen, segments, segment + 1, kTile);
   }
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-
-constexpr int kGroup = 4;  // steps a thread walks between reads of B and C
 
 // [snippet:ring_producer]
 // One tile of the block's channels from step t0 into a slot of the ring. A tile of a cut sequence's
@@ -118,13 +116,13 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
   const int lane = threadIdx.x % 32;
   const bool load_z = kOutputs && args.z.data != nullptr;
   constexpr bool load_C = kOutputs && kCVariable;
-  const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
-  if (bulk && valid == kSteps) {
+  const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
+  if (bulk && valid == kTile) {
     // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
     // every load first, so that their trips to memory overlap, then the conversions.
     if constexpr (!std::is_same_v<Input, float>) {
       constexpr int kPerVector = 16 / int(sizeof(Input));
-      constexpr int kVectorsPerRow = kSteps / kPerVector;
+      constexpr int kVectorsPerRow = kTile / kPerVector;
       constexpr int kPerLane = 2 * kStates * kVectorsPerRow / 32;
       uint4 raw[kPerLane];
       float* dst[kPerLane];
@@ -148,7 +146,7 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
                                                     to_float(x[e + 3])};
       }
     }
-    constexpr unsigned kRowBytes = kSteps * sizeof(Input);
+    constexpr unsigned kRowBytes = kTile * sizeof(Input);
     unsigned bytes = kChannels * kRowBytes * (load_z ? 3 : 2);
     if constexpr (std::is_same_v<Input, float>)
       bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (load_C ? 1 : 0));
@@ -196,7 +194,7 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
     for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
         const int slot = int(use % kStages);
         const unsigned round = use / kStages;
         if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
@@ -255,7 +253,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     // Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
     const auto stage = [&](const Tile<Input, kChannels>& tile, float2* steps, auto in_range) {
 #pragma unroll
-      for (int i = 0; i < kSteps / P; ++i) {
+      for (int i = 0; i < kTile / P; ++i) {
         const int s = j + P * i;
         float x = to_float(tile.delta[c][s]) + delta_bias;
         if (args.delta_softplus) x = softplus_fast(x);
@@ -276,14 +274,14 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       float end[K], delta_sum = 0.f;
 #pragma unroll
       for (int k = 0; k < K; ++k) end[k] = h[k];
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
         const int ring_slot = int(use % kStages);
         ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
         const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
 #pragma unroll 2
-        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+        for (int g0 = 0; g0 < kTile; g0 += kGroup) {
           const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
           const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
           const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
@@ -318,11 +316,11 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     // [/snippet:segment_pass]
 
     // Pass 2: the outputs, from the segment's true starting state.
-    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kSteps, ++use) {
+    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
       const int ring_slot = int(use % kStages);
       ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
       const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
-      const int valid = int(std::min<std::int64_t>(kSteps, args.seqlen - t0));
+      const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       Input* const out_tile = out + t0;
       Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
       // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
@@ -332,7 +330,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
         stage(tile, steps, in_range);
         // [snippet:ring_walk]
 #pragma unroll 2
-        for (int g0 = 0; g0 < kSteps; g0 += kGroup) {
+        for (int g0 = 0; g0 < kTile; g0 += kGroup) {
           if (kept && g0 % kStretch == 0 && in_range(g0)) {
 #pragma unroll
             for (int k = 0; k < K; ++k)
@@ -374,7 +372,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
           }
         }
       };
-      if (valid == kSteps)
+      if (valid == kTile)
         walk_tile(std::true_type{});
       else
         walk_tile(std::false_type{});

@@ -5,13 +5,11 @@
 #pragma once
 
 #include "step_groups.cuh"
+#include "tile.hpp"
 
 #include <cstdint>
 
 namespace selective_scan::detail {
-
-constexpr int kTile = 32;  // steps a warp stages at once
-constexpr int kGroup = 4;  // steps of a row a thread reads at once
 
 // [snippet:shared_rows]
 // Entry [g][k][j] holds steps g*4 ... g*4 + 3 of state j*K + k, so that the P lanes of a channel
