@@ -93,6 +93,16 @@ bool gnuplot_available() {
   return available;
 }
 
+std::string run_gnuplot(const std::string& dir, const std::string& script) {
+  const std::string command = "cd " + shell_quoted(dir) + " && gnuplot " + shell_quoted(script) + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string messages;
+  char buffer[512];
+  while (pipe && std::fgets(buffer, sizeof buffer, pipe)) messages += buffer;
+  const int status = pipe ? pclose(pipe) : -1;
+  return status == 0 ? "" : "gnuplot failed: " + messages;
+}
+
 DrawnFigure draw_figure(const Figure& f, const std::string& out_dir) {
   check_figure(f);
   const fs::path dir(out_dir);
@@ -118,15 +128,8 @@ DrawnFigure draw_figure(const Figure& f, const std::string& out_dir) {
     result.why_not = "gnuplot is not installed (apt-get install gnuplot-nox)";
     return result;
   }
-  const std::string command =
-      "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(f.name + ".gp") + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string messages;
-  char buffer[512];
-  while (pipe && std::fgets(buffer, sizeof buffer, pipe)) messages += buffer;
-  const int status = pipe ? pclose(pipe) : -1;
-  if (status != 0) {
-    result.why_not = "gnuplot failed: " + messages;
+  if (const std::string failure = run_gnuplot(dir.string(), f.name + ".gp"); !failure.empty()) {
+    result.why_not = failure;
     return result;
   }
   result.drawn = true;

@@ -47,4 +47,8 @@ DrawnFigure draw_figure(const Figure& figure, const std::string& out_dir);
 // Whether a working gnuplot is on the PATH (asked once).
 bool gnuplot_available();
 
+// Runs `gnuplot SCRIPT` in `dir` (for a script written by hand, like a heat map's); returns ""
+// when it succeeded, else "gnuplot failed: " and what gnuplot printed.
+std::string run_gnuplot(const std::string& dir, const std::string& script);
+
 }  // namespace common

@@ -51,16 +51,6 @@ std::vector<Run> selected_runs(const common::CommonOptions& options) {
 
 std::string megabytes(std::int64_t bytes) { return fmt::format("{:.1f}", double(bytes) / 1e6); }
 
-std::vector<double> flatten(const std::vector<Complex>& values, bool complex) {
-  std::vector<double> out;
-  out.reserve(values.size() * (complex ? 2 : 1));
-  for (const Complex& v : values) {
-    out.push_back(v.real());
-    if (complex) out.push_back(v.imag());
-  }
-  return out;
-}
-
 std::vector<double> normal_values(std::size_t count, std::uint64_t seed, double scale) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, scale);

@@ -48,8 +48,6 @@ struct Run {
 std::vector<Run> selected_runs(const common::CommonOptions& options);
 
 std::string megabytes(std::int64_t bytes);
-// (re, im) pairs for a complex problem, the real parts alone for a real one.
-std::vector<double> flatten(const std::vector<Complex>& values, bool complex);
 std::vector<double> normal_values(std::size_t count, std::uint64_t seed, double scale = 1.0);
 
 // The configurations of the byte model [6] and the benchmark [8].

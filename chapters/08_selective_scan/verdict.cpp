@@ -10,9 +10,7 @@
 #include <stdexcept>
 
 namespace ch08 {
-namespace {
 
-// (re, im) pairs for a complex problem, the real parts alone for a real one.
 std::vector<double> flatten(const std::vector<Complex>& values, bool complex) {
   std::vector<double> out;
   out.reserve(values.size() * (complex ? 2 : 1));
@@ -22,8 +20,6 @@ std::vector<double> flatten(const std::vector<Complex>& values, bool complex) {
   }
   return out;
 }
-
-}  // namespace
 
 TensorVerdict judge_tensor(const std::string& name, const std::vector<double>& got, const std::vector<double>& expected,
                            common::Tolerance tol, const std::vector<double>& rounding) {

@@ -20,6 +20,10 @@ struct TensorVerdict {
   double used = 0;     // how far into its bound the element nearest it went (1 = at the bound)
 };
 
+// (re, im) pairs for a complex problem, the real parts alone for a real one: how the verdict
+// and the program's checks lay out a tensor of states.
+std::vector<double> flatten(const std::vector<Complex>& values, bool complex);
+
 // |got − expected| ≤ tol.atol + tol.rtol·|expected| + rounding[i] for every element; NaN and Inf
 // fail, and so does a tensor with no elements. rounding empty: no bound on top.
 TensorVerdict judge_tensor(const std::string& name, const std::vector<double>& got, const std::vector<double>& expected,

@@ -5,9 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
-#include <map>
 
 namespace ch08::grid {
 
@@ -73,8 +71,8 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
   script.close();
   if (!common::gnuplot_available())
     return "heat map: wrote " + dir + "/grid_speedup.gp and .dat (gnuplot is not installed: not drawn)";
-  const std::string command = "cd '" + dir + "' && gnuplot grid_speedup.gp 2>&1";
-  if (std::system(command.c_str()) != 0) return "heat map: gnuplot failed on " + dir + "/grid_speedup.gp";
+  if (const std::string failure = common::run_gnuplot(dir, "grid_speedup.gp"); !failure.empty())
+    return "heat map: " + failure;
   return "heat map: " + dir + "/grid_speedup.svg";
 }
 
