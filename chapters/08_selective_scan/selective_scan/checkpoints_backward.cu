@@ -273,25 +273,24 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   };
 
   // [snippet:backward_ring]
-  // The ring: `issued` tiles asked for so far, `taken` tiles walked. Taking a tile first has
-  // thread 0 ask for the one after it (once every thread has let go of the slot it goes to), then
-  // waits for its own.
-  unsigned issued = 0, taken = 0;
+  // The ring: where the tiles asked for so far and the tiles walked have got to. Taking a tile
+  // first has thread 0 ask for the one after it (once every thread has let go of the slot it goes
+  // to), then waits for its own.
+  ring::RingPosition<kStages> issued, taken;
   const auto issue = [&](const TileRef& t) {
     if (t.item < 0) return;
-    const int s = int(issued % kStages);
-    const unsigned round = issued / kStages;
+    const int s = issued.slot();
     if (threadIdx.x == 0) {
-      if (round > 0) ring::wait(&sh.empty[s], (round - 1) & 1);
+      if (issued.reused()) ring::wait(&sh.empty[s], issued.previous_phase());
       fill_slot(args, maps, sh.slots[s], &sh.full[s], t);
     }
-    ++issued;
+    issued.advance();
   };
   const auto take = [&](const Item& w, const TileRef& t) -> int {
     issue(tile_after(args, w, t, groups, segments));
-    const int s = int(taken % kStages);
-    ring::wait(&sh.full[s], (taken / kStages) & 1);
-    ++taken;
+    const int s = taken.slot();
+    ring::wait(&sh.full[s], taken.phase());
+    taken.advance();
     return s;
   };
   const auto release = [&](int s) {

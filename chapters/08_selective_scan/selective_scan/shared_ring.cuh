@@ -1,8 +1,8 @@
-// shared_ring.cuh: the Hopper pieces of version 5's forward, each a line of PTX -- mbarriers
-// (a barrier in shared memory that counts arrivals and, separately, bytes still in flight) and
-// bulk copies (one thread asks the copy engine for a whole row; the bytes land in shared memory
-// and are counted off the mbarrier as they arrive). Both need sm_90; the callers compile them
-// only under __CUDA_ARCH__ >= 900.
+// shared_ring.cuh: the Hopper pieces of version 5, each a line of PTX -- mbarriers (a barrier in
+// shared memory that counts arrivals and, separately, bytes still in flight) and bulk copies (one
+// thread asks the copy engine for a whole row; the bytes land in shared memory and are counted
+// off the mbarrier as they arrive) -- and where a ring of slots stands. They need sm_90; the
+// callers compile them only under __CUDA_ARCH__ >= 900.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +52,27 @@ __device__ __forceinline__ void wait(std::uint64_t* barrier, unsigned parity) {
   }
 }
 // [/snippet:mbarrier]
+
+// Where a ring of kStages slots stands, for the threads that fill it or for those that take from
+// it, each keeping its own and advancing it once a tile (CUTLASS's PipelineState). The n-th use
+// goes to slot n % kStages, in that slot's round n / kStages; the slot's barriers end one phase a
+// round, so a wait for this use waits on the round's parity. It keeps the count n itself: with a
+// ring of 2 or 3 slots, the slot and the round are then a shift or a multiply, and no branch.
+template <int kStages>
+class RingPosition {
+ public:
+  __device__ __forceinline__ int slot() const { return int(uses_ % kStages); }
+  __device__ __forceinline__ unsigned phase() const { return round() & 1; }
+  // Whether the slot was used before: then whoever fills it waits first for its readers to have
+  // let go of it, the "empty" barrier's phase of the round before.
+  __device__ __forceinline__ bool reused() const { return round() > 0; }
+  __device__ __forceinline__ unsigned previous_phase() const { return (round() - 1) & 1; }
+  __device__ __forceinline__ void advance() { ++uses_; }
+
+ private:
+  __device__ __forceinline__ unsigned round() const { return uses_ / kStages; }
+  unsigned uses_ = 0;
+};
 
 // [snippet:bulk_copy]
 // One thread copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to
