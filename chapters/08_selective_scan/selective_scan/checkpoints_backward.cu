@@ -36,15 +36,13 @@
 #include "sequence_access.cuh"
 #include "shared_ring.cuh"
 #include "staged_rows.cuh"
+#include "tensor_maps.hpp"
 #include "warp_backward.cuh"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
-
-#include <cuda.h>
-#include <cudaTypedefs.h>
 
 namespace selective_scan::detail {
 namespace {
@@ -58,23 +56,18 @@ constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and g
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
 constexpr int kStages = 2;  // slots in the ring
 static_assert(kSlots == kGroup, "dB and dC of a group's four steps are spread over the warp's four channels");
+static_assert(kChannels == kBoxRows && kStates == kBoxRows, "a tensor copy lands a slot's rows of one input");
 static_assert(kStretch % kGroup == 0 && kTile % kStretch == 0, "a stretch is whole groups, a tile whole stretches");
 
 // [snippet:backward_slot]
 // The rows of one tile, as the tensor copies land them, a dense box each: per channel, delta, u,
-// dout, z and the forward's pre-gate output y; per state, B and C (states past dstate arrive as
-// 0, as do steps past the end).
-enum Row { kDelta, kU, kDout, kZ, kOut, kRows };
+// dout, z and the forward's pre-gate output y (tensor_maps.hpp: Row); per state, B and C (states
+// past dstate arrive as 0, as do steps past the end).
 template <class Input>
 struct alignas(128) Slot {
   alignas(128) Input rows[kRows][kChannels][kTile];  // a box of 16 channels x 32 steps each
   alignas(128) Input B[kStates][kTile];
   alignas(128) Input C[kStates][kTile];
-};
-// The tensor maps of a call: one per input, each cutting out boxes of 32 steps x 16 rows.
-struct TensorMaps {
-  CUtensorMap rows[kRows];
-  CUtensorMap B, C;
 };
 // What a walk needs of a tile: the sweep (delta, u, B), the gradients (all of them), the carry
 // of a cut sequence's pass 1 (delta, dout, z, C).
@@ -716,64 +709,6 @@ std::size_t checkpoints_bytes(const Grid& grid) {
 }
 std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
   return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
-}
-
-// The driver's tensor-map encoder, found through the runtime (no link against the driver library).
-PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    SELECTIVE_SCAN_CHECK(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess)
-      throw Error("selective_scan: the driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  }();
-  return encode;
-}
-
-// A 4-d map of `data` (dimension 0 contiguous, strides in elements), cutting boxes of 32 x 16.
-template <class Input>
-CUtensorMap tensor_map(const void* data, const std::int64_t (&dims)[4], const std::int64_t (&strides)[3]) {
-  CUtensorMap map{};
-  if (!data) return map;
-  const CUtensorMapDataType type = std::is_same_v<Input, float>    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                   : std::is_same_v<Input, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                                   : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  cuuint64_t size[4], stride[3];
-  for (int i = 0; i < 4; ++i) size[i] = cuuint64_t(std::max<std::int64_t>(1, dims[i]));
-  // A dimension of size 1 may come with any stride (0 too); the encoder wants multiples of 16.
-  for (int i = 0; i < 3; ++i) stride[i] = cuuint64_t(std::max<std::int64_t>(16, strides[i] * sizeof(Input)));
-  const cuuint32_t box[4] = {kTile, kChannels, 1, 1}, unit[4] = {1, 1, 1, 1};
-  const CUresult result = tensor_map_encoder()(&map, type, 4, const_cast<void*>(data), size, stride, box, unit,
-                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw Error("selective_scan: cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(result)));
-  return map;
-}
-
-template <class Input>
-TensorMaps tensor_maps(const ScanArgs& a) {
-  TensorMaps m{};
-  const auto sequence = [&](const void* data, std::int64_t batch_stride, std::int64_t dim_stride) {
-    // (t, d, b): strides of d and b; the fourth dimension is 1.
-    return tensor_map<Input>(data, {a.seqlen, a.dim, a.batch, 1}, {dim_stride, batch_stride, batch_stride});
-  };
-  m.rows[kDelta] = sequence(a.delta.data, a.delta.batch_stride, a.delta.dim_stride);
-  m.rows[kU] = sequence(a.u.data, a.u.batch_stride, a.u.dim_stride);
-  m.rows[kDout] = sequence(a.dout.data, a.dout.batch_stride, a.dout.dim_stride);
-  m.rows[kZ] = sequence(a.z.data, a.z.batch_stride, a.z.dim_stride);
-  m.rows[kOut] = a.z.data ? sequence(a.out.data, a.out.batch_stride, a.out.dim_stride) : CUtensorMap{};
-  // (t, n, group, b).
-  const auto projection = [&](const ProjectionArg& p) {
-    if (!p.variable) return CUtensorMap{};
-    return tensor_map<Input>(p.data, {a.seqlen, a.dstate, a.groups, a.batch},
-                             {p.state_stride, p.group_stride, p.batch_stride});
-  };
-  m.B = projection(a.B);
-  m.C = projection(a.C);
-  return m;
 }
 
 }  // namespace
