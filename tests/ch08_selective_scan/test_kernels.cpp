@@ -186,9 +186,10 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
 
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
 // block each, and carries the state from segment to segment (segment_carry.cuh): the forward
-// carries h forwards in time, the backward q backwards. Four segments forward (five of one chunk
-// each backward): a first one from the initial state, middle ones that wait for a carry and pass
-// one on, and a last one that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so
+// folds the summaries of the segments before each one, the backward carries q backwards. 64
+// segments forward, the most a cut makes (five of one chunk each backward): a first one from the
+// initial state, middle ones that publish a summary and fold more than one window of them, and a
+// last one that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so
 // the forward's producer copies them in bulk and the backward's tiles come by tensor copies;
 // rows of 8269 do not: the producer loads them value by value, and version 4's backward takes
 // the call.

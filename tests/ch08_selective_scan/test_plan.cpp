@@ -77,8 +77,16 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   // Mamba's shapes: version 5 both ways.
   CHECK(plan_of(call(8, 1536, 2048, 16, Kernel::automatic)).summary() == "auto: v5");
   CHECK(plan_of(call(1, 5120, 8192, 16, Kernel::automatic, DataType::bfloat16)).summary() == "auto: v5");
-  // Few channels, long sequences: version 2, the one with time in parallel inside a channel.
-  CHECK(plan_of(call(1, 4, 4096, 16, Kernel::automatic)).summary() == "auto: v2");
+  // Few channels, long sequences: version 5's forward cut into time segments where it takes the
+  // call and has its workspace; else version 2, the one with time in parallel inside a channel.
+  BackwardParams cut = call(1, 256, 4096, 16, Kernel::automatic);
+  cut.forward.workspace = fake;
+  const Plan cut_plan = plan_of(cut);
+  CHECK(cut_plan.forward == Kernel::checkpoints);
+  CHECK(cut_plan.forward_segments > 1);
+  CHECK(cut_plan.backward == Kernel::blocked);
+  CHECK(plan_of(call(1, 256, 4096, 16, Kernel::automatic)).summary() == "auto: v2");
+  CHECK(plan_of(call(1, 4, 4096, 16, Kernel::automatic)).summary() == "auto: v2");  // version 5 refuses dim 4
   // More than 16 states: version 4's forward over many channels, version 2's backward.
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v4 fwd, v2 bwd");
 }

@@ -20,9 +20,10 @@
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
-// which it publishes the state at its end as soon as the segment before it has published its
-// own; then with the true starting state, writing the outputs (pass 2). The waits chain through the segments,
-// but each link is only a pass 1 long, and all pass 1s run side by side.
+// which it publishes a summary of itself (its end state and its sum of delta) without waiting
+// for anyone; then, having folded the summaries of the segments before it into its true starting
+// state, writing the outputs (pass 2). All pass 1s run side by side, and no segment waits for
+// another's pass 2 or for a chain of carries.
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "device_math.cuh"
@@ -261,15 +262,16 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       }
       __syncwarp();
     };
-    // Where the state at the end of segment s is carried, for this thread's state k.
-    const auto carried = [&](int s, int k) {
-      return split.words + carry::carry_index(segments, args.dstate, bd, s, j + P * k);
+    // Where segment s publishes its summary: row n = j + P k of this thread's state k, row dstate
+    // for its sum of delta.
+    const auto summary = [&](int s, int row) {
+      return split.words + carry::summary_index(segments, args.dstate, bd, s, row);
     };
 
     // [snippet:segment_pass]
-    // Pass 1, for a segment that another one continues: the state at the segment's end, first
-    // from h = 0 (segment 0: from its initial state), then with the carry from the segment
-    // before, which the product of the decays, exp(A sum(delta)), brings to the end.
+    // Pass 1, for a segment that another one continues: its summary, published at once -- the
+    // state at its end from h = 0 (segment 0: from its initial state), and the sum of its delta,
+    // which gives the product of its decays, exp(A sum(delta)).
     if (w.segment + 1 < segments) {
       float end[K], delta_sum = 0.f;
 #pragma unroll
@@ -300,18 +302,16 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
         ring::arrive(&sh.empty[ring_slot]);
       }
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        if (j + P * k >= args.dstate) continue;
-        if (w.segment > 0) {
-          h[k] = carry::wait_for(carried(w.segment - 1, k));
-          end[k] += exp2f(A2[k] * delta_sum) * h[k];
-        }
-        carry::publish(carried(w.segment, k), end[k]);
-      }
-    } else if (w.segment > 0) {
+      for (int k = 0; k < K; ++k)
+        if (j + P * k < args.dstate) carry::publish(summary(w.segment, j + P * k), end[k]);
+      if (j == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
+    }
+    // Then h at the segment's start, from the summaries of every segment before it.
+    if (w.segment > 0) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (j + P * k < args.dstate) h[k] = carry::wait_for(carried(w.segment - 1, k));
+        if (j + P * k < args.dstate)
+          h[k] = carry::fold_summaries(split.words, segments, args.dstate, bd, w.segment, j + P * k, A2[k]);
     }
     // [/snippet:segment_pass]
 
@@ -442,8 +442,13 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 }
 
 // A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
-// otherwise leave multiprocessors idle, and no segment is made shorter than this.
-constexpr std::int64_t kMinSegmentSteps = 2048;
+// otherwise leave multiprocessors idle. A block walks a step in about 95 ns, so segments as short
+// as 128 steps pay: on an H100 (selective_scan_grid, 2026-11-25), 128-step segments took the
+// forward of (1, 256, 2048) from 0.20 ms (uncut) to 0.049 ms; 2048-step segments, the bound
+// before, left it uncut. Each segment reads the summaries of all the segments before it, so
+// their number is bounded too.
+constexpr std::int64_t kMinSegmentSteps = 128;
+constexpr std::int64_t kMaxSegments = 64;
 
 // How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
 // block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
@@ -474,7 +479,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   // a cut needs at most half as many groups as places (396 on the H200).
   const std::int64_t groups = channels / p.block_channels;
   const std::int64_t places = std::int64_t(multiprocessors()) * per_multiprocessor;
-  const std::int64_t segments = std::min(places / groups, args.seqlen / kMinSegmentSteps);
+  const std::int64_t segments = std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments});
   if (!p4 && segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = kernel_for_rows<Input, 2, 8, true>(args);
@@ -516,7 +521,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   if (args.workspace && p.cut_kernel) {
     split = {p.segments, static_cast<carry::Word*>(args.workspace)};
     kernel = p.cut_kernel;
-    const std::size_t bytes = carry::split_bytes(args.batch * args.dim, args.dstate, p.segments);
+    const std::size_t bytes = carry::summary_bytes(args.batch * args.dim, args.dstate, p.segments);
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
   }
   const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
@@ -542,7 +547,7 @@ std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
 }
 
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
-  return segments > 1 ? carry::split_bytes(args.batch * args.dim, args.dstate, segments) : 0;
+  return segments > 1 ? carry::summary_bytes(args.batch * args.dim, args.dstate, segments) : 0;
 }
 
 template <class Input>

@@ -1,8 +1,11 @@
 // segment_carry.cuh: a sequence cut into time segments, one block each, and the state h carried
 // from one segment's end to the next segment's start through global memory. Each carried value
-// is chapter 06's status word: the flag in the high half and h in the low half of 64 bits, so
-// that one relaxed store publishes both and one relaxed load sees both or neither. The words
+// is chapter 06's status word: the flag in the high half and a float in the low half of 64 bits,
+// so that one relaxed store publishes both and one relaxed load sees both or neither. The words
 // are zeroed before the launch: 0 means "not yet".
+//   - The forward publishes each segment's summary (per state, its end from h = 0; and its sum of
+//     delta) and folds the summaries of all the segments before it, in order: no chain of waits.
+//   - The backward carries q segment to segment, each link a wait for the one after it.
 #pragma once
 
 #include <cuda/atomic>
@@ -39,10 +42,24 @@ inline std::size_t split_bytes(std::int64_t channels, int dstate, int segments) 
   return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * dstate) * sizeof(Word);
 }
 
+// The forward's summaries of a cut: for every channel and every segment but the last, dstate
+// words (the state at the segment's end when it starts from h = 0; segment 0 starts from its
+// initial state) and one more (the sum of its delta), after the counter words[0].
+__host__ __device__ inline std::int64_t summary_index(int segments, int dstate, std::int64_t channel, int segment,
+                                                      int state) {
+  return 1 + (channel * (segments - 1) + segment) * (dstate + 1) + state;
+}
+inline std::size_t summary_bytes(std::int64_t channels, int dstate, int segments) {
+  return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * (dstate + 1)) * sizeof(Word);
+}
+
 #ifdef __CUDACC__
 // [snippet:carry_words]
 using WordRef = cuda::atomic_ref<Word, cuda::thread_scope_device>;
 constexpr Word kReady = Word{1} << 32;
+
+__device__ __forceinline__ Word peek(Word* word) { return WordRef(*word).load(cuda::std::memory_order_relaxed); }
+__device__ __forceinline__ float value(Word w) { return __uint_as_float(static_cast<unsigned>(w)); }
 
 __device__ __forceinline__ void publish(Word* word, float h) {
   WordRef(*word).store(kReady | __float_as_uint(h), cuda::std::memory_order_relaxed);
@@ -51,12 +68,40 @@ __device__ __forceinline__ void publish(Word* word, float h) {
 // multiprocessor, which are doing the work that is waited for.
 __device__ __forceinline__ float wait_for(Word* word) {
   for (;;) {
-    const Word w = WordRef(*word).load(cuda::std::memory_order_relaxed);
-    if (w & kReady) return __uint_as_float(static_cast<unsigned>(w));
+    const Word w = peek(word);
+    if (w & kReady) return value(w);
     __nanosleep(256);
   }
 }
 // [/snippet:carry_words]
+
+// [snippet:carry_fold]
+// h at the start of segment s, for one state: the summaries of segments 0 ... s - 1 folded in
+// order, h = b_j + exp(A sum_j(delta)) h. A window of them is loaded at once, so that their trips
+// through L2 overlap; only a summary not yet published is waited for. The order of the fold is
+// fixed, so the result does not depend on which block finished first.
+template <int kWindow = 8>
+__device__ __forceinline__ float fold_summaries(Word* words, int segments, int dstate, std::int64_t channel, int s,
+                                                int state, float A2) {
+  const auto word = [&](int j, int row) { return words + summary_index(segments, dstate, channel, j, row); };
+  float h = 0.f;
+  for (int j0 = 0; j0 < s; j0 += kWindow) {
+    Word end[kWindow], sum[kWindow];
+#pragma unroll
+    for (int i = 0; i < kWindow; ++i) {
+      const int j = min(j0 + i, s - 1);  // past s - 1: the last one again, never folded
+      end[i] = peek(word(j, state)), sum[i] = peek(word(j, dstate));
+    }
+#pragma unroll
+    for (int i = 0; i < kWindow && j0 + i < s; ++i) {
+      const float b = end[i] & kReady ? value(end[i]) : wait_for(word(j0 + i, state));
+      const float delta_sum = sum[i] & kReady ? value(sum[i]) : wait_for(word(j0 + i, dstate));
+      h = b + exp2f(A2 * delta_sum) * h;
+    }
+  }
+  return h;
+}
+// [/snippet:carry_fold]
 #endif
 
 }  // namespace selective_scan::detail::carry
