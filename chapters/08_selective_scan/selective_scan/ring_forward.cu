@@ -190,15 +190,14 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
   constexpr int kChannels = RingShared<Input, P>::kChannels;
   const int segments = kCut ? split.segments : 1;
   const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
-  unsigned use = 0;  // tiles filled so far: slot use % kStages, its round use / kStages
+  ring::RingPosition<kStages> fill;  // the next slot to fill
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
     for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
-        const int slot = int(use % kStages);
-        const unsigned round = use / kStages;
-        if (round > 0) ring::wait(&sh.empty[slot], (round - 1) & 1);
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, fill.advance()) {
+        const int slot = fill.slot();
+        if (fill.reused()) ring::wait(&sh.empty[slot], fill.previous_phase());
         std::uint64_t* const full = &sh.full[slot];
         if (pass == 2)
           fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
@@ -225,7 +224,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
   const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
   const int segments = kCut ? split.segments : 1;
   const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
-  unsigned use = 0;
+  ring::RingPosition<kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
@@ -276,9 +275,9 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       float end[K], delta_sum = 0.f;
 #pragma unroll
       for (int k = 0; k < K; ++k) end[k] = h[k];
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
-        const int ring_slot = int(use % kStages);
-        ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
+      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
+        const int ring_slot = take.slot();
+        ring::wait(&sh.full[ring_slot], take.phase());
         const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
@@ -316,9 +315,9 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     // [/snippet:segment_pass]
 
     // Pass 2: the outputs, from the segment's true starting state.
-    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, ++use) {
-      const int ring_slot = int(use % kStages);
-      ring::wait(&sh.full[ring_slot], (use / kStages) & 1);
+    for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
+      const int ring_slot = take.slot();
+      ring::wait(&sh.full[ring_slot], take.phase());
       const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       Input* const out_tile = out + t0;
