@@ -12,13 +12,27 @@ constexpr int kThreads = 256;
 unsigned blocks_for(std::int64_t n) { return unsigned(std::min<std::int64_t>((n + kThreads - 1) / kThreads, 1 << 20)); }
 
 // [snippet:sum_over_batch]
-// out[i] = sum over b of partial[b * count + i], b in order.
-__global__ void sum_over_batch(const float* partial, float* out, std::int64_t batch, std::int64_t count) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+// The arrays summed over the batch (dA, dD, ddelta_bias, constant dB and dC), all in one launch:
+// a small problem pays for launches more than for sums.
+struct BatchSums {
+  static constexpr int kMaxArrays = 5;
+  int arrays = 0;
+  std::int64_t offset[kMaxArrays];  // where its partials start in the workspace, in floats
+  std::int64_t count[kMaxArrays];   // its length
+  float* out[kMaxArrays];
+};
+
+// For every array a and index i: out_a[i] = sum over b of partial_a[b * count_a + i], b in order.
+__global__ void sum_over_batch(const float* partials, BatchSums sums, std::int64_t batch, std::int64_t total) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
        i += std::int64_t(gridDim.x) * blockDim.x) {
+    int a = 0;
+    std::int64_t k = i;
+    while (k >= sums.count[a]) k -= sums.count[a++];
+    const float* partial = partials + sums.offset[a];
     float sum = 0;
-    for (std::int64_t b = 0; b < batch; ++b) sum += partial[b * count + i];
-    out[i] = sum;
+    for (std::int64_t b = 0; b < batch; ++b) sum += partial[b * sums.count[a] + k];
+    sums.out[a][k] = sum;
   }
 }
 // [/snippet:sum_over_batch]
@@ -73,15 +87,19 @@ void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& w, 
   const float* partials = static_cast<const float*>(args.workspace);
   const std::int64_t s = is_complex ? 2 : 1;
   const std::int64_t per_channel_state = args.dim * args.dstate * s;
+  BatchSums sums;
+  std::int64_t total = 0;
   const auto over_batch = [&](std::int64_t offset, float* out, std::int64_t count) {
-    sum_over_batch<<<blocks_for(count), kThreads, 0, stream>>>(partials + offset, out, args.batch, count);
-    SELECTIVE_SCAN_CHECK_LAUNCH();
+    sums.offset[sums.arrays] = offset, sums.out[sums.arrays] = out, sums.count[sums.arrays] = count;
+    ++sums.arrays, total += count;
   };
   over_batch(w.dA, args.dA, per_channel_state);
   if (!args.B.variable) over_batch(w.dB_const, args.dB, per_channel_state);
   if (!args.C.variable) over_batch(w.dC_const, args.dC, per_channel_state);
   if (args.dD) over_batch(w.dD, args.dD, args.dim);
   if (args.ddelta_bias) over_batch(w.ddelta_bias, args.ddelta_bias, args.dim);
+  sum_over_batch<<<blocks_for(total), kThreads, 0, stream>>>(partials, sums, args.batch, total);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
   if (!args.deterministic) return;
   const std::int64_t rest = args.dstate * args.seqlen * s;
   const auto over_group = [&](std::int64_t offset, float* out) {
