@@ -3,7 +3,7 @@
 // k·items, …, k·items + items − 1 and parks them in shared memory; then the block writes them out
 // striped: in round j thread k writes step j·threads + k, so that the 32 threads of a warp hit
 // 32 consecutive addresses. `valid` steps of the chunk exist (fewer than threads × items in the
-// sequence's last chunk); a step past them is never written. selective_scan/blocked_backward.cu
+// sequence's last chunk); a step past them is never written. selective_scan/v2_blocked_backward.cu
 // does the same in its loop over rounds.
 #pragma once
 

@@ -153,7 +153,7 @@ TEST_CASE("exercise 2: reverse_step walked from the last step gives dB and the i
 // ---- Exercise 3: the striped hand-out of a chunk's dB and dC writes ----
 
 namespace {
-// The block shapes of version 2 (with_block_shape in selective_scan/blocked_common.cuh).
+// The block shapes of version 2 (with_block_shape in selective_scan/v2_blocked_common.cuh).
 struct Shape {
   int threads, items;
 };

@@ -1,4 +1,4 @@
-// tensor_maps.hpp: the tensor maps of version 5's backward (checkpoints_backward.cu), made on the
+// tensor_maps.hpp: the tensor maps of version 5's backward (v5_checkpoints_backward.cu), made on the
 // host once a call. A map tells the tensor copy engine an input's sizes and strides, so that one
 // instruction of the kernel lands a whole box of it (kTile steps x kBoxRows rows) in shared memory.
 #pragma once

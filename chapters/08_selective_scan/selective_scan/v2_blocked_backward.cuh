@@ -10,10 +10,10 @@
 // a map q_{t+1} -> q_t of the same (a, b) form as the forward's, made of step t's values alone.
 #pragma once
 
-#include "blocked_common.cuh"
 #include "check.hpp"
 #include "reductions.cuh"
 #include "sequence_access.cuh"
+#include "v2_blocked_common.cuh"
 
 #include <cub/block/block_scan.cuh>
 

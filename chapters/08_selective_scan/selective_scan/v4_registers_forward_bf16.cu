@@ -1,6 +1,6 @@
-// registers_forward<__nv_bfloat16, ...>: one input type of registers_forward.cuh: compiled apart,
+// registers_forward<__nv_bfloat16, ...>: one input type of v4_registers_forward.cuh: compiled apart,
 // so that the input types build in parallel.
-#include "registers_forward.cuh"
+#include "v4_registers_forward.cuh"
 
 namespace selective_scan::detail {
 

@@ -1,6 +1,6 @@
-// Version 4's forward (registers_forward.cuh) for fp32 inputs, and what the plans ask of it; the
-// other input types compile apart (registers_forward_fp16.cu, _bf16.cu), in parallel.
-#include "registers_forward.cuh"
+// Version 4's forward (v4_registers_forward.cuh) for fp32 inputs, and what the plans ask of it; the
+// other input types compile apart (v4_registers_forward_fp16.cu, _bf16.cu), in parallel.
+#include "v4_registers_forward.cuh"
 
 namespace selective_scan::detail {
 

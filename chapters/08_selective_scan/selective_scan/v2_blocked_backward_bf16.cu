@@ -1,6 +1,6 @@
-// blocked_backward<__nv_bfloat16, ...>: one input type of blocked_backward.cuh: compiled apart,
+// blocked_backward<__nv_bfloat16, ...>: one input type of v2_blocked_backward.cuh: compiled apart,
 // so that the input types build in parallel.
-#include "blocked_backward.cuh"
+#include "v2_blocked_backward.cuh"
 
 namespace selective_scan::detail {
 

@@ -1,6 +1,6 @@
-// Version 2's backward (blocked_backward.cuh) for fp32 inputs; the other input types compile
-// apart (blocked_backward_fp16.cu, _bf16.cu), in parallel.
-#include "blocked_backward.cuh"
+// Version 2's backward (v2_blocked_backward.cuh) for fp32 inputs; the other input types compile
+// apart (v2_blocked_backward_fp16.cu, _bf16.cu), in parallel.
+#include "v2_blocked_backward.cuh"
 
 namespace selective_scan::detail {
 

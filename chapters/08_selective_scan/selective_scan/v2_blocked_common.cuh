@@ -1,4 +1,4 @@
-// blocked_common.cuh: what the forward and backward of version 2 share -- the block shape chosen
+// v2_blocked_common.cuh: what the forward and backward of version 2 share -- the block shape chosen
 // by sequence length, block-wide loads and stores that turn the input type into fp32 registers,
 // and block sums in a fixed order.
 #pragma once

@@ -3,9 +3,9 @@
 // the chunk in registers, scans them with cub::BlockScan, and carries the state into the next
 // chunk through a running prefix. Everything between reading u, delta, B, C, z and writing out,
 // out_z happens in registers: that fusion is the first of Mamba's hardware-aware ideas.
-#include "blocked_common.cuh"
 #include "check.hpp"
 #include "sequence_access.cuh"
+#include "v2_blocked_common.cuh"
 
 #include <cub/block/block_scan.cuh>
 
