@@ -448,6 +448,11 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 // their number is bounded too.
 constexpr std::int64_t kMinSegmentSteps = 128;
 constexpr std::int64_t kMaxSegments = 64;
+// And a cut pays only where the groups leave multiprocessors without a block: with one on each,
+// two segments' blocks share a multiprocessor and pass 1 is pure cost ((2, 1536, 2048), 192
+// groups: forward 0.213 ms uncut, 0.224 in 2 segments); and only from 512 steps (at (4, 256,
+// 256), 2 segments of 128 took 0.041 ms, version 4's forward 0.033). Same H100, same day.
+constexpr std::int64_t kMinCutSteps = 512;
 
 // How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
 // block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
@@ -474,12 +479,14 @@ RingLaunch launch_for(const ScanArgs& args) {
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
   const int per_multiprocessor =
       blocks_per_multiprocessor(reinterpret_cast<const void*>(p.kernel), kThreads, p.shared_bytes);
-  // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, and
-  // a cut needs at most half as many groups as places (396 on the H200).
+  // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, more
+  // than any GPU's multiprocessors.
   const std::int64_t groups = channels / p.block_channels;
   const std::int64_t places = std::int64_t(multiprocessors()) * per_multiprocessor;
-  const std::int64_t segments = std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments});
-  if (!p4 && segments > 1) {
+  const bool cut = !p4 && groups < multiprocessors() && args.seqlen >= kMinCutSteps;
+  const std::int64_t segments =
+      cut ? std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments}) : std::int64_t(1);
+  if (segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = kernel_for_rows<Input, 2, 8, true>(args);
     SELECTIVE_SCAN_CHECK(
