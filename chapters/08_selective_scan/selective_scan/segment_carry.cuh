@@ -42,15 +42,16 @@ inline std::size_t split_bytes(std::int64_t channels, int dstate, int segments) 
   return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * dstate) * sizeof(Word);
 }
 
-// The forward's summaries of a cut: for every channel and every segment but the last, dstate
-// words (the state at the segment's end when it starts from h = 0; segment 0 starts from its
-// initial state) and one more (the sum of its delta), after the counter words[0].
+// The forward's summaries of a cut, laid out as the carries are with one row more: for every
+// channel and every segment but the last, dstate words (the state at the segment's end when it
+// starts from h = 0; segment 0 starts from its initial state) and, at row dstate, the sum of its
+// delta.
 __host__ __device__ inline std::int64_t summary_index(int segments, int dstate, std::int64_t channel, int segment,
-                                                      int state) {
-  return 1 + (channel * (segments - 1) + segment) * (dstate + 1) + state;
+                                                      int row) {
+  return carry_index(segments, dstate + 1, channel, segment, row);
 }
 inline std::size_t summary_bytes(std::int64_t channels, int dstate, int segments) {
-  return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * (dstate + 1)) * sizeof(Word);
+  return split_bytes(channels, dstate + 1, segments);
 }
 
 #ifdef __CUDACC__

@@ -211,7 +211,7 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
 
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
-// kCut: the kernel for cut sequences (pass 1 and the carries); the other never sees a segment.
+// kCut: the kernel for cut sequences (pass 1 and the summaries); the other never sees a segment.
 template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
 __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const carry::Split& split) {
   using Shared = RingShared<Input, P>;
