@@ -144,9 +144,13 @@ TEST_CASE("a plan's summary names the versions that run") {
   plan.backward = Kernel::registers;
   CHECK(plan.summary() == "v5 fwd, v4 bwd");
   plan.asked = Kernel::automatic, plan.forward_segments = 4;
-  CHECK(plan.summary() == "auto: v5 fwd, v4 bwd, 4 segments");
+  CHECK(plan.summary() == "auto: v5 fwd, v4 bwd, segments 4 fwd");
   plan.backward = Kernel::checkpoints, plan.backward_reads_kept_states = true;
-  CHECK(plan.summary() == "auto: v5, 4 segments, kept h");
+  CHECK(plan.summary() == "auto: v5, segments 4 fwd, kept h");
+  plan.backward_segments = 6;
+  CHECK(plan.summary() == "auto: v5, segments 4 fwd 6 bwd, kept h");
+  plan.forward_segments = 1;
+  CHECK(plan.summary() == "auto: v5, segments 6 bwd, kept h");
 }
 
 TEST_CASE("the registry lists versions 1 to 5 in order; automatic is none of them") {

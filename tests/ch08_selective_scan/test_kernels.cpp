@@ -185,14 +185,14 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
 }
 
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
-// block each, and carries the state from segment to segment (segment_carry.cuh): the forward
-// folds the summaries of the segments before each one, the backward carries q backwards. 64
-// segments forward, the most a cut makes (five of one chunk each backward): a first one from the
-// initial state, middle ones that publish a summary and fold more than one window of them, and a
-// last one that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so
-// the forward's producer copies them in bulk and the backward's tiles come by tensor copies;
-// rows of 8269 do not: the producer loads them value by value, and version 4's backward takes
-// the call.
+// block each (segment_carry.cuh). The forward folds the summaries of the segments before each
+// one; the backward's first launch writes each segment's summaries, forwards and backwards, and
+// its second folds them into h at the segment's start and q at its end. 64 segments each way,
+// the most a cut makes, of about 128 steps: a first one from the initial state, middle ones that
+// start within a chunk of 2048 steps and fold more than one window of summaries, and a last one
+// that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so the forward's producer
+// copies them in bulk and the backward's tiles come by tensor copies; rows of 8269 do not: the
+// producer loads them value by value, and version 4's backward takes the call.
 TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
   REQUIRE_GPU();
   int seed = 171;
@@ -205,6 +205,7 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
         // The cut happens only where the groups alone leave the device idle: make sure it does.
         ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
         REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
+        if (seqlen % 4 == 0) REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments > 1);
         const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
         INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
         CHECK(outcome.ok);

@@ -52,6 +52,18 @@ std::vector<Shape> heat_map() {
   return shapes;
 }
 
+// Where version 5 cuts sequences into time segments: the heat map's rows of fewer channels than
+// fill the device, from 2048 steps, and the other axes' small shape.
+std::vector<Shape> cut() {
+  std::vector<Shape> shapes;
+  for (DataType t : kTypes) {
+    for (auto [batch, dim] : {std::pair{2, 64}, std::pair{1, 256}, std::pair{4, 256}, std::pair{2, 1536}})
+      for (std::int64_t seqlen : {2048, 8192, 32768}) shapes.push_back(make(t, batch, dim, seqlen, 16));
+    shapes.push_back(make(t, 1, 256, 4096, 16));
+  }
+  return shapes;
+}
+
 // The other axes, each changed from a large and a small shape.
 std::vector<Shape> other_axes() {
   std::vector<Shape> shapes;
@@ -77,7 +89,7 @@ std::vector<Shape> other_axes() {
 
 }  // namespace
 
-std::vector<std::string> grid_names() { return {"anchors", "small", "heat", "axes", "full"}; }
+std::vector<std::string> grid_names() { return {"anchors", "small", "cut", "heat", "axes", "full"}; }
 
 std::vector<Shape> grid_named(const std::string& name) {
   if (name == "anchors") return anchors();
@@ -87,6 +99,7 @@ std::vector<Shape> grid_named(const std::string& name) {
     shapes[1].z = false;
     return shapes;
   }
+  if (name == "cut") return cut();
   if (name == "heat") return heat_map();
   if (name == "axes") return other_axes();
   std::vector<Shape> shapes = heat_map();

@@ -76,6 +76,7 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
   plan.backward_reads_kept_states =
       plan.forward == Kernel::checkpoints && plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
   plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
+  if (plan.backward == Kernel::checkpoints) plan.backward_segments = checkpoints_backward_segments(backward_args);
   if (asked == Kernel::automatic)
     plan.why = "forward: " + forward.why + "; backward: " + backward.why;
   else if (forward.why.empty() && backward.why.empty())
@@ -98,7 +99,11 @@ std::string Plan::summary() const {
   };
   std::string s = asked == Kernel::automatic ? "auto: " : "";
   s += backward == forward ? v(forward) : v(forward) + " fwd, " + v(backward) + " bwd";
-  if (forward_segments > 1) s += ", " + std::to_string(forward_segments) + " segments";
+  if (forward_segments > 1 || backward_segments > 1) {
+    s += ", segments";
+    if (forward_segments > 1) s.append(" ").append(std::to_string(forward_segments)).append(" fwd");
+    if (backward_segments > 1) s.append(" ").append(std::to_string(backward_segments)).append(" bwd");
+  }
   if (backward_reads_kept_states) s += ", kept h";
   return s;
 }

@@ -102,6 +102,7 @@ void registers_backward(const ScanArgs& args, cudaStream_t stream);
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);             // its workspace past the partial sums
 std::int64_t checkpoints_backward_items(const ScanArgs& args);  // groups of a block's channels x time segments
+int checkpoints_backward_segments(const ScanArgs& args);        // time segments each sequence is cut into
 template <class Input>
 void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
 

@@ -5,7 +5,10 @@
 // are zeroed before the launch: 0 means "not yet".
 //   - The forward publishes each segment's summary (per state, its end from h = 0; and its sum of
 //     delta) and folds the summaries of all the segments before it, in order: no chain of waits.
-//   - The backward carries q segment to segment, each link a wait for the one after it.
+//   - The backward needs both directions: h at a segment's start (the segments before it) and
+//     q at its end (the segments after it). No order of claiming items makes every wait one on
+//     a running block, so it summarizes in a first launch and folds in a second: plain floats,
+//     no flags, the launch boundary the only wait (backward_summary_index, fold_backward).
 #pragma once
 
 #include <cuda/atomic>
@@ -52,6 +55,19 @@ __host__ __device__ inline std::int64_t summary_index(int segments, int dstate, 
 }
 inline std::size_t summary_bytes(std::int64_t channels, int dstate, int segments) {
   return split_bytes(channels, dstate + 1, segments);
+}
+
+// The backward's summaries of a cut: per channel and segment, one row of dstate + 1 floats for
+// each direction. Forwards, the state at the segment's end from h = 0 (segment 0: from its
+// initial state); backwards, the gradient q that leaves its first step, from q = 0 at its end.
+// Each row ends with the segment's sum of delta, summed in the row's own direction.
+enum Direction : int { kForwards = 0, kBackwards = 1 };
+__host__ __device__ inline std::int64_t backward_summary_index(int segments, int dstate, std::int64_t channel,
+                                                               int segment, Direction direction, int row) {
+  return ((channel * segments + segment) * 2 + direction) * (dstate + 1) + row;
+}
+inline std::size_t backward_summaries_bytes(std::int64_t channels, int dstate, int segments) {
+  return segments <= 1 ? 0 : std::size_t(channels) * segments * 2 * (dstate + 1) * sizeof(float);
 }
 
 #ifdef __CUDACC__
@@ -103,6 +119,24 @@ __device__ __forceinline__ float fold_summaries(Word* words, int segments, int d
   return h;
 }
 // [/snippet:carry_fold]
+
+// [snippet:carry_fold_backward]
+// For the backward's second launch, one state of segment s: forwards, h at its start, the
+// summaries of segments 0 ... s - 1 folded in order; backwards, q at its end, those of segments
+// S - 1 ... s + 1. Each fold is x = b_j + exp(A sum_j(delta)) x, as a chain of waits would have
+// done it, link by link. The first launch wrote the summaries: nothing to wait for.
+__device__ __forceinline__ float fold_backward(const float* summaries, int segments, int dstate, std::int64_t channel,
+                                               int s, Direction direction, int state, float A2) {
+  const int first = direction == kForwards ? 0 : segments - 1, step = direction == kForwards ? 1 : -1;
+  float x = 0.f;
+#pragma unroll 8
+  for (int j = first; j != s; j += step) {
+    const float* row = summaries + backward_summary_index(segments, dstate, channel, j, direction, 0);
+    x = __ldg(row + state) + exp2f(A2 * __ldg(row + dstate)) * x;
+  }
+  return x;
+}
+// [/snippet:carry_fold_backward]
 #endif
 
 }  // namespace selective_scan::detail::carry

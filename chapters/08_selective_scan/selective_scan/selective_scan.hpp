@@ -218,13 +218,15 @@ struct Plan {
                                               //   deterministic off and dout laid out like u would run)
   int forward_segments = 1;                   // time segments each sequence is cut into across blocks, with
                                               //   the workspace this call was given (1: not cut)
+  int backward_segments = 1;                  // and the backward's (version 5's, when too few channels)
   bool backward_reads_kept_states = false;    // the backward reads state_checkpoints, not recomputes them
   std::int64_t state_checkpoints_floats = 0;  // what forward() may keep (0: nothing)
   std::size_t forward_workspace_bytes = 0;    // what forward() may use (0: none)
   std::size_t backward_workspace_bytes = 0;   // what backward() needs
   std::string why;                            // one line: why these versions
   // "v5" when one version takes both directions, else "v5 fwd, v4 bwd"; "auto: " first when
-  // automatic chose; ", 4 segments" and ", kept h" when the forward cuts and the backward reads.
+  // automatic chose; ", segments 16 fwd 6 bwd" where a direction cuts; ", kept h" where the
+  // backward reads them.
   std::string summary() const;
 };
 // The plan of a call on the current device (throws Error for parameters validate() rejects).

@@ -21,11 +21,15 @@
 // states and over a warp's channels are version 4's; dB and dC are then summed over the block's
 // four warps and added four steps to an atomic instruction. The values a lane keeps to finish its
 // staged steps live in shared memory, not registers. When the channel groups are too few to fill
-// the GPU, each sequence is cut into segments of whole chunks, one block each, as the forward cuts
-// it (segment_carry.cuh); here the carry runs backwards in time: it is q, the gradient that flows
-// from a segment's first step into the step before it. Every segment except the first walks its
-// steps backwards once more, for q alone (from q = 0: one exponential a state and step more), and
-// passes q on once the segment after it has passed on its own. Real A, up to 16 states, a group's
+// the GPU, each sequence is cut into segments of whole tiles, one block each, as the forward cuts
+// it (segment_carry.cuh). A segment needs two carries: q, the gradient that flows into its last
+// step from the segments after it, and (unless the forward kept h) h at its first step, from the
+// segments before it. So a cut backward is two launches of this kernel. In the first, each
+// segment summarizes itself: a walk forwards for its end state from h = 0 (where h is not kept
+// and segments follow), a walk backwards for the q leaving its first step from q = 0 (where
+// segments precede). In the second, each segment folds the summaries of the others into its two
+// carries and walks as an uncut sequence would, in pieces that end at its bounds and at the
+// chunks' (where the forward's chunk states give h). Real A, up to 16 states, a group's
 // channels in whole blocks, inputs whose rows start on 16 bytes, the atomic dB and dC, and sm_90
 // only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "check.hpp"
@@ -69,10 +73,25 @@ struct alignas(128) Slot {
   alignas(128) Input B[kStates][kTile];
   alignas(128) Input C[kStates][kTile];
 };
-// What a walk needs of a tile: the sweep (delta, u, B), the gradients (all of them), the carry
-// of a cut sequence's pass 1 (delta, dout, z, C).
-enum class Walk { sweep, gradients, carry };
+// What a walk needs of a tile: the sweep (delta, u, B), the gradients (all of them); of a cut
+// sequence's summaries, the end state (delta, u, B: the sweep's) and the carry q (delta, dout,
+// z, C).
+enum class Walk { sweep, gradients, ends, carry };
 // [/snippet:backward_slot]
+
+// How a launch cuts the sequences: into `segments` (1: not cut), and whether it is the first of
+// the cut's two launches, which writes the summaries the second folds.
+struct Cut {
+  int segments;
+  bool summarizing;
+  float* summaries;
+};
+// The items of a launch: every group's segments, but the first launch with kept h, which has
+// nothing to do for segment 0.
+__host__ __device__ inline std::int64_t launch_items(const ScanArgs& a, const Cut& cut) {
+  const std::int64_t groups = a.batch * a.dim / kChannels;
+  return groups * (cut.summarizing && a.state_checkpoints ? cut.segments - 1 : cut.segments);
+}
 
 // The B and C rows of the tile being walked, as fp32 (fp16 and bf16 converted) for the block's
 // four warps, each row padded by 16 bytes: the P lanes of a channel read states j, j + P of the
@@ -99,7 +118,6 @@ struct alignas(128) Shared {
   float sums[kWarps][kSlots][2][kTile + 4];  // per step: sum over states of A Abar h_{t-1} g, of g B
   alignas(16) float time_gradients[kWarps][2][kStates][kTile + 4];  // dB_t, dC_t of each warp's rows
   ConvertedRows converted;
-  std::int64_t first_item;
 };
 static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74 * 1024,
               "three blocks a multiprocessor need at most 74 KB each (227 KB)");
@@ -109,23 +127,33 @@ static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74
 constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStepsPerLane = kTile / P;  // steps of a tile a lane stages
 
-// A block's work item: a group of 16 channels and one segment of their sequences (whole
-// chunks), the last segment's items first: each waits only for the items of the segment after it.
+// A block's work item: a group of 16 channels and one segment of their sequences (whole tiles),
+// the last segment's items first (a first launch with kept h has no work for segment 0: its
+// items are left out).
 struct Item {
   std::int64_t first;  // its first channel
   int segment;
-  std::int64_t chunk_begin, chunk_end, t_begin, t_end;
+  std::int64_t t_begin, t_end;
   __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
     first = item % groups * kChannels;
     segment = segments - 1 - int(item / groups);
-    chunk_begin = carry::segment_begin(a.chunks, segments, segment, 1);
-    chunk_end = carry::segment_begin(a.chunks, segments, segment + 1, 1);
-    t_begin = chunk_begin * kChunkLength;
-    t_end = std::min(a.seqlen, chunk_end * kChunkLength);
+    t_begin = carry::segment_begin(a.seqlen, segments, segment, kTile);
+    t_end = carry::segment_begin(a.seqlen, segments, segment + 1, kTile);
   }
-  // The tile a walk of this item starts with: pass 1's last tile, or the sweep's first of the
-  // last chunk.
   __device__ std::int64_t last_tile() const { return t_begin + (t_end - t_begin - 1) / kTile * kTile; }
+  // The piece of the segment that holds step t: its steps within t's chunk.
+  __device__ std::int64_t piece_begin(std::int64_t t) const {
+    return std::max(t_begin, t / kChunkLength * kChunkLength);
+  }
+  __device__ std::int64_t piece_end(std::int64_t t) const {
+    return std::min(t_end, t / kChunkLength * kChunkLength + kChunkLength);
+  }
+  // The first launch's walks: forwards for the end state (the segments after it need it, and h
+  // is not kept), backwards for q (the segments before it need it).
+  __device__ bool summarizes_forwards(const ScanArgs& a, int segments) const {
+    return !a.state_checkpoints && segment + 1 < segments;
+  }
+  __device__ bool summarizes_backwards() const { return segment > 0; }
 };
 
 // A tile of the block's work: which item (and where its rows are: the batch, the first channel,
@@ -137,39 +165,45 @@ struct TileRef {
 };
 
 // [snippet:backward_schedule]
-// The order the walks take a block's tiles in: for each item, pass 1's tiles last first (a cut
-// sequence's segments but the first), then chunk by chunk, last first, the sweep's tiles forwards
-// and the gradients' backwards; then the block's next item. The ring is filled in this order, a
-// tile ahead of the walks.
-__device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
-  if (item >= groups * segments) return {-1, 0, 0, 0, 0, Walk::sweep};
-  const Item w(a, item, groups, segments);
+// The order the walks take a block's tiles in, item after item. A first launch: the summary walks
+// (forwards, then backwards). Otherwise piece by piece, last first, the sweep's tiles forwards and
+// the gradients' backwards (with the forward's checkpoints, no sweep: the gradients' tiles run
+// straight back through the segment). The ring is filled in this order, a tile ahead of the walks.
+__device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
+  if (item >= launch_items(a, cut)) return {-1, 0, 0, 0, 0, Walk::sweep};
+  const Item w(a, item, groups, cut.segments);
   const std::int64_t b = w.first / a.dim, d0 = w.first % a.dim, group = d0 / a.dims_per_group;
-  if (w.segment > 0) return {item, b, d0, group, w.last_tile(), Walk::carry};
+  if (cut.summarizing) {
+    if (w.summarizes_forwards(a, cut.segments)) return {item, b, d0, group, w.t_begin, Walk::ends};
+    return {item, b, d0, group, w.last_tile(), Walk::carry};
+  }
   if (a.state_checkpoints) return {item, b, d0, group, w.last_tile(), Walk::gradients};
-  return {item, b, d0, group, (w.chunk_end - 1) * kChunkLength, Walk::sweep};
+  return {item, b, d0, group, w.piece_begin(w.last_tile()), Walk::sweep};
 }
 // The tile after t, of item w. Not inlined (nor is fill_slot): called once a tile, it then takes
 // none of the walk's registers.
 __device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, TileRef t, std::int64_t groups,
-                                           int segments) {
-  const std::int64_t chunk_t0 = t.t0 / kChunkLength * kChunkLength;
+                                           const Cut& cut) {
   const auto at = [&](std::int64_t t0, Walk walk) { return TileRef{t.item, t.b, t.d0, t.group, t0, walk}; };
   switch (t.walk) {
+    case Walk::ends:
+      if (t.t0 + kTile < w.t_end) return at(t.t0 + kTile, Walk::ends);
+      if (w.summarizes_backwards()) return at(w.last_tile(), Walk::carry);
+      break;
     case Walk::carry:
       if (t.t0 > w.t_begin) return at(t.t0 - kTile, Walk::carry);
-      if (a.state_checkpoints) return at(w.last_tile(), Walk::gradients);
-      return at((w.chunk_end - 1) * kChunkLength, Walk::sweep);
+      break;
     case Walk::sweep:
-      if (t.t0 + kTile < std::min(a.seqlen, chunk_t0 + kChunkLength)) return at(t.t0 + kTile, Walk::sweep);
-      return at(t.t0, Walk::gradients);  // the chunk's last tile, now backwards
-    case Walk::gradients:
-      // With the forward's checkpoints there is no sweep: the gradients' tiles run on backwards.
-      if (t.t0 > chunk_t0 || (a.state_checkpoints && t.t0 > w.t_begin)) return at(t.t0 - kTile, Walk::gradients);
-      if (chunk_t0 > w.t_begin) return at(chunk_t0 - kChunkLength, Walk::sweep);
-      return first_tile(a, t.item + gridDim.x, groups, segments);
+      if (t.t0 + kTile < w.piece_end(t.t0)) return at(t.t0 + kTile, Walk::sweep);
+      return at(t.t0, Walk::gradients);  // the piece's last tile, now backwards
+    case Walk::gradients: {
+      const std::int64_t piece_t0 = a.state_checkpoints ? w.t_begin : w.piece_begin(t.t0);
+      if (t.t0 > piece_t0) return at(t.t0 - kTile, Walk::gradients);
+      if (piece_t0 > w.t_begin) return at(w.piece_begin(piece_t0 - 1), Walk::sweep);
+      break;
+    }
   }
-  return {-1, 0, 0, 0, 0, Walk::sweep};
+  return first_tile(a, t.item + gridDim.x, groups, cut);
 }
 // [/snippet:backward_schedule]
 
@@ -189,12 +223,13 @@ template <class Input>
 __device__ __noinline__ void fill_slot(const ScanArgs& args, const TensorMaps& maps, Slot<Input>& slot,
                                        std::uint64_t* full, TileRef t) {
   const bool has_z = args.z.data != nullptr;
-  // The channel rows this walk reads: the sweep delta and u, the gradients all (z and y with a
-  // gate), the carry delta, dout (and z).
-  const bool read[kRows] = {true, t.walk != Walk::carry, t.walk != Walk::sweep, has_z && t.walk != Walk::sweep,
+  // The channel rows this walk reads: the sweep and the end state delta and u, the gradients all
+  // (z and y with a gate), the carry delta, dout (and z).
+  const bool forwards = t.walk == Walk::sweep || t.walk == Walk::ends;
+  const bool read[kRows] = {true, t.walk != Walk::carry, !forwards, has_z && !forwards,
                             has_z && t.walk == Walk::gradients};
   const bool with_B = args.B.variable && t.walk != Walk::carry;
-  const bool with_C = args.C.variable && t.walk != Walk::sweep;
+  const bool with_C = args.C.variable && !forwards;
   constexpr unsigned kBox = kChannels * kTile * sizeof(Input);
   unsigned bytes = (with_B ? kBox : 0) + (with_C ? kBox : 0);
   for (int r = 0; r < kRows; ++r) bytes += read[r] ? kBox : 0;
@@ -240,7 +275,7 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
 // B and C, their sums and their branches drop out of that kernel.
 template <class Input, bool kBothVariable>
-__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const carry::Split& split,
+__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
                               const TensorMaps& maps, Shared<Input>& sh) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
@@ -256,7 +291,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
   const std::int64_t groups = args.batch * args.dim / kChannels;
-  const int segments = split.segments;
+  const int segments = cut.segments;
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   const auto put = [&](float* partial, float value) {
     if (segments > 1)
@@ -280,7 +315,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     issued.advance();
   };
   const auto take = [&](const Item& w, const TileRef& t) -> int {
-    issue(tile_after(args, w, t, groups, segments));
+    issue(tile_after(args, w, t, groups, cut));
     const int s = taken.slot();
     ring::wait(&sh.full[s], taken.phase());
     taken.advance();
@@ -290,14 +325,13 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     __syncwarp();
     ring::arrive(&sh.empty[s]);
   };
-  const std::int64_t first_item = segments > 1 ? sh.first_item : blockIdx.x;
-  issue(first_tile(args, first_item, groups, segments));
+  issue(first_tile(args, blockIdx.x, groups, cut));
   // [/snippet:backward_ring]
 
-  for (std::int64_t item = first_item; item < groups * segments; item += gridDim.x) {
+  for (std::int64_t item = blockIdx.x; item < launch_items(args, cut); item += gridDim.x) {
     const Item w(args, item, groups, segments);
     const int segment = w.segment;
-    const TileRef item_first = first_tile(args, item, groups, segments);  // where its rows are
+    const TileRef item_first = first_tile(args, item, groups, cut);  // where its rows are
     const auto tile_ref = [&](std::int64_t t0, Walk walk) {
       return TileRef{item, item_first.b, item_first.d0, item_first.group, t0, walk};
     };
@@ -398,111 +432,145 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     const auto checkpoint = [&](int stretch, int k) -> float& {
       return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
     };
-    // Where q at the boundary after segment b is carried, for this thread's state k.
-    const auto carried = [&](int b, int k) {
-      return split.words + carry::carry_index(segments, args.dstate, bd, b, state(k));
+    // [snippet:checkpoints_sweep]
+    // A tile walked forwards: h through its steps and the sum of their delta; with `keep`, h
+    // before each of its stretches into the block's checkpoints, from stretch `first` on.
+    const auto sweep_tile = [&](float(&h)[K], float& delta_sum, bool keep, int first) {
+#pragma unroll
+      for (int g = 0; g < kTile; g += kGroup) {
+        if (keep && g % kStretch == 0) {
+#pragma unroll
+          for (int k = 0; k < K; ++k) checkpoint(first + g / kStretch, k) = h[k];
+        }
+        float B[K][kGroup];
+        read_matrix(sh.converted.B, B_var, B_const, g, B);
+#pragma unroll
+        for (int s = 0; s < kGroup; s += 2) {
+          const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
+          const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            delta_sum += delta[e];
+#pragma unroll
+            for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+          }
+        }
+      }
+    };
+    // [/snippet:checkpoints_sweep]
+    // This segment's summary in one direction, row `row` (segment_carry.cuh).
+    const auto summary = [&](carry::Direction direction, int row) -> float& {
+      return cut.summaries[carry::backward_summary_index(segments, args.dstate, bd, segment, direction, row)];
     };
 
-    // [snippet:checkpoints_carry]
-    // Pass 1, for a segment that continues another: q at its first step, from q = 0 at its end
-    // (the last segment: the true q), then with the carry from the segment after it brought to
-    // the start by the product of the decays, exp(A sum(delta)).
-    if (segment > 0) {
-      float back[K] = {}, delta_sum = 0.f;
-      for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
-        const int s_ring = take(w, tile_ref(t0, Walk::carry));
-        const Slot<Input>& tile = sh.slots[s_ring];
-        // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
+    // [snippet:checkpoints_summaries]
+    // The first launch of a cut: the segment's summaries, walked from h = 0 and from q = 0, for
+    // the second launch to fold. Forwards, the state at its end (segment 0: from the initial
+    // state); backwards, the q leaving its first step.
+    if (cut.summarizing) {
+      if (w.summarizes_forwards(args, segments)) {
+        float h[K], delta_sum = 0.f;
 #pragma unroll
-        for (int i = 0; i < kStepsPerLane; ++i) {
-          const int s = staged_step(i);
-          float2 v{0.f, 0.f};
-          if (t0 + s < args.seqlen) {
-            const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
-            v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][c][s])};
-            if (ch.z) v.y *= silu(to_float(tile.rows[kZ][c][s]));
-          }
-          sh.steps[warp][slot][s] = v;
+        for (int k = 0; k < K; ++k)
+          h[k] = segment == 0 && args.initial_state && state(k) < args.dstate
+                     ? args.initial_state[ch.state_index(state(k))]
+                     : 0.f;
+        for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
+          const int s_ring = take(w, tile_ref(t0, Walk::ends));
+          stage(sh.slots[s_ring], t0, false);
+          sweep_tile(h, delta_sum, false, 0);
+          release(s_ring);
         }
-        convert_rows(tile, false, C_var);
-        __syncwarp();
 #pragma unroll
-        for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
-          float C[K][kGroup];
-          read_C(tile, g, C);
-#pragma unroll
-          for (int s = kGroup - 1; s >= 0; --s) {
-            const float2 step = sh.steps[warp][slot][g + s];
-            delta_sum += step.x;
-#pragma unroll
-            for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
-          }
-        }
-        release(s_ring);
+        for (int k = 0; k < K; ++k)
+          if (state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
+        if (j == 0) summary(carry::kForwards, args.dstate) = delta_sum;
       }
+      if (w.summarizes_backwards()) {
+        float back[K] = {}, delta_sum = 0.f;
+        for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
+          const int s_ring = take(w, tile_ref(t0, Walk::carry));
+          const Slot<Input>& tile = sh.slots[s_ring];
+          // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        if (state(k) >= args.dstate) continue;
-        if (segment + 1 < segments) {
-          q[k] = carry::wait_for(carried(segment, k));
-          back[k] += exp2f(A2[k] * delta_sum) * q[k];
+          for (int i = 0; i < kStepsPerLane; ++i) {
+            const int s = staged_step(i);
+            float2 v{0.f, 0.f};
+            if (t0 + s < args.seqlen) {
+              const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
+              v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][c][s])};
+              if (ch.z) v.y *= silu(to_float(tile.rows[kZ][c][s]));
+            }
+            sh.steps[warp][slot][s] = v;
+          }
+          convert_rows(tile, false, C_var);
+          __syncwarp();
+#pragma unroll
+          for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
+            float C[K][kGroup];
+            read_C(tile, g, C);
+#pragma unroll
+            for (int s = kGroup - 1; s >= 0; --s) {
+              const float2 step = sh.steps[warp][slot][g + s];
+              delta_sum += step.x;
+#pragma unroll
+              for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
+            }
+          }
+          release(s_ring);
         }
-        carry::publish(carried(segment - 1, k), back[k]);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
+        if (j == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
       }
-    } else if (segment + 1 < segments) {
+      continue;
+    }
+    // [/snippet:checkpoints_summaries]
+    // The second launch: q at the segment's end, from the summaries of the segments after it.
+    if (segment + 1 < segments) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (state(k) < args.dstate) q[k] = carry::wait_for(carried(segment, k));
+        if (state(k) < args.dstate)
+          q[k] = carry::fold_backward(cut.summaries, segments, args.dstate, bd, segment, carry::kBackwards, state(k),
+                                      A2[k]);
     }
-    // [/snippet:checkpoints_carry]
 
-    // Pass 2: the gradients, chunk by chunk, last first.
+    // Pass 2: the gradients, piece by piece (the segment's steps within one chunk), last first.
     // With the forward's checkpoints (state_checkpoints: the channel's rows of dstate, one per
-    // stretch) there is no sweep, and the tiles read their checkpoints from there.
-    for (std::int64_t chunk = w.chunk_end - 1; chunk >= w.chunk_begin; --chunk) {
-      const std::int64_t chunk_t0 = chunk * kChunkLength;
-      const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
-      // 1. The sweep: h before every stretch of the chunk.
+    // stretch) there is no sweep: the tiles read their checkpoints from there, and the segment is
+    // one piece.
+    for (std::int64_t piece_end = w.t_end; piece_end > w.t_begin;) {
+      const std::int64_t piece_t0 = args.state_checkpoints ? w.t_begin : w.piece_begin(piece_end - 1);
+      const int tiles = int((piece_end - piece_t0 + kTile - 1) / kTile);
+      // 1. The sweep: h before every stretch of the piece, from h at its start: the forward's
+      //    state at a chunk's start (or the initial state), or, where a segment starts within a
+      //    chunk, the summaries of the segments before it folded.
       float h[K];
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         h[k] = 0.f;
-        if (state(k) >= args.dstate) continue;
-        if (chunk > 0)
+        if (state(k) >= args.dstate || args.state_checkpoints) continue;
+        const std::int64_t chunk = piece_t0 / kChunkLength;
+        if (piece_t0 % kChunkLength != 0)
+          h[k] = carry::fold_backward(cut.summaries, segments, args.dstate, bd, segment, carry::kForwards, state(k),
+                                      A2[k]);
+        else if (chunk > 0)
           h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
         else if (args.initial_state)
           h[k] = args.initial_state[ch.state_index(state(k))];
       }
       for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
-        const std::int64_t t0 = chunk_t0 + tile_index * kTile;
+        const std::int64_t t0 = piece_t0 + tile_index * kTile;
         const int s_ring = take(w, tile_ref(t0, Walk::sweep));
-        const Slot<Input>& tile = sh.slots[s_ring];
-        stage(tile, t0, false);
-        // [snippet:checkpoints_sweep]
-#pragma unroll
-        for (int g = 0; g < kTile; g += kGroup) {
-          if (g % kStretch == 0) {
-#pragma unroll
-            for (int k = 0; k < K; ++k) checkpoint(tile_index * kStretchesPerTile + g / kStretch, k) = h[k];
-          }
-          float B[K][kGroup];
-          read_B(tile, g, B);
-#pragma unroll
-          for (int s = 0; s < kGroup; s += 2) {
-            const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
-            const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
-#pragma unroll
-            for (int e = 0; e < 2; ++e)
-#pragma unroll
-              for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
-          }
-        }
-        // [/snippet:checkpoints_sweep]
+        stage(sh.slots[s_ring], t0, false);
+        float unused = 0.f;
+        sweep_tile(h, unused, true, tile_index * kStretchesPerTile);
         release(s_ring);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
       for (int tile_index = tiles - 1; tile_index >= 0; --tile_index) {
-        const std::int64_t t0 = chunk_t0 + tile_index * kTile;
+        const std::int64_t t0 = piece_t0 + tile_index * kTile;
         const int s_ring = take(w, tile_ref(t0, Walk::gradients));
         const Slot<Input>& tile = sh.slots[s_ring];
         // [snippet:checkpoints_kept]
@@ -620,6 +688,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         }
         __syncwarp();
       }
+      piece_end = piece_t0;
     }
     // The channel's sums: per state from its thread, per channel over its 8 lanes.
 #pragma unroll
@@ -647,8 +716,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 template <class Input, bool kBothVariable>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
-                                                                           WorkspaceLayout workspace,
-                                                                           carry::Split split,
+                                                                           WorkspaceLayout workspace, Cut cut,
                                                                            const __grid_constant__ TensorMaps maps) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // The tensor copies land on 128-byte boundaries. sizeof(Shared): over the 48 KB of static memory.
@@ -660,12 +728,9 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
       ring::init(&sh.empty[s], kThreads);  // every thread, done reading
     }
     ring::fence_init();
-    // Segments wait for the segments after them: a block claims its item in the order blocks
-    // start, so whatever it waits for is already held by a running block (chapter 05's reason).
-    if (split.segments > 1) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
   }
   __syncthreads();
-  walk_backward<Input, kBothVariable>(args, workspace, split, maps, sh);
+  walk_backward<Input, kBothVariable>(args, workspace, cut, maps, sh);
 #endif
 }
 
@@ -685,15 +750,20 @@ struct Grid {
   unsigned blocks;
   int segments;
 };
+// A cut as the forward's (v5_ring_forward.cu): segments of at least 128 steps, at most 64 of
+// them, from 512 steps on.
+constexpr std::int64_t kMinSegmentSteps = 128;
+constexpr std::int64_t kMaxSegments = 64;
+constexpr std::int64_t kMinCutSteps = 512;
 Grid grid_for(const ScanArgs& args) {
   const int per_multiprocessor = blocks_per_multiprocessor(
       reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true>), kThreads, int(sizeof(Shared<float>)));
   const std::int64_t groups = args.batch * args.dim / kChannels;
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
-  // Too few groups for the places: cut the sequences, in whole chunks, into as many segments as
-  // the places allow; every item then has a running block of its own.
-  if (groups < places && args.chunks > 1) {
-    const int segments = int(std::min<std::int64_t>(places / groups, args.chunks));
+  // Too few groups for the places: cut the sequences into as many segments as the places allow,
+  // each item a block of its own.
+  if (groups < places && args.seqlen >= kMinCutSteps) {
+    const int segments = int(std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments}));
     if (segments > 1) return {unsigned(groups * segments), segments};
   }
   // Every block takes the same number of channel groups: with 768 groups and 396 places, 396
@@ -702,13 +772,12 @@ Grid grid_for(const ScanArgs& args) {
   return {unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds)), 1};
 }
 
-// The workspace past the partial sums: every block's checkpoints, then the carried words (on 8
-// bytes).
+// The workspace past the partial sums: every block's checkpoints, then a cut's summaries.
 std::size_t checkpoints_bytes(const Grid& grid) {
   return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float);
 }
-std::size_t words_offset(const WorkspaceLayout& workspace, const Grid& grid) {
-  return (std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid) + 7) / 8 * 8;
+std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid) {
+  return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
 
 }  // namespace
@@ -736,11 +805,11 @@ std::int64_t checkpoints_backward_items(const ScanArgs& args) {
   return args.batch * args.dim / kChannels * grid_for(args).segments;
 }
 
+int checkpoints_backward_segments(const ScanArgs& args) { return grid_for(args).segments; }
+
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
-  const WorkspaceLayout workspace = workspace_layout(args, false);
   const Grid grid = grid_for(args);
-  return words_offset(workspace, grid) - std::size_t(workspace.total) * sizeof(float) +
-         carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments);
+  return checkpoints_bytes(grid) + carry::backward_summaries_bytes(args.batch * args.dim, args.dstate, grid.segments);
 }
 
 template <class Input>
@@ -748,18 +817,23 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
   const Grid grid = grid_for(args);
-  carry::Split split{1, nullptr};
+  Cut cut{grid.segments, false, nullptr};
   if (grid.segments > 1) {
-    // The carries start unpublished, and the per-channel partial sums at 0 (blocks add into them).
-    auto* bytes = static_cast<unsigned char*>(args.workspace);
-    split = {grid.segments, reinterpret_cast<carry::Word*>(bytes + words_offset(workspace, grid))};
-    SELECTIVE_SCAN_CHECK(
-        cudaMemsetAsync(split.words, 0, carry::split_bytes(args.batch * args.dim, args.dstate, grid.segments), stream));
+    // The per-channel partial sums start at 0: a channel's segments add into them.
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
+    cut.summaries =
+        reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + summaries_offset(workspace, grid));
   }
   const TensorMaps maps = tensor_maps<Input>(args);
+  // A cut runs the kernel twice: the summaries, then the gradients.
   const auto launch = [&](auto kernel) {
-    kernel<<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, split, maps);
+    if (cut.segments > 1) {
+      const Cut first{cut.segments, true, cut.summaries};
+      kernel<<<unsigned(launch_items(args, first)), kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, first,
+                                                                                               maps);
+      SELECTIVE_SCAN_CHECK_LAUNCH();
+    }
+    kernel<<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
   };
   if (args.B.variable && args.C.variable) {
     allow_shared_memory<Input, true>();
