@@ -49,7 +49,7 @@ bool sm90() {
 TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]") {
   REQUIRE_GPU();
   REQUIRE(sm90());
-  const Plan v5 = plan_of(call(2, 64, 512, 16, Kernel::checkpoints));
+  const Plan v5 = plan_of(call(8, 1536, 512, 16, Kernel::checkpoints));
   CHECK(v5.summary() == "v5");
   CHECK(v5.why == "version 5 takes both directions");
 
@@ -77,15 +77,19 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   // Mamba's shapes: version 5 both ways.
   CHECK(plan_of(call(8, 1536, 2048, 16, Kernel::automatic)).summary() == "auto: v5");
   CHECK(plan_of(call(1, 5120, 8192, 16, Kernel::automatic, DataType::bfloat16)).summary() == "auto: v5");
-  // Few channels, long sequences: version 5's forward cut into time segments where it takes the
-  // call and has its workspace; else version 2, the one with time in parallel inside a channel.
+  // Few channels, long sequences: version 5 cut into time segments. Its forward cuts where it has
+  // its workspace (else version 2's forward, time in parallel inside a channel); its backward
+  // cuts within its own.
   BackwardParams cut = call(1, 256, 4096, 16, Kernel::automatic);
   cut.forward.workspace = fake;
   const Plan cut_plan = plan_of(cut);
   CHECK(cut_plan.forward == Kernel::checkpoints);
   CHECK(cut_plan.forward_segments > 1);
-  CHECK(cut_plan.backward == Kernel::blocked);
-  CHECK(plan_of(call(1, 256, 4096, 16, Kernel::automatic)).summary() == "auto: v2");
+  CHECK(cut_plan.backward == Kernel::checkpoints);
+  CHECK(cut_plan.backward_segments > 1);
+  const Plan no_workspace = plan_of(call(1, 256, 4096, 16, Kernel::automatic));
+  CHECK(no_workspace.forward == Kernel::blocked);
+  CHECK(no_workspace.backward == Kernel::checkpoints);
   CHECK(plan_of(call(1, 4, 4096, 16, Kernel::automatic)).summary() == "auto: v2");  // version 5 refuses dim 4
   // More than 16 states: version 4's forward over many channels, version 2's backward.
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v4 fwd, v2 bwd");

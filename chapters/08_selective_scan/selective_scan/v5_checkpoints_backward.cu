@@ -83,14 +83,20 @@ enum class Walk { sweep, gradients, ends, carry };
 // the cut's two launches, which writes the summaries the second folds.
 struct Cut {
   int segments;
+  int granule;  // steps the segments start on: a tile, or a chunk (then the chunk states give h)
   bool summarizing;
   float* summaries;
 };
-// The items of a launch: every group's segments, but the first launch with kept h, which has
-// nothing to do for segment 0.
+// Whether the first launch walks the segments forwards, for h at the next one's start: not
+// where the forward kept h, nor where the segments start on chunks (the chunk states give it).
+__host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut& cut) {
+  return !a.state_checkpoints && cut.granule != kChunkLength;
+}
+// The items of a launch: every group's segments, but in a first launch that does not walk
+// forwards, segment 0's, which has nothing to do (the items are ordered last segment first).
 __host__ __device__ inline std::int64_t launch_items(const ScanArgs& a, const Cut& cut) {
   const std::int64_t groups = a.batch * a.dim / kChannels;
-  return groups * (cut.summarizing && a.state_checkpoints ? cut.segments - 1 : cut.segments);
+  return groups * (cut.summarizing && !cut_walks_forwards(a, cut) ? cut.segments - 1 : cut.segments);
 }
 
 // The B and C rows of the tile being walked, as fp32 (fp16 and bf16 converted) for the block's
@@ -127,18 +133,17 @@ static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74
 constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStepsPerLane = kTile / P;  // steps of a tile a lane stages
 
-// A block's work item: a group of 16 channels and one segment of their sequences (whole tiles),
-// the last segment's items first (a first launch with kept h has no work for segment 0: its
-// items are left out).
+// A block's work item: a group of 16 channels and one segment of their sequences (whole tiles
+// or whole chunks), the last segment's items first.
 struct Item {
   std::int64_t first;  // its first channel
   int segment;
   std::int64_t t_begin, t_end;
-  __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
+  __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
     first = item % groups * kChannels;
-    segment = segments - 1 - int(item / groups);
-    t_begin = carry::segment_begin(a.seqlen, segments, segment, kTile);
-    t_end = carry::segment_begin(a.seqlen, segments, segment + 1, kTile);
+    segment = cut.segments - 1 - int(item / groups);
+    t_begin = carry::segment_begin(a.seqlen, cut.segments, segment, cut.granule);
+    t_end = carry::segment_begin(a.seqlen, cut.segments, segment + 1, cut.granule);
   }
   __device__ std::int64_t last_tile() const { return t_begin + (t_end - t_begin - 1) / kTile * kTile; }
   // The piece of the segment that holds step t: its steps within t's chunk.
@@ -148,10 +153,10 @@ struct Item {
   __device__ std::int64_t piece_end(std::int64_t t) const {
     return std::min(t_end, t / kChunkLength * kChunkLength + kChunkLength);
   }
-  // The first launch's walks: forwards for the end state (the segments after it need it, and h
-  // is not kept), backwards for q (the segments before it need it).
-  __device__ bool summarizes_forwards(const ScanArgs& a, int segments) const {
-    return !a.state_checkpoints && segment + 1 < segments;
+  // The first launch's walks: forwards for the end state (where the segments after it need it),
+  // backwards for q (the segments before it need it).
+  __device__ bool summarizes_forwards(const ScanArgs& a, const Cut& cut) const {
+    return cut_walks_forwards(a, cut) && segment + 1 < cut.segments;
   }
   __device__ bool summarizes_backwards() const { return segment > 0; }
 };
@@ -171,10 +176,10 @@ struct TileRef {
 // straight back through the segment). The ring is filled in this order, a tile ahead of the walks.
 __device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
   if (item >= launch_items(a, cut)) return {-1, 0, 0, 0, 0, Walk::sweep};
-  const Item w(a, item, groups, cut.segments);
+  const Item w(a, item, groups, cut);
   const std::int64_t b = w.first / a.dim, d0 = w.first % a.dim, group = d0 / a.dims_per_group;
   if (cut.summarizing) {
-    if (w.summarizes_forwards(a, cut.segments)) return {item, b, d0, group, w.t_begin, Walk::ends};
+    if (w.summarizes_forwards(a, cut)) return {item, b, d0, group, w.t_begin, Walk::ends};
     return {item, b, d0, group, w.last_tile(), Walk::carry};
   }
   if (a.state_checkpoints) return {item, b, d0, group, w.last_tile(), Walk::gradients};
@@ -329,7 +334,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   // [/snippet:backward_ring]
 
   for (std::int64_t item = blockIdx.x; item < launch_items(args, cut); item += gridDim.x) {
-    const Item w(args, item, groups, segments);
+    const Item w(args, item, groups, cut);
     const int segment = w.segment;
     const TileRef item_first = first_tile(args, item, groups, cut);  // where its rows are
     const auto tile_ref = [&](std::int64_t t0, Walk walk) {
@@ -468,7 +473,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     // the second launch to fold. Forwards, the state at its end (segment 0: from the initial
     // state); backwards, the q leaving its first step.
     if (cut.summarizing) {
-      if (w.summarizes_forwards(args, segments)) {
+      if (w.summarizes_forwards(args, cut)) {
         float h[K], delta_sum = 0.f;
 #pragma unroll
         for (int k = 0; k < K; ++k)
@@ -749,9 +754,17 @@ void allow_shared_memory() {
 struct Grid {
   unsigned blocks;
   int segments;
+  int granule;  // Cut::granule
 };
+// [snippet:backward_cut_rule]
 // A cut as the forward's (v5_ring_forward.cu): segments of at least 128 steps, at most 64 of
-// them, from 512 steps on.
+// them, from 512 steps on. But where segments of whole chunks would already give blocks to half
+// the places, the segments start on chunks: the forward's chunk states then give h at each
+// start, and the first launch walks backwards only. On an H100 (selective_scan_grid --grid cut,
+// 2026-11-25, forward and backward): (4, 256, 8192) in 4 segments of chunks, 1.016 ms; in 6 of
+// tiles, 1.063. (1, 256, 32768): 16 of chunks 1.049 ms, 24 of tiles 1.081. Where chunks are too
+// few, tiles: (2, 1536, 2048) uncut 0.773 ms, in 2 segments of tiles 0.707; (2, 64, 32768) in 16
+// of chunks 0.829 ms, in 49 of tiles 0.586.
 constexpr std::int64_t kMinSegmentSteps = 128;
 constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kMinCutSteps = 512;
@@ -763,13 +776,17 @@ Grid grid_for(const ScanArgs& args) {
   // Too few groups for the places: cut the sequences into as many segments as the places allow,
   // each item a block of its own.
   if (groups < places && args.seqlen >= kMinCutSteps) {
+    const std::int64_t of_chunks = std::min(places / groups, args.chunks);
+    if (of_chunks > 1 && 2 * of_chunks * groups >= places)
+      return {unsigned(groups * of_chunks), int(of_chunks), int(kChunkLength)};
     const int segments = int(std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments}));
-    if (segments > 1) return {unsigned(groups * segments), segments};
+    if (segments > 1) return {unsigned(groups * segments), segments, kTile};
   }
+  // [/snippet:backward_cut_rule]
   // Every block takes the same number of channel groups: with 768 groups and 396 places, 396
   // blocks would run a second round at under the whole multiprocessor; 384 run two full rounds.
   const std::int64_t rounds = (groups + places - 1) / places;
-  return {unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds)), 1};
+  return {unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds)), 1, kTile};
 }
 
 // The workspace past the partial sums: every block's checkpoints, then a cut's summaries.
@@ -817,7 +834,7 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
   const Grid grid = grid_for(args);
-  Cut cut{grid.segments, false, nullptr};
+  Cut cut{grid.segments, grid.granule, false, nullptr};
   if (grid.segments > 1) {
     // The per-channel partial sums start at 0: a channel's segments add into them.
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, std::size_t(workspace.dB_var) * sizeof(float), stream));
@@ -828,7 +845,7 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   // A cut runs the kernel twice: the summaries, then the gradients.
   const auto launch = [&](auto kernel) {
     if (cut.segments > 1) {
-      const Cut first{cut.segments, true, cut.summaries};
+      const Cut first{cut.segments, cut.granule, true, cut.summaries};
       kernel<<<unsigned(launch_items(args, first)), kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, first,
                                                                                                maps);
       SELECTIVE_SCAN_CHECK_LAUNCH();
