@@ -188,7 +188,7 @@ __device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t
 // The tile after t, of item w. Not inlined (nor is fill_slot): called once a tile, it then takes
 // none of the walk's registers.
 __device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, TileRef t, std::int64_t groups,
-                                           const Cut& cut) {
+                                           const Cut cut) {
   const auto at = [&](std::int64_t t0, Walk walk) { return TileRef{t.item, t.b, t.d0, t.group, t0, walk}; };
   switch (t.walk) {
     case Walk::ends:
@@ -278,10 +278,13 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // [/snippet:backward_block_adds]
 
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
-// B and C, their sums and their branches drop out of that kernel.
-template <class Input, bool kBothVariable>
-__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
+// B and C, their sums and their branches drop out of that kernel. kCut: the sequences are cut
+// (else the summaries, the folds and the segments' bounds drop out, and the uncut walk keeps the
+// registers it had before there was a cut).
+template <class Input, bool kBothVariable, bool kCut>
+__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
                               const TensorMaps& maps, Shared<Input>& sh) {
+  const Cut cut = kCut ? launch_cut : Cut{1, kTile, false, nullptr};
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int c = warp * kSlots + slot;       // the channel's place in the block
@@ -719,7 +722,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 #endif  // __CUDA_ARCH__ >= 900
 
-template <class Input, bool kBothVariable>
+template <class Input, bool kBothVariable, bool kCut>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
                                                                            WorkspaceLayout workspace, Cut cut,
                                                                            const __grid_constant__ TensorMaps maps) {
@@ -735,16 +738,16 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
     ring::fence_init();
   }
   __syncthreads();
-  walk_backward<Input, kBothVariable>(args, workspace, cut, maps, sh);
+  walk_backward<Input, kBothVariable, kCut>(args, workspace, cut, maps, sh);
 #endif
 }
 
 // As many blocks as fit on the device at once, each taking channel groups in turn (or one work
 // item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
 // more blocks than run at once would only need more.
-template <class Input, bool kBothVariable>
+template <class Input, bool kBothVariable, bool kCut>
 void allow_shared_memory() {
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable>,
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable, kCut>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared<Input>))));
 }
 
@@ -769,8 +772,9 @@ constexpr std::int64_t kMinSegmentSteps = 128;
 constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kMinCutSteps = 512;
 Grid grid_for(const ScanArgs& args) {
-  const int per_multiprocessor = blocks_per_multiprocessor(
-      reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true>), kThreads, int(sizeof(Shared<float>)));
+  const int per_multiprocessor =
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true, false>),
+                                kThreads, int(sizeof(Shared<float>)));
   const std::int64_t groups = args.batch * args.dim / kChannels;
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
   // Too few groups for the places: cut the sequences into as many segments as the places allow,
@@ -797,6 +801,28 @@ std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid)
   return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
 
+// The kernel for uncut sequences, or a cut's two launches: the summaries, then the gradients.
+template <class Input, bool kBothVariable>
+void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
+            const TensorMaps& maps, cudaStream_t stream) {
+  constexpr std::size_t bytes = sizeof(Shared<Input>);
+  if (cut.segments == 1) {
+    allow_shared_memory<Input, kBothVariable, false>();
+    checkpoints_backward_kernel<Input, kBothVariable, false>
+        <<<grid.blocks, kThreads, bytes, stream>>>(args, workspace, cut, maps);
+    SELECTIVE_SCAN_CHECK_LAUNCH();
+    return;
+  }
+  allow_shared_memory<Input, kBothVariable, true>();
+  const Cut first{cut.segments, cut.granule, true, cut.summaries};
+  checkpoints_backward_kernel<Input, kBothVariable, true>
+      <<<unsigned(launch_items(args, first)), kThreads, bytes, stream>>>(args, workspace, first, maps);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+  checkpoints_backward_kernel<Input, kBothVariable, true>
+      <<<grid.blocks, kThreads, bytes, stream>>>(args, workspace, cut, maps);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) {
@@ -813,7 +839,7 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if ((args.B.variable && !on_16_bytes(args.dB)) || (args.C.variable && !on_16_bytes(args.dC)))
     return "dB or dC not on 16 bytes";
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true>)) < 90)
+  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true, false>)) < 90)
     return "no sm_90 code for this GPU";
   return "";
 }
@@ -842,24 +868,10 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
         reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + summaries_offset(workspace, grid));
   }
   const TensorMaps maps = tensor_maps<Input>(args);
-  // A cut runs the kernel twice: the summaries, then the gradients.
-  const auto launch = [&](auto kernel) {
-    if (cut.segments > 1) {
-      const Cut first{cut.segments, cut.granule, true, cut.summaries};
-      kernel<<<unsigned(launch_items(args, first)), kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, first,
-                                                                                               maps);
-      SELECTIVE_SCAN_CHECK_LAUNCH();
-    }
-    kernel<<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
-  };
-  if (args.B.variable && args.C.variable) {
-    allow_shared_memory<Input, true>();
-    launch(checkpoints_backward_kernel<Input, true>);
-  } else {
-    allow_shared_memory<Input, false>();
-    launch(checkpoints_backward_kernel<Input, false>);
-  }
-  SELECTIVE_SCAN_CHECK_LAUNCH();
+  if (args.B.variable && args.C.variable)
+    launch<Input, true>(args, workspace, grid, cut, maps, stream);
+  else
+    launch<Input, false>(args, workspace, grid, cut, maps, stream);
   finish_parameter_gradients(args, workspace, false, stream);
 }
 
