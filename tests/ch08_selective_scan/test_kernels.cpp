@@ -212,6 +212,25 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
       }
 }
 
+// Where segments of whole chunks already give blocks to half the device's places, the backward
+// starts its segments on chunks (the forward's chunk states give h there, and the first launch
+// walks backwards only): 96 channel groups in three chunks, with and without the kept states.
+TEST_CASE("version 5's backward cut on whole chunks", "[gpu]") {
+  REQUIRE_GPU();
+  for (bool keep_states : {false, true}) {
+    Problem p = in_groups(1536, 3 * 2048, 16, 3);
+    p.batch = 1;
+    const Problem drawn = ch08::make_official_test_problem(p, 233);
+    ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, DataType::float32), DataType::float32, Kernel::checkpoints,
+                              false, 0, keep_states);
+    REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments > 1);
+    const auto outcome = run_and_compare(drawn, DataType::float32, Kernel::checkpoints, false, 7, 0, keep_states);
+    INFO(describe(p, DataType::float32, Kernel::checkpoints) << (keep_states ? " with the kept states" : "") << "\n"
+                                                             << outcome.report);
+    CHECK(outcome.ok);
+  }
+}
+
 // Slices of longer tensors: every row along time padded in memory, the padding of the inputs NaN
 // and that of the outputs poisoned (DeviceProblem checks it is left alone). With rows of a
 // multiple of 8 numbers, version 5 copies them in bulk and takes its own backward where seqlen

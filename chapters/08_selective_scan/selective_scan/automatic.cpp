@@ -5,10 +5,11 @@
 //   - enough work items to fill the GPU (version 5's blocks of channels, times the time segments
 //     it cuts long sequences into, at least half the multiprocessors): version 5, else version 4
 //     where version 5 refuses the call;
-//   - too few items: version 5 still where it cuts the sequences into time segments (given its
-//     workspace, from 512 steps: up to 64 segments of at least 128 steps, each walked by a block
-//     of its own); else past 256 steps version 2, one block per channel that scans each chunk of
-//     2048 steps in parallel across its threads, and up to 256 steps version 4's forward;
+//   - too few items: version 5 still where it cuts the sequences into time segments (from 512
+//     steps: up to 64 segments of at least 128 steps, each walked by a block of its own; the
+//     forward given its workspace, the backward within its own); else past 256 steps version 2,
+//     one block per channel that scans each chunk of 2048 steps in parallel across its threads,
+//     and up to 256 steps version 4's forward;
 //   - one or two states: version 2's backward, which loops over the states the call has, where
 //     versions 4 and 5 lay out 16 whatever dstate is.
 #include "device_facts.hpp"
