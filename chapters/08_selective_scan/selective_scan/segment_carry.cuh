@@ -27,11 +27,11 @@ __host__ __device__ inline std::int64_t segment_begin(std::int64_t length, int s
   return length * s / segments / tile * tile;
 }
 
-// How a kernel's sequences are cut: `segments` (1: not cut), and the carried states,
-// words[1 + (channel * (segments - 1) + boundary) * dstate + state] for the boundary between
-// segments `boundary` and `boundary + 1`; words[0] counts the blocks as they start, which hands
-// out the work items in that order (chapter 05's reason: a block waits only for items that a
-// running block already holds).
+// How the forward's sequences are cut: `segments` (1: not cut), and the published words, rows of
+// dstate words per channel and boundary, words[1 + (channel * (segments - 1) + boundary) * dstate
+// + state] (summary_index below lays the summaries out this way); words[0] counts the blocks as
+// they start, which hands out the work items in that order (chapter 05's reason: a block waits
+// only for items that a running block already holds).
 struct Split {
   int segments;
   Word* words;

@@ -21,8 +21,8 @@
 // states and over a warp's channels are version 4's; dB and dC are then summed over the block's
 // four warps and added four steps to an atomic instruction. The values a lane keeps to finish its
 // staged steps live in shared memory, not registers. When the channel groups are too few to fill
-// the GPU, each sequence is cut into segments of whole tiles, one block each, as the forward cuts
-// it (segment_carry.cuh). A segment needs two carries: q, the gradient that flows into its last
+// the GPU, each sequence is cut into segments of whole tiles (or of whole chunks, where those
+// are enough), one block each, as the forward cuts it (segment_carry.cuh). A segment needs two carries: q, the gradient that flows into its last
 // step from the segments after it, and (unless the forward kept h) h at its first step, from the
 // segments before it. So a cut backward is two launches of this kernel. In the first, each
 // segment summarizes itself: a walk forwards for its end state from h = 0 (where h is not kept
