@@ -61,6 +61,35 @@ Problem split_in_time_problem(bool complex, unsigned seed) {
   return ch08::make_official_test_problem(shape, seed);
 }
 
+// A segment's a for steps [begin, end) of p, per (b, d, n): exp(A times the sum of delta after
+// bias and softplus), the product of its decays.
+std::vector<Complex> decay_product(const Problem& p, std::int64_t begin, std::int64_t end) {
+  std::vector<Complex> a;
+  for (std::int64_t b = 0; b < p.batch; ++b)
+    for (std::int64_t d = 0; d < p.dim; ++d) {
+      double sum = 0;
+      for (std::int64_t t = begin; t < end; ++t) {
+        const double x = p.delta[std::size_t((b * p.dim + d) * p.seqlen + t)] + p.delta_bias[std::size_t(d)];
+        sum += x > 20 ? x : std::log1p(std::exp(x));
+      }
+      for (int n = 0; n < p.dstate; ++n) a.push_back(std::exp(p.A[std::size_t(d * p.dstate + n)] * sum));
+    }
+  return a;
+}
+
+// A gradient of the output for every step of p, and its steps [begin, end) of each sequence.
+std::vector<double> output_gradient(const Problem& p) {
+  std::vector<double> dout(std::size_t(p.sequence_elements()));
+  for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(0.7 * double(i) + 0.3);
+  return dout;
+}
+std::vector<double> steps_of(const Problem& p, const std::vector<double>& x, std::int64_t begin, std::int64_t end) {
+  std::vector<double> out;
+  for (std::int64_t row = 0; row < p.batch * p.dim; ++row)
+    for (std::int64_t t = begin; t < end; ++t) out.push_back(x[std::size_t(row * p.seqlen + t)]);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("forward of one real state over three steps, by hand") {
@@ -195,29 +224,12 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
     Problem second = prefix(whole, kCut, whole.seqlen - kCut);
     INFO(ch08_test::describe(whole));
 
-    // a of each (b, d, n) for steps [begin, end): exp(A times the sum of delta after bias and softplus).
-    const auto decay_product = [&](std::int64_t begin, std::int64_t end) {
-      std::vector<Complex> a;
-      for (std::int64_t b = 0; b < whole.batch; ++b)
-        for (std::int64_t d = 0; d < whole.dim; ++d) {
-          double sum = 0;
-          for (std::int64_t t = begin; t < end; ++t) {
-            const double x =
-                whole.delta[std::size_t((b * whole.dim + d) * whole.seqlen + t)] + whole.delta_bias[std::size_t(d)];
-            sum += x > 20 ? x : std::log1p(std::exp(x));
-          }
-          for (int n = 0; n < whole.dstate; ++n)
-            a.push_back(std::exp(whole.A[std::size_t(d * whole.dstate + n)] * sum));
-        }
-      return a;
-    };
-
     // Forwards: the end state of the second segment from h = 0, carried by a.
     const ch08::ForwardResult all = ch08::reference_forward(whole);
     const ch08::ForwardResult r1 = ch08::reference_forward(first);
     second.initial_state.assign(whole.initial_state.size(), Complex(0, 0));
     const ch08::ForwardResult from_zero = ch08::reference_forward(second);
-    const std::vector<Complex> a2 = decay_product(kCut, whole.seqlen);
+    const std::vector<Complex> a2 = decay_product(whole, kCut, whole.seqlen);
     std::vector<Complex> carried;
     for (std::size_t i = 0; i < a2.size(); ++i) carried.push_back(a2[i] * r1.last_state[i] + from_zero.last_state[i]);
     CHECK_CLOSE(
@@ -225,17 +237,13 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
         common::compare(ch08_test::interleaved(carried), ch08_test::interleaved(all.last_state), {1e-12, 1e-12}));
 
     // Backwards: q at step 0 of the whole from the two segments' own.
-    std::vector<double> dout(std::size_t(whole.sequence_elements()));
-    for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(0.7 * double(i) + 0.3);
-    std::vector<double> dout1, dout2;
-    for (std::int64_t row = 0; row < whole.batch * whole.dim; ++row)
-      for (std::int64_t t = 0; t < whole.seqlen; ++t)
-        (t < kCut ? dout1 : dout2).push_back(dout[std::size_t(row * whole.seqlen + t)]);
+    const std::vector<double> dout = output_gradient(whole);
+    const std::vector<double> dout1 = steps_of(whole, dout, 0, kCut), dout2 = steps_of(whole, dout, kCut, whole.seqlen);
     second.initial_state = r1.last_state;  // the segment as it runs in the whole
     const ch08::Gradients g_all = ch08::reference_backward(whole, dout);
     const ch08::Gradients g1 = ch08::reference_backward(first, dout1);
     const ch08::Gradients g2 = ch08::reference_backward(second, dout2);
-    const std::vector<Complex> a1 = decay_product(0, kCut);
+    const std::vector<Complex> a1 = decay_product(whole, 0, kCut);
     std::vector<Complex> q0;
     for (std::size_t i = 0; i < a1.size(); ++i)
       q0.push_back(g1.dinitial_state[i] + std::conj(a1[i]) * g2.dinitial_state[i]);
@@ -246,6 +254,56 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
     CHECK_FALSE(common::compare(ch08_test::interleaved(g1.dinitial_state), ch08_test::interleaved(g_all.dinitial_state),
                                 {1e-6, 1e-6})
                     .ok);
+  }
+}
+
+// Version 5's backward cuts a sequence into many segments and folds their summaries both ways
+// (v5_checkpoints_backward.cu, carry::fold_backward): a first launch gives each segment its end
+// state from h = 0 (segment 0: from the initial state) and the q leaving its first step from
+// q = 0; the second folds them, x = b_j + a_j x, segments 0 ... s - 1 for h at the start of
+// segment s and S - 1 ... s + 1 for q at its end. Checked in fp64 on four segments of 2, 1, 3
+// and 3 steps against the uncut sequence's state and gradient at every cut.
+TEST_CASE("a sequence cut in four: the summaries folded both ways give h and q at every cut") {
+  for (bool complex : {false, true}) {
+    const Problem whole = split_in_time_problem(complex, 11);
+    INFO(ch08_test::describe(whole));
+    const std::vector<std::int64_t> bounds = {0, 2, 3, 6, 9};
+    const int segments = int(bounds.size()) - 1;
+    const std::vector<double> dout = output_gradient(whole);
+
+    // The first launch: each segment's a and its two summaries.
+    std::vector<std::vector<Complex>> a(segments), ends(segments), backs(segments);
+    for (int s = 0; s < segments; ++s) {
+      Problem segment = prefix(whole, bounds[s], bounds[s + 1] - bounds[s]);
+      if (s > 0) segment.initial_state.assign(whole.initial_state.size(), Complex(0, 0));
+      a[s] = decay_product(whole, bounds[s], bounds[s + 1]);
+      ends[s] = ch08::reference_forward(segment).last_state;
+      backs[s] = ch08::reference_backward(segment, steps_of(whole, dout, bounds[s], bounds[s + 1])).dinitial_state;
+    }
+    // The second: the folds, in the kernel's order, against the uncut sequence.
+    const std::size_t states = a[0].size();
+    for (int s = 0; s < segments; ++s) {
+      INFO("segment " << s);
+      std::vector<Complex> h(states), q(states);
+      for (std::size_t i = 0; i < states; ++i) {
+        for (int j = 0; j < s; ++j) h[i] = ends[j][i] + a[j][i] * h[i];
+        for (int j = segments - 1; j > s; --j) q[i] = backs[j][i] + std::conj(a[j][i]) * q[i];
+      }
+      if (s > 0) {
+        const std::vector<Complex> truth = ch08::reference_forward(prefix(whole, 0, bounds[s])).last_state;
+        CHECK_CLOSE("h at the segment's start",
+                    common::compare(ch08_test::interleaved(h), ch08_test::interleaved(truth), {1e-12, 1e-12}));
+      }
+      if (s + 1 < segments) {
+        // The uncut sequence's q there: what the rest of it hands back to its first step.
+        Problem rest = prefix(whole, bounds[s + 1], whole.seqlen - bounds[s + 1]);
+        rest.initial_state = ch08::reference_forward(prefix(whole, 0, bounds[s + 1])).last_state;
+        const std::vector<Complex> truth =
+            ch08::reference_backward(rest, steps_of(whole, dout, bounds[s + 1], whole.seqlen)).dinitial_state;
+        CHECK_CLOSE("q at the segment's end",
+                    common::compare(ch08_test::interleaved(q), ch08_test::interleaved(truth), {1e-12, 1e-12}));
+      }
+    }
   }
 }
 
