@@ -27,34 +27,24 @@ __host__ __device__ inline std::int64_t segment_begin(std::int64_t length, int s
   return length * s / segments / tile * tile;
 }
 
-// How the forward's sequences are cut: `segments` (1: not cut), and the published words, rows of
-// dstate words per channel and boundary, words[1 + (channel * (segments - 1) + boundary) * dstate
-// + state] (summary_index below lays the summaries out this way); words[0] counts the blocks as
-// they start, which hands out the work items in that order (chapter 05's reason: a block waits
-// only for items that a running block already holds).
+// How the forward's sequences are cut: `segments` (1: not cut), and the words the segments
+// publish their summaries in (summary_index); words[0] counts the blocks as they start, which
+// hands out the work items in that order (chapter 05's reason: a block waits only for items that
+// a running block already holds).
 struct Split {
   int segments;
   Word* words;
 };
-__host__ __device__ inline std::int64_t carry_index(int segments, int dstate, std::int64_t channel, int boundary,
-                                                    int state) {
-  return 1 + (channel * (segments - 1) + boundary) * dstate + state;
-}
-// The bytes of a Split's words.
-inline std::size_t split_bytes(std::int64_t channels, int dstate, int segments) {
-  return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * dstate) * sizeof(Word);
-}
 
-// The forward's summaries of a cut, laid out as the carries are with one row more: for every
-// channel and every segment but the last, dstate words (the state at the segment's end when it
-// starts from h = 0; segment 0 starts from its initial state) and, at row dstate, the sum of its
-// delta.
+// The forward's summaries of a cut: for every channel and every segment but the last, dstate
+// words (the state at the segment's end when it starts from h = 0; segment 0 starts from its
+// initial state) and, at row dstate, the sum of its delta; after words[0].
 __host__ __device__ inline std::int64_t summary_index(int segments, int dstate, std::int64_t channel, int segment,
                                                       int row) {
-  return carry_index(segments, dstate + 1, channel, segment, row);
+  return 1 + (channel * (segments - 1) + segment) * (dstate + 1) + row;
 }
 inline std::size_t summary_bytes(std::int64_t channels, int dstate, int segments) {
-  return split_bytes(channels, dstate + 1, segments);
+  return segments <= 1 ? 0 : (1 + std::size_t(channels) * (segments - 1) * (dstate + 1)) * sizeof(Word);
 }
 
 // The backward's summaries of a cut: per channel and segment, one row of dstate + 1 floats for
