@@ -52,13 +52,13 @@ std::vector<Shape> heat_map() {
   return shapes;
 }
 
-// Where version 5 cuts sequences into time segments: the heat map's rows of fewer channels than
-// fill the device, from 2048 steps, and the other axes' small shape.
+// Where version 5 may cut sequences into time segments: the heat map's rows of fewer channels
+// than fill the device, from 256 steps, and the other axes' small shape.
 std::vector<Shape> cut() {
   std::vector<Shape> shapes;
   for (DataType t : kTypes) {
     for (auto [batch, dim] : {std::pair{2, 64}, std::pair{1, 256}, std::pair{4, 256}, std::pair{2, 1536}})
-      for (std::int64_t seqlen : {2048, 8192, 32768}) shapes.push_back(make(t, batch, dim, seqlen, 16));
+      for (std::int64_t seqlen : {256, 2048, 8192, 32768}) shapes.push_back(make(t, batch, dim, seqlen, 16));
     shapes.push_back(make(t, 1, 256, 4096, 16));
   }
   return shapes;
