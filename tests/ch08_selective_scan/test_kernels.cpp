@@ -231,6 +231,40 @@ TEST_CASE("version 5's backward cut on whole chunks", "[gpu]") {
   }
 }
 
+// A group whose channels are not a whole number of version 5's blocks ends on a block with fewer
+// (channel_blocks.hpp), whose idle lanes must write nothing and add nothing to the block's dB
+// and dC. Groups of 4 channels (one block of 4) and of 20 (16 + 4), cut into segments at 4104
+// steps (a last tile of 8 steps) and uncut at 200; 8200 channels in one group at 40 steps, where
+// the forward's blocks hold 32 channels (256 of them and one of 8). Every input type, each of B
+// and C variable, with and without the forward's kept states.
+TEST_CASE("version 5: a group's channels in part of a block", "[gpu]") {
+  REQUIRE_GPU();
+  struct Case {
+    std::int64_t batch, dim, seqlen;
+    int groups;
+  };
+  int seed = 251;
+  for (const Case& k : {Case{2, 4, 4104, 1}, Case{1, 40, 4104, 2}, Case{2, 40, 200, 2}, Case{1, 8200, 40, 1}})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+      for (int variable = 1; variable < 4; ++variable) {
+        Problem p = in_groups(k.dim, k.seqlen, 16, variable);
+        p.batch = k.batch, p.groups = k.groups;
+        const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+        const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
+        REQUIRE(plan.forward == Kernel::checkpoints);
+        REQUIRE(plan.backward == Kernel::checkpoints);
+        if (k.seqlen > 2048) REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
+        for (bool keep_states : {false, true}) {
+          const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, keep_states);
+          INFO(describe(p, type, Kernel::checkpoints)
+               << (keep_states ? " with the kept states" : "") << ", " << plan.summary() << "\n"
+               << outcome.report);
+          CHECK(outcome.ok);
+        }
+      }
+}
+
 // Slices of longer tensors: every row along time padded in memory, the padding of the inputs NaN
 // and that of the outputs poisoned (DeviceProblem checks it is left alone). With rows of a
 // multiple of 8 numbers, version 5 copies them in bulk and takes its own backward where seqlen

@@ -90,7 +90,11 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   const Plan no_workspace = plan_of(call(1, 256, 4096, 16, Kernel::automatic));
   CHECK(no_workspace.forward == Kernel::blocked);
   CHECK(no_workspace.backward == Kernel::checkpoints);
-  CHECK(plan_of(call(1, 4, 4096, 16, Kernel::automatic)).summary() == "auto: v2");  // version 5 refuses dim 4
+  // A group of 4 channels: one block of version 5, 12 of its 16 channel places idle, cut into 64
+  // segments each way.
+  BackwardParams four = call(1, 4, 4096, 16, Kernel::automatic);
+  four.forward.workspace = fake;
+  CHECK(plan_of(four).summary() == "auto: v5, segments 64 fwd 64 bwd");
   // More than 16 states: version 4's forward over many channels, version 2's backward.
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v4 fwd, v2 bwd");
 }
@@ -118,7 +122,8 @@ TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
   used.forward.state_checkpoints = fake;
   CHECK(validate(used).empty());
   CHECK(plan_of(used).backward_reads_kept_states);
-  // Few channels: the rule runs version 2, which keeps nothing; the offer is declined, not refused.
+  // Few channels and no forward workspace: the rule runs version 2's forward, which keeps nothing;
+  // the offer is declined, not refused.
   BackwardParams declined = call(1, 4, 4096, 16, Kernel::automatic);
   declined.forward.state_checkpoints = fake;
   CHECK(validate(declined).empty());

@@ -6,10 +6,11 @@
 //     it cuts long sequences into, at least half the multiprocessors): version 5, else version 4
 //     where version 5 refuses the call;
 //   - too few items: version 5 still where it cuts the sequences into time segments (from 512
-//     steps: up to 64 segments of at least 128 steps, each walked by a block of its own; the
-//     forward given its workspace, the backward within its own); else past 256 steps version 2,
-//     one block per channel that scans each chunk of 2048 steps in parallel across its threads,
-//     and up to 256 steps version 4's forward;
+//     steps, or from 256 where the groups leave multiprocessors without a block: up to 64
+//     segments of at least 64 steps, each walked by a block of its own; the forward given its
+//     workspace, the backward within its own); else past 256 steps version 2, one block per
+//     channel that scans each chunk of 2048 steps in parallel across its threads, and up to 256
+//     steps version 4's forward;
 //   - one or two states: version 2's backward, which loops over the states the call has, where
 //     versions 4 and 5 lay out 16 whatever dstate is.
 #include "device_facts.hpp"
@@ -49,6 +50,8 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
   if (args.dstate <= kFewStates) return {Kernel::blocked, "version 2: one or two states"};
   if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
     return {Kernel::checkpoints, "version 5: enough work items"};
+  if (refusal5.empty() && checkpoints_backward_segments(args) > 1)
+    return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal5 + ")"};
   if (refusal4.empty() || refusal5.empty()) return {Kernel::blocked, "version 2: few channels"};

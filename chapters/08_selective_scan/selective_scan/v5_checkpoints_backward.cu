@@ -32,6 +32,7 @@
 // chunks' (where the forward's chunk states give h). Real A, up to 16 states, a group's
 // channels in whole blocks, inputs whose rows start on 16 bytes, the atomic dB and dC, and sm_90
 // only; the launcher hands anything else to version 4's backward (or version 2's).
+#include "channel_blocks.hpp"
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "device_math.cuh"
@@ -95,7 +96,7 @@ __host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut&
 // The items of a launch: every group's segments, but in a first launch that does not walk
 // forwards, segment 0's, which has nothing to do (the items are ordered last segment first).
 __host__ __device__ inline std::int64_t launch_items(const ScanArgs& a, const Cut& cut) {
-  const std::int64_t groups = a.batch * a.dim / kChannels;
+  const std::int64_t groups = channel_blocks(a, kChannels);
   return groups * (cut.summarizing && !cut_walks_forwards(a, cut) ? cut.segments - 1 : cut.segments);
 }
 
@@ -133,14 +134,16 @@ static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74
 constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStepsPerLane = kTile / P;  // steps of a tile a lane stages
 
-// A block's work item: a group of 16 channels and one segment of their sequences (whole tiles
-// or whole chunks), the last segment's items first.
+// A block's work item: up to 16 channels of one group (channel_blocks.hpp) and one segment of
+// their sequences (whole tiles or whole chunks), the last segment's items first.
 struct Item {
   std::int64_t first;  // its first channel
+  int count;           // and how many: 16, or fewer in a group's last block
   int segment;
   std::int64_t t_begin, t_end;
   __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
-    first = item % groups * kChannels;
+    const ChannelBlock block = channel_block(a, item % groups, kChannels);
+    first = block.first, count = block.count;
     segment = cut.segments - 1 - int(item / groups);
     t_begin = carry::segment_begin(a.seqlen, cut.segments, segment, cut.granule);
     t_end = carry::segment_begin(a.seqlen, cut.segments, segment + 1, cut.granule);
@@ -177,7 +180,8 @@ struct TileRef {
 __device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
   if (item >= launch_items(a, cut)) return {-1, 0, 0, 0, 0, Walk::sweep};
   const Item w(a, item, groups, cut);
-  const std::int64_t b = w.first / a.dim, d0 = w.first % a.dim, group = d0 / a.dims_per_group;
+  const ChannelBlock block = channel_block(a, item % groups, kChannels);
+  const std::int64_t b = block.b, d0 = block.d0, group = block.group;
   if (cut.summarizing) {
     if (w.summarizes_forwards(a, cut)) return {item, b, d0, group, w.t_begin, Walk::ends};
     return {item, b, d0, group, w.last_tile(), Walk::carry};
@@ -278,13 +282,15 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // [/snippet:backward_block_adds]
 
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
-// B and C, their sums and their branches drop out of that kernel. kCut: the sequences are cut
-// (else the summaries, the folds and the segments' bounds drop out, and the uncut walk keeps the
-// registers it had before there was a cut).
-template <class Input, bool kBothVariable, bool kCut>
+// B and C, their sums and their branches drop out of that kernel. kGeneral: the kernel that takes
+// sequences cut into segments and a group's last block of fewer than 16 channels; in the other
+// the summaries, the folds, the segments' bounds and the idle lanes' guards drop out, and the
+// walk keeps the registers it had before there was a cut (as a run-time branch, the cut alone
+// spilled 132 bytes there; the guards, another 132).
+template <class Input, bool kBothVariable, bool kGeneral>
 __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
                               const TensorMaps& maps, Shared<Input>& sh) {
-  const Cut cut = kCut ? launch_cut : Cut{1, kTile, false, nullptr};
+  const Cut cut = kGeneral ? launch_cut : Cut{1, kTile, false, nullptr};
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int c = warp * kSlots + slot;       // the channel's place in the block
@@ -298,7 +304,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   float* partials = static_cast<float*>(args.workspace);
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
-  const std::int64_t groups = args.batch * args.dim / kChannels;
+  const std::int64_t groups = channel_blocks(args, kChannels);
   const int segments = cut.segments;
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   const auto put = [&](float* partial, float value) {
@@ -343,7 +349,13 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     const auto tile_ref = [&](std::int64_t t0, Walk walk) {
       return TileRef{item, item_first.b, item_first.d0, item_first.group, t0, walk};
     };
-    const std::int64_t bd = w.first + c;
+    // Lanes past the block's channels (a group's last block: the general kernel's) walk its first
+    // channel with no output gradient, so that every gradient of theirs is 0 (their dB and dC add
+    // nothing to the block's sums), and write nothing: `live` guards every store, `row` is the
+    // channel they read.
+    const bool live = !kGeneral || c < w.count;
+    const int row = live ? c : 0;
+    const std::int64_t bd = w.first + row;
     const Channel<Input, false> ch(args, bd);
     const bool B_var = kBothVariable || args.B.variable, C_var = kBothVariable || args.C.variable;
     float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
@@ -395,17 +407,17 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         float2 v{0.f, 0.f}, kept{0.f, 0.f};
         float dy = 0.f;
         if (t < args.seqlen) {
-          const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
+          const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
           const bool soft = args.delta_softplus && x <= 20.f;
           const float delta = args.delta_softplus ? softplus(x) : x;
-          const float u = to_float(tile.rows[kU][c][s]);
+          const float u = to_float(tile.rows[kU][row][s]);
           v = {delta, delta * u};
           if (backwards) {
-            dy = to_float(tile.rows[kDout][c][s]);
+            dy = live ? to_float(tile.rows[kDout][row][s]) : 0.f;
             if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
-              const float z = to_float(tile.rows[kZ][c][s]);
-              const float y = to_float(tile.rows[kOut][c][s]);
-              ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
+              const float z = to_float(tile.rows[kZ][row][s]);
+              const float y = to_float(tile.rows[kOut][row][s]);
+              if (live) ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
               dy *= silu(z);
             }
             kept = {u, soft ? sigmoid(x) : 1.f};
@@ -491,8 +503,8 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         }
 #pragma unroll
         for (int k = 0; k < K; ++k)
-          if (state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
-        if (j == 0) summary(carry::kForwards, args.dstate) = delta_sum;
+          if (live && state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
+        if (live && j == 0) summary(carry::kForwards, args.dstate) = delta_sum;
       }
       if (w.summarizes_backwards()) {
         float back[K] = {}, delta_sum = 0.f;
@@ -505,9 +517,9 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
             const int s = staged_step(i);
             float2 v{0.f, 0.f};
             if (t0 + s < args.seqlen) {
-              const float x = to_float(tile.rows[kDelta][c][s]) + ch.delta_bias;
-              v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][c][s])};
-              if (ch.z) v.y *= silu(to_float(tile.rows[kZ][c][s]));
+              const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
+              v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][row][s])};
+              if (ch.z) v.y *= silu(to_float(tile.rows[kZ][row][s]));
             }
             sh.steps[warp][slot][s] = v;
           }
@@ -529,14 +541,14 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         }
 #pragma unroll
         for (int k = 0; k < K; ++k)
-          if (state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
-        if (j == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
+          if (live && state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
+        if (live && j == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
       }
       continue;
     }
     // [/snippet:checkpoints_summaries]
     // The second launch: q at the segment's end, from the summaries of the segments after it.
-    if (segment + 1 < segments) {
+    if (live && segment + 1 < segments) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (state(k) < args.dstate)
@@ -685,7 +697,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
         for (int i = 0; i < kStepsPerLane; ++i) {
           const int s = staged_step(i);
-          if (s >= valid) continue;
+          if (!live || s >= valid) continue;
           const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
           const float2 kept = sh.finish[warp][slot][s];
           const float ddelta = kept.y * (sum_Ahg + kept.x * sum_gB);
@@ -701,7 +713,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     // The channel's sums: per state from its thread, per channel over its 8 lanes.
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      if (state(k) >= args.dstate) continue;
+      if (!live || state(k) >= args.dstate) continue;
       const std::int64_t at = bd * args.dstate + state(k);
       put(partials + workspace.dA + at, dA[k]);
       if (!B_var) put(partials + workspace.dB_const + at, dB_sum[k]);
@@ -713,7 +725,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       dD += __shfl_xor_sync(0xffffffffu, dD, offset);
       ddelta_bias += __shfl_xor_sync(0xffffffffu, ddelta_bias, offset);
     }
-    if (j == 0) {
+    if (live && j == 0) {
       put(partials + workspace.dD + bd, dD);
       put(partials + workspace.ddelta_bias + bd, ddelta_bias);
     }
@@ -722,7 +734,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 #endif  // __CUDA_ARCH__ >= 900
 
-template <class Input, bool kBothVariable, bool kCut>
+template <class Input, bool kBothVariable, bool kGeneral>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
                                                                            WorkspaceLayout workspace, Cut cut,
                                                                            const __grid_constant__ TensorMaps maps) {
@@ -738,16 +750,16 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
     ring::fence_init();
   }
   __syncthreads();
-  walk_backward<Input, kBothVariable, kCut>(args, workspace, cut, maps, sh);
+  walk_backward<Input, kBothVariable, kGeneral>(args, workspace, cut, maps, sh);
 #endif
 }
 
 // As many blocks as fit on the device at once, each taking channel groups in turn (or one work
 // item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
 // more blocks than run at once would only need more.
-template <class Input, bool kBothVariable, bool kCut>
+template <class Input, bool kBothVariable, bool kGeneral>
 void allow_shared_memory() {
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable, kCut>,
+  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable, kGeneral>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared<Input>))));
 }
 
@@ -760,26 +772,30 @@ struct Grid {
   int granule;  // Cut::granule
 };
 // [snippet:backward_cut_rule]
-// A cut as the forward's (v5_ring_forward.cu): segments of at least 128 steps, at most 64 of
-// them, from 512 steps on. But where segments of whole chunks would already give blocks to half
-// the places, the segments start on chunks: the forward's chunk states then give h at each
-// start, and the first launch walks backwards only. On an H100 (selective_scan_grid --grid cut,
-// 2026-11-25, forward and backward): (4, 256, 8192) in 4 segments of chunks, 1.016 ms; in 6 of
-// tiles, 1.063. (1, 256, 32768): 16 of chunks 1.049 ms, 24 of tiles 1.081. Where chunks are too
-// few, tiles: (2, 1536, 2048) uncut 0.773 ms, in 2 segments of tiles 0.707; (2, 64, 32768) in 16
-// of chunks 0.829 ms, in 49 of tiles 0.586.
-constexpr std::int64_t kMinSegmentSteps = 128;
+// A cut as the forward's (v5_ring_forward.cu): segments of at least 64 steps, at most 64 of them,
+// from 512 steps on, and from 256 where the groups leave multiprocessors without a block (the
+// forward's rule): (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against
+// 0.095 uncut in fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
+// segments of whole chunks would already give blocks to half the places, the segments start on
+// chunks: the forward's chunk states then give h at each start, and the first launch walks
+// backwards only. On an H100 (selective_scan_grid --grid cut, 2026-11-25, forward and backward):
+// (4, 256, 8192) in 4 segments of chunks, 1.016 ms; in 6 of tiles, 1.063. (1, 256, 32768): 16 of
+// chunks 1.049 ms, 24 of tiles 1.081. Where chunks are too few, tiles: (2, 1536, 2048) uncut 0.773
+// ms, in 2 segments of tiles 0.707; (2, 64, 32768) in 16 of chunks 0.829 ms, in 49 of tiles 0.586.
+constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
-constexpr std::int64_t kMinCutSteps = 512;
+constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
 Grid grid_for(const ScanArgs& args) {
   const int per_multiprocessor =
       blocks_per_multiprocessor(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true, false>),
                                 kThreads, int(sizeof(Shared<float>)));
-  const std::int64_t groups = args.batch * args.dim / kChannels;
+  const std::int64_t groups = channel_blocks(args, kChannels);
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
   // Too few groups for the places: cut the sequences into as many segments as the places allow,
   // each item a block of its own.
-  if (groups < places && args.seqlen >= kMinCutSteps) {
+  const bool long_enough =
+      args.seqlen >= kMinCutSteps || (args.seqlen >= kMinShortCutSteps && groups < multiprocessors());
+  if (groups < places && long_enough) {
     const std::int64_t of_chunks = std::min(places / groups, args.chunks);
     if (of_chunks > 1 && 2 * of_chunks * groups >= places)
       return {unsigned(groups * of_chunks), int(of_chunks), int(kChunkLength)};
@@ -801,16 +817,27 @@ std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid)
   return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
 
+// Uncut sequences in one launch: of the general kernel where a group ends on a block of fewer
+// than 16 channels.
+template <class Input, bool kBothVariable, bool kGeneral>
+void launch_uncut(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
+                  const TensorMaps& maps, cudaStream_t stream) {
+  allow_shared_memory<Input, kBothVariable, kGeneral>();
+  checkpoints_backward_kernel<Input, kBothVariable, kGeneral>
+      <<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+}
+
 // The kernel for uncut sequences, or a cut's two launches: the summaries, then the gradients.
 template <class Input, bool kBothVariable>
 void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
             const TensorMaps& maps, cudaStream_t stream) {
   constexpr std::size_t bytes = sizeof(Shared<Input>);
   if (cut.segments == 1) {
-    allow_shared_memory<Input, kBothVariable, false>();
-    checkpoints_backward_kernel<Input, kBothVariable, false>
-        <<<grid.blocks, kThreads, bytes, stream>>>(args, workspace, cut, maps);
-    SELECTIVE_SCAN_CHECK_LAUNCH();
+    if (args.dims_per_group % kChannels == 0)
+      launch_uncut<Input, kBothVariable, false>(args, workspace, grid, cut, maps, stream);
+    else
+      launch_uncut<Input, kBothVariable, true>(args, workspace, grid, cut, maps, stream);
     return;
   }
   allow_shared_memory<Input, kBothVariable, true>();
@@ -829,7 +856,6 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if (is_complex) return "complex A";
   if (args.dstate > kStates) return "dstate > 16";
   if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
-  if (args.dims_per_group % kChannels != 0) return "dim / groups not a multiple of " + std::to_string(kChannels);
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
   if (!rows_on_16_bytes(args, 2, true)) return "a row not on 16 bytes";
@@ -845,7 +871,7 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
 }
 
 std::int64_t checkpoints_backward_items(const ScanArgs& args) {
-  return args.batch * args.dim / kChannels * grid_for(args).segments;
+  return channel_blocks(args, kChannels) * grid_for(args).segments;
 }
 
 int checkpoints_backward_segments(const ScanArgs& args) { return grid_for(args).segments; }

@@ -13,10 +13,12 @@
 // the producer), whether B and C vary is known at compile time, and the P partial outputs of a
 // step are summed with shuffles that leave each lane the whole sum of the step it finishes.
 // Rows are copied in bulk when every row is 16-byte aligned and the tile is whole; otherwise the
-// producer loads them value by value (the last tile, odd strides). The calls the kernel cannot
-// take -- complex A, more than 16 states, constant B and C, a group of channels that is not a
-// whole block, a GPU older than sm_90 -- never reach it: the call's plan (plan.cpp) gives them to
-// version 4's forward.
+// producer loads them value by value (the last tile, odd strides). A group whose channels are
+// not a whole number of blocks ends on a block with fewer (channel_blocks.hpp): the producer
+// fills only their rows, and the consumer lanes left without a channel walk the block's first
+// one again and write nothing. The calls the kernel cannot take -- complex A, more than 16
+// states, constant B and C, a GPU older than sm_90 -- never reach it: the call's plan (plan.cpp)
+// gives them to version 4's forward.
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
@@ -24,6 +26,7 @@
 // for anyone; then, having folded the summaries of the segments before it into its true starting
 // state, writing the outputs (pass 2). All pass 1s run side by side, and no segment waits for
 // another's pass 2 or for a chain of carries.
+#include "channel_blocks.hpp"
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "device_math.cuh"
@@ -71,15 +74,10 @@ struct RingShared {
 };
 // [/snippet:ring_tile]
 
-// Which block's channels, and where their rows start.
-struct BlockChannels {
-  std::int64_t first, b, d0, group;
-  __device__ BlockChannels(const ScanArgs& a, std::int64_t block_group, int channels) {
-    first = block_group * channels;
-    b = first / a.dim;
-    d0 = first % a.dim;
-    group = d0 / a.dims_per_group;
-  }
+// Which block's channels (channel_blocks.hpp), and where their rows start.
+struct BlockChannels : ChannelBlock {
+  __device__ BlockChannels(const ScanArgs& a, std::int64_t block_group, int channels)
+      : ChannelBlock(channel_block(a, block_group, channels)) {}
   template <class Input>
   __device__ const Input* row(const SequenceArg& s, int c) const {
     return static_cast<const Input*>(s.data) + b * s.batch_stride + (d0 + c) * s.dim_stride;
@@ -113,7 +111,6 @@ template <class Input, int P, bool kBVariable, bool kCVariable, bool kOutputs>
 __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
                           Tile<Input, RingShared<Input, P>::kChannels>& tile, std::uint64_t* full, std::int64_t t0,
                           bool bulk) {
-  constexpr int kChannels = RingShared<Input, P>::kChannels;
   const int lane = threadIdx.x % 32;
   const bool load_z = kOutputs && args.z.data != nullptr;
   constexpr bool load_C = kOutputs && kCVariable;
@@ -148,13 +145,13 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
       }
     }
     constexpr unsigned kRowBytes = kTile * sizeof(Input);
-    unsigned bytes = kChannels * kRowBytes * (load_z ? 3 : 2);
+    unsigned bytes = unsigned(at.count) * kRowBytes * (load_z ? 3 : 2);
     if constexpr (std::is_same_v<Input, float>)
       bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (load_C ? 1 : 0));
     // Every lane arrives, each after its own stores (a release of them); lane 0's arrival also
     // announces the bytes, so the phase cannot end before they have all landed.
     if (lane == 0) ring::arrive_expecting(full, bytes);
-    for (int c = lane; c < kChannels; c += 32) {
+    for (int c = lane; c < at.count; c += 32) {
       ring::bulk_copy(tile.delta[c], at.template row<Input>(args.delta, c) + t0, kRowBytes, full);
       ring::bulk_copy(tile.u[c], at.template row<Input>(args.u, c) + t0, kRowBytes, full);
       if (load_z) ring::bulk_copy(tile.z[c], at.template row<Input>(args.z, c) + t0, kRowBytes, full);
@@ -170,7 +167,7 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
     // Value by value, lane = step, 0 past the end; then arrivals without bytes.
     const std::int64_t t = t0 + lane;
     const bool in = lane < valid;
-    for (int c = 0; c < kChannels; ++c) {
+    for (int c = 0; c < at.count; ++c) {
       tile.delta[c][lane] = in ? at.template row<Input>(args.delta, c)[t] : Input{};
       tile.u[c][lane] = in ? at.template row<Input>(args.u, c)[t] : Input{};
       if (load_z) tile.z[c][lane] = in ? at.template row<Input>(args.z, c)[t] : Input{};
@@ -189,7 +186,7 @@ template <class Input, int P, bool kBVariable, bool kCVariable, bool kCut>
 __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk, const carry::Split& split) {
   constexpr int kChannels = RingShared<Input, P>::kChannels;
   const int segments = kCut ? split.segments : 1;
-  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
+  const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
   ring::RingPosition<kStages> fill;  // the next slot to fill
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
@@ -223,12 +220,16 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
   static_assert(P == kGroup || P == 2 * kGroup, "a channel's lanes sum four steps with one butterfly");
   const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
   const int segments = kCut ? split.segments : 1;
-  const std::int64_t groups = args.batch * args.dim / kChannels, items = groups * segments;
+  const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
   ring::RingPosition<kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
-    const std::int64_t bd = at.first + c, d = at.d0 + c;
+    // Lanes past the block's channels (a group's last block) walk its first channel again and
+    // write nothing: `live` guards every store, `row` is the channel they read.
+    const bool live = c < at.count;
+    const int row = live ? c : 0;
+    const std::int64_t bd = at.first + row, d = at.d0 + row;
     const float D = args.D ? args.D[d] : 0.f;
     const float delta_bias = args.delta_bias ? args.delta_bias[d] : 0.f;
     Input* out = static_cast<Input*>(args.out.data) + at.b * args.out.batch_stride + d * args.out.dim_stride;
@@ -238,7 +239,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     // h before every kStretch-th step, for the backward (when kept): the channel's rows of dstate.
     // (Found from the channel's first row, not from each tile's: a pointer a tile cost the fp32
     // forward 3-5% at (1, 5120, 8192).)
-    float* const kept = args.state_checkpoints ? args.state_checkpoints + kept_row(args, bd, 0) : nullptr;
+    float* const kept = live && args.state_checkpoints ? args.state_checkpoints + kept_row(args, bd, 0) : nullptr;
     float A2[K], h[K], B_const[K], C_const[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -255,9 +256,9 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
 #pragma unroll
       for (int i = 0; i < kTile / P; ++i) {
         const int s = j + P * i;
-        float x = to_float(tile.delta[c][s]) + delta_bias;
+        float x = to_float(tile.delta[row][s]) + delta_bias;
         if (args.delta_softplus) x = softplus_fast(x);
-        steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[c][s])} : float2{0.f, 0.f};
+        steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[row][s])} : float2{0.f, 0.f};
       }
       __syncwarp();
     };
@@ -302,8 +303,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       }
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (j + P * k < args.dstate) carry::publish(summary(w.segment, j + P * k), end[k]);
-      if (j == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
+        if (live && j + P * k < args.dstate) carry::publish(summary(w.segment, j + P * k), end[k]);
+      if (live && j == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
     }
     // Then h at the segment's start, from the summaries of every segment before it.
     if (w.segment > 0) {
@@ -364,7 +365,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
           if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
           // [/snippet:ring_walk]
           const int s = g0 + j % kGroup;
-          if (finishes && in_range(s)) {
+          if (live && finishes && in_range(s)) {
             const float value = total + D * to_float(tile.u[c][s]);
             out_tile[s] = from_float<Input>(value);
             if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
@@ -377,7 +378,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
         walk_tile(std::false_type{});
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
-      if ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen) {
+      if (live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           const int n = j + P * k;
@@ -387,7 +388,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       __syncwarp();  // before the next tile's staging overwrites steps
       ring::arrive(&sh.empty[ring_slot]);
     }
-    if (args.last_state && w.end == args.seqlen) {
+    if (live && args.last_state && w.end == args.seqlen) {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         const int n = j + P * k;
@@ -441,18 +442,21 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 }
 
 // A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
-// otherwise leave multiprocessors idle. A block walks a step in about 95 ns, so segments as short
-// as 128 steps pay: on an H100 (selective_scan_grid, 2026-11-25), 128-step segments took the
-// forward of (1, 256, 2048) from 0.20 ms (uncut) to 0.049 ms; 2048-step segments, the bound
-// before, left it uncut. Each segment reads the summaries of all the segments before it, so
-// their number is bounded too.
-constexpr std::int64_t kMinSegmentSteps = 128;
+// otherwise leave multiprocessors idle. Where they do, a block is alone on its multiprocessor,
+// one warp to a scheduler, and waits out the latency of every instruction of its walk: it walks
+// a step in about 125 ns (both passes), where three blocks sharing a multiprocessor each take
+// about 175 ns. Shorter segments put more blocks on each multiprocessor, and even 64 steps
+// pay: on an H100 (selective_scan_grid --grid cut, 2026-11-25, same call), (2, 64, 2048) in 32
+// segments of 64 steps against 16 of 128: forward 0.040 ms against 0.047 (fp32), forward +
+// backward 0.100 against 0.130. Each segment reads the summaries of all the segments before it,
+// so their number is bounded too.
+constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
 // And a cut pays only where the groups leave multiprocessors without a block: with one on each,
 // two segments' blocks share a multiprocessor and pass 1 is pure cost ((2, 1536, 2048), 192
-// groups: forward 0.213 ms uncut, 0.224 in 2 segments); and only from 512 steps (at (4, 256,
-// 256), 2 segments of 128 took 0.041 ms, version 4's forward 0.033). Same H100, same day.
-constexpr std::int64_t kMinCutSteps = 512;
+// groups: forward 0.213 ms uncut, 0.224 in 2 segments). From 256 steps: in segments of 64,
+// (1, 256, 256) took 0.026 ms forward in fp32, version 4's 0.030 (bf16: 0.026 and 0.034).
+constexpr std::int64_t kMinCutSteps = 256;
 
 // How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
 // block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
@@ -470,7 +474,6 @@ int block_channels(const ScanArgs& args) {
 
 template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
-  const std::int64_t channels = args.batch * args.dim;
   const bool p4 = four_lanes(args);
   RingLaunch p;
   p.block_channels = block_channels(args);
@@ -479,7 +482,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
   // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, more
   // than any GPU's multiprocessors.
-  const std::int64_t groups = channels / p.block_channels;
+  const std::int64_t groups = channel_blocks(args, p.block_channels);
   if (p4 || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
   // The places are the cut kernel's own: it takes more registers than the uncut one, and in
   // fp16 and bf16 fits three blocks a multiprocessor where the uncut one fits four. Counted with
@@ -535,7 +538,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
     const std::size_t bytes = carry::summary_bytes(args.batch * args.dim, args.dstate, p.segments);
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
   }
-  const std::int64_t items = args.batch * args.dim / p.block_channels * split.segments;
+  const std::int64_t items = channel_blocks(args, p.block_channels) * split.segments;
   kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
@@ -545,8 +548,6 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
   if (args.dstate > kStates) return "dstate > 16";
   if (!(args.B.variable || args.C.variable)) return "B and C both constant";
-  if (args.dims_per_group % block_channels(args) != 0)
-    return "dim / groups not a multiple of " + std::to_string(block_channels(args));
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   if (binary_version(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args))) < 90)
     return "no sm_90 code for this GPU";
@@ -554,7 +555,7 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
 }
 
 std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
-  return args.batch * args.dim / block_channels(args) * segments;
+  return channel_blocks(args, block_channels(args)) * segments;
 }
 
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
