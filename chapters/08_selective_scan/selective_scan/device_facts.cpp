@@ -42,11 +42,19 @@ int multiprocessors() {
   });
 }
 
+void allow_shared_memory(const void* kernel, int shared_bytes) {
+  static std::map<std::tuple<int, const void*, int>, int> answers;
+  remembered(answers, std::make_tuple(current_device(), kernel, shared_bytes), [&] {
+    SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+    return 0;
+  });
+}
+
 int blocks_per_multiprocessor(const void* kernel, int threads, int shared_bytes) {
   static std::map<std::tuple<int, const void*, int, int>, int> answers;
   return remembered(answers, std::make_tuple(current_device(), kernel, threads, shared_bytes), [&] {
     // A kernel past 48 KB of dynamic shared memory must be allowed it before the question.
-    SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+    allow_shared_memory(kernel, shared_bytes);
     int blocks = 0;
     SELECTIVE_SCAN_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes));
     return blocks;

@@ -758,9 +758,9 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
 // item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
 // more blocks than run at once would only need more.
 template <class Input, bool kBothVariable, bool kGeneral>
-void allow_shared_memory() {
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(checkpoints_backward_kernel<Input, kBothVariable, kGeneral>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared<Input>))));
+void allow_kernel_shared_memory() {
+  allow_shared_memory(reinterpret_cast<const void*>(checkpoints_backward_kernel<Input, kBothVariable, kGeneral>),
+                      int(sizeof(Shared<Input>)));
 }
 
 // The grid, and how many segments each sequence is cut into. The same for every input type (the
@@ -822,7 +822,7 @@ std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid)
 template <class Input, bool kBothVariable, bool kGeneral>
 void launch_uncut(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
                   const TensorMaps& maps, cudaStream_t stream) {
-  allow_shared_memory<Input, kBothVariable, kGeneral>();
+  allow_kernel_shared_memory<Input, kBothVariable, kGeneral>();
   checkpoints_backward_kernel<Input, kBothVariable, kGeneral>
       <<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
   SELECTIVE_SCAN_CHECK_LAUNCH();
@@ -840,7 +840,7 @@ void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& 
       launch_uncut<Input, kBothVariable, true>(args, workspace, grid, cut, maps, stream);
     return;
   }
-  allow_shared_memory<Input, kBothVariable, true>();
+  allow_kernel_shared_memory<Input, kBothVariable, true>();
   const Cut first{cut.segments, cut.granule, true, cut.summaries};
   checkpoints_backward_kernel<Input, kBothVariable, true>
       <<<unsigned(launch_items(args, first)), kThreads, bytes, stream>>>(args, workspace, first, maps);

@@ -479,7 +479,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   p.block_channels = block_channels(args);
   p.kernel = p4 ? kernel_for_rows<Input, 4, 4, false>(args) : kernel_for_rows<Input, 2, 8, false>(args);
   p.shared_bytes = int(p4 ? sizeof(RingShared<Input, 4>) : sizeof(RingShared<Input, 8>));
-  SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
+  allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
   // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, more
   // than any GPU's multiprocessors.
   const std::int64_t groups = channel_blocks(args, p.block_channels);
@@ -497,8 +497,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   if (segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = cut_kernel;
-    SELECTIVE_SCAN_CHECK(
-        cudaFuncSetAttribute(p.cut_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, p.shared_bytes));
+    allow_shared_memory(reinterpret_cast<const void*>(p.cut_kernel), p.shared_bytes);
   }
   return p;
 }
