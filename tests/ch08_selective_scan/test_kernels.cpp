@@ -128,9 +128,9 @@ TEST_CASE("awkward sequence lengths", "[gpu]") {
 // Version 4 stages a warp's B and C rows once, and runs its own backward, only when a group's
 // channels come in whole warps (4 or 8 of them) and, backwards, for real A with up to 16
 // states; the shapes above mostly send it elsewhere. These take those paths, and version 5's
-// (its backward where the rows start on 16 bytes and a group's channels fill whole blocks of
-// 16, version 4's otherwise): every input type, awkward lengths, each of B and C constant or
-// variable, two groups, an initial state.
+// (its backward where the rows start on 16 bytes, version 4's otherwise; with two groups of 8
+// channels, each one block of version 5 with 8 idle lanes): every input type, awkward lengths,
+// each of B and C constant or variable, two groups, an initial state.
 TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
   REQUIRE_GPU();
   int seed = 61;

@@ -10,6 +10,7 @@
 
 namespace selective_scan::detail {
 
+// [snippet:channel_block]
 struct ChannelBlock {
   std::int64_t b, group;
   std::int64_t d0;     // its first channel within the batch
@@ -39,5 +40,6 @@ __host__ __device__ inline ChannelBlock channel_block(const ScanArgs& a, std::in
   block.count = int(left < width ? left : width);
   return block;
 }
+// [/snippet:channel_block]
 
 }  // namespace selective_scan::detail

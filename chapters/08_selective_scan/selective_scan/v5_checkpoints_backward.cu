@@ -29,9 +29,10 @@
 // and segments follow), a walk backwards for the q leaving its first step from q = 0 (where
 // segments precede). In the second, each segment folds the summaries of the others into its two
 // carries and walks as an uncut sequence would, in pieces that end at its bounds and at the
-// chunks' (where the forward's chunk states give h). Real A, up to 16 states, a group's
-// channels in whole blocks, inputs whose rows start on 16 bytes, the atomic dB and dC, and sm_90
-// only; the launcher hands anything else to version 4's backward (or version 2's).
+// chunks' (where the forward's chunk states give h). A group whose channels do not fill whole
+// blocks ends on a block with fewer (channel_blocks.hpp), taken by the same kernel as cut
+// sequences. Real A, up to 16 states, inputs whose rows start on 16 bytes, the atomic dB and dC,
+// and sm_90 only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "channel_blocks.hpp"
 #include "check.hpp"
 #include "device_facts.hpp"
