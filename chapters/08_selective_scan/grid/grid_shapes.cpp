@@ -87,9 +87,20 @@ std::vector<Shape> other_axes() {
   return shapes;
 }
 
+// Few states: the other axes' shapes at 1 to 16 states.
+std::vector<Shape> few_states() {
+  std::vector<Shape> shapes;
+  for (DataType t : kTypes)
+    for (int dstate : {1, 2, 4, 8, 16}) {
+      shapes.push_back(make(t, 8, 1536, 2048, dstate));
+      shapes.push_back(make(t, 1, 256, 4096, dstate));
+    }
+  return shapes;
+}
+
 }  // namespace
 
-std::vector<std::string> grid_names() { return {"anchors", "small", "cut", "heat", "axes", "full"}; }
+std::vector<std::string> grid_names() { return {"anchors", "small", "cut", "states", "heat", "axes", "full"}; }
 
 std::vector<Shape> grid_named(const std::string& name) {
   if (name == "anchors") return anchors();
@@ -100,6 +111,7 @@ std::vector<Shape> grid_named(const std::string& name) {
     return shapes;
   }
   if (name == "cut") return cut();
+  if (name == "states") return few_states();
   if (name == "heat") return heat_map();
   if (name == "axes") return other_axes();
   std::vector<Shape> shapes = heat_map();
