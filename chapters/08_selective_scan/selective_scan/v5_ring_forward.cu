@@ -466,12 +466,8 @@ struct RingLaunch {
 };
 
 // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
-// channels up, K = 2 and eight lanes below (more warps when there are few channels). Up to 8
-// states, one a lane (K = 1, eight lanes) whatever the channels: the 16-state layouts would walk
-// 8 to 15 states of zeros.
-constexpr int kFewStates = 8;
-bool few_states(const ScanArgs& args) { return args.dstate <= kFewStates; }
-bool four_lanes(const ScanArgs& args) { return args.batch * args.dim >= 8192 && !few_states(args); }
+// channels up, K = 2 and eight lanes below (more warps when there are few channels).
+bool four_lanes(const ScanArgs& args) { return args.batch * args.dim >= 8192; }
 int block_channels(const ScanArgs& args) {
   return four_lanes(args) ? RingShared<float, 4>::kChannels : RingShared<float, 8>::kChannels;
 }
@@ -481,12 +477,10 @@ RingLaunch launch_for(const ScanArgs& args) {
   const bool p4 = four_lanes(args);
   RingLaunch p;
   p.block_channels = block_channels(args);
-  p.kernel = p4                 ? kernel_for_rows<Input, 4, 4, false>(args)
-             : few_states(args) ? kernel_for_rows<Input, 1, 8, false>(args)
-                                : kernel_for_rows<Input, 2, 8, false>(args);
+  p.kernel = p4 ? kernel_for_rows<Input, 4, 4, false>(args) : kernel_for_rows<Input, 2, 8, false>(args);
   p.shared_bytes = int(p4 ? sizeof(RingShared<Input, 4>) : sizeof(RingShared<Input, 8>));
   allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
-  // Only the eight-lane layouts are ever cut: four lanes start at 8192 channels, 256 groups, more
+  // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, more
   // than any GPU's multiprocessors.
   const std::int64_t groups = channel_blocks(args, p.block_channels);
   if (p4 || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
@@ -495,8 +489,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   // the uncut kernel's four, (4, 256, 2048) in bf16 was cut into 8 segments, 512 blocks for 396
   // places, and ran in two rounds: 0.103 ms, slower than fp32's 6 segments (0.090 ms) on the
   // same H100.
-  KernelPointer cut_kernel =
-      few_states(args) ? kernel_for_rows<Input, 1, 8, true>(args) : kernel_for_rows<Input, 2, 8, true>(args);
+  KernelPointer cut_kernel = kernel_for_rows<Input, 2, 8, true>(args);
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
       blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kThreads, p.shared_bytes);
