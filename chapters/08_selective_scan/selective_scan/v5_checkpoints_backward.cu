@@ -286,8 +286,8 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // B and C, their sums and their branches drop out of that kernel. kGeneral: the kernel that takes
 // sequences cut into segments and a group's last block of fewer than 16 channels; in the other
 // the summaries, the folds, the segments' bounds and the idle lanes' guards drop out, and the
-// walk keeps the registers it had before there was a cut (as a run-time branch, the cut alone
-// spilled 132 bytes there; the guards, another 132).
+// walk keeps the registers it had before there was a cut (in that kernel, as run-time branches,
+// the cut made fp32 spill 132 bytes, and so did the guards on their own).
 template <class Input, bool kBothVariable, bool kGeneral>
 __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
                               const TensorMaps& maps, Shared<Input>& sh) {
