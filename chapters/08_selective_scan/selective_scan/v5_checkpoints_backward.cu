@@ -21,18 +21,18 @@
 // states and over a warp's channels are version 4's; dB and dC are then summed over the block's
 // four warps and added four steps to an atomic instruction. The values a lane keeps to finish its
 // staged steps live in shared memory, not registers. When the channel groups are too few to fill
-// the GPU, each sequence is cut into segments of whole tiles (or of whole chunks, where those
-// are enough), one block each, as the forward cuts it (segment_carry.cuh). A segment needs two carries: q, the gradient that flows into its last
-// step from the segments after it, and (unless the forward kept h) h at its first step, from the
-// segments before it. So a cut backward is two launches of this kernel. In the first, each
-// segment summarizes itself: a walk forwards for its end state from h = 0 (where h is not kept
-// and segments follow), a walk backwards for the q leaving its first step from q = 0 (where
-// segments precede). In the second, each segment folds the summaries of the others into its two
-// carries and walks as an uncut sequence would, in pieces that end at its bounds and at the
-// chunks' (where the forward's chunk states give h). A group whose channels do not fill whole
-// blocks ends on a block with fewer (channel_blocks.hpp), taken by the same kernel as cut
-// sequences. Real A, up to 16 states, inputs whose rows start on 16 bytes, the atomic dB and dC,
-// and sm_90 only; the launcher hands anything else to version 4's backward (or version 2's).
+// the GPU, each sequence is cut into segments of whole tiles (or of whole chunks, where those are
+// enough), one block each, as the forward cuts it (segment_carry.cuh). A segment needs two carries:
+// q, the gradient that flows into its last step from the segments after it, and (unless the forward
+// kept h) h at its first step, from the segments before it. So a cut backward is two launches of
+// this kernel. In the first, each segment summarizes itself: a walk forwards for its end state from
+// h = 0 (where h is not kept and segments follow), a walk backwards for the q leaving its first
+// step from q = 0 (where segments precede). In the second, each segment folds the summaries of the
+// others into its two carries and walks as an uncut sequence would, in pieces that end at its
+// bounds and at the chunks' (where the forward's chunk states give h). A group whose channels do
+// not fill whole blocks ends on a block with fewer (channel_blocks.hpp), taken by the same kernel
+// as cut sequences. Real A, up to 16 states, inputs whose rows start on 16 bytes, the atomic dB and
+// dC, and sm_90 only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "channel_blocks.hpp"
 #include "check.hpp"
 #include "device_facts.hpp"
@@ -755,18 +755,12 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
 #endif
 }
 
-// As many blocks as fit on the device at once, each taking channel groups in turn (or one work
-// item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and
-// more blocks than run at once would only need more.
-template <class Input, bool kBothVariable, bool kGeneral>
-void allow_kernel_shared_memory() {
-  allow_shared_memory(reinterpret_cast<const void*>(checkpoints_backward_kernel<Input, kBothVariable, kGeneral>),
-                      int(sizeof(Shared<Input>)));
-}
-
-// The grid, and how many segments each sequence is cut into. The same for every input type (the
-// workspace is sized before the type is known): fp32's occupancy, three blocks a multiprocessor,
-// which the 16-bit types' smaller blocks reach too.
+// The grid, and how many segments each sequence is cut into. As many blocks as fit on the device
+// at once, each taking channel groups in turn (or one work item each, when the sequences are
+// cut): every block needs its own checkpoints (256 KB), and more blocks than run at once would
+// only need more. The same for every input type (the workspace is sized before the type is
+// known): fp32's occupancy, three blocks a multiprocessor, which the 16-bit types' smaller
+// blocks reach too.
 struct Grid {
   unsigned blocks;
   int segments;
@@ -818,37 +812,31 @@ std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid)
   return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
 
-// Uncut sequences in one launch: of the general kernel where a group ends on a block of fewer
-// than 16 channels.
+// One launch of the kernel, on `blocks` blocks.
 template <class Input, bool kBothVariable, bool kGeneral>
-void launch_uncut(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
-                  const TensorMaps& maps, cudaStream_t stream) {
-  allow_kernel_shared_memory<Input, kBothVariable, kGeneral>();
-  checkpoints_backward_kernel<Input, kBothVariable, kGeneral>
-      <<<grid.blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
+void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
+                   const TensorMaps& maps, cudaStream_t stream) {
+  const auto kernel = checkpoints_backward_kernel<Input, kBothVariable, kGeneral>;
+  allow_shared_memory(reinterpret_cast<const void*>(kernel), int(sizeof(Shared<Input>)));
+  kernel<<<blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
-// The kernel for uncut sequences, or a cut's two launches: the summaries, then the gradients.
+// Uncut sequences in one launch (of the general kernel where a group ends on a block of fewer
+// than 16 channels), or a cut's two: the summaries, then the gradients.
 template <class Input, bool kBothVariable>
 void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
             const TensorMaps& maps, cudaStream_t stream) {
-  constexpr std::size_t bytes = sizeof(Shared<Input>);
   if (cut.segments == 1) {
     if (args.dims_per_group % kChannels == 0)
-      launch_uncut<Input, kBothVariable, false>(args, workspace, grid, cut, maps, stream);
+      launch_kernel<Input, kBothVariable, false>(grid.blocks, args, workspace, cut, maps, stream);
     else
-      launch_uncut<Input, kBothVariable, true>(args, workspace, grid, cut, maps, stream);
+      launch_kernel<Input, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
     return;
   }
-  allow_kernel_shared_memory<Input, kBothVariable, true>();
   const Cut first{cut.segments, cut.granule, true, cut.summaries};
-  checkpoints_backward_kernel<Input, kBothVariable, true>
-      <<<unsigned(launch_items(args, first)), kThreads, bytes, stream>>>(args, workspace, first, maps);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
-  checkpoints_backward_kernel<Input, kBothVariable, true>
-      <<<grid.blocks, kThreads, bytes, stream>>>(args, workspace, cut, maps);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
+  launch_kernel<Input, kBothVariable, true>(unsigned(launch_items(args, first)), args, workspace, first, maps, stream);
+  launch_kernel<Input, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
 }
 
 }  // namespace
