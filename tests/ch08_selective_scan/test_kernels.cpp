@@ -184,6 +184,36 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
   }
 }
 
+// With B and C both variable, a lane of version 5 walks only the states the call has, rounded
+// up to a power of two (v5_ring_forward.cu, few_states): in the forward, one or two of four
+// lanes' states from 8192 channels up, one of eight lanes' below, and in a cut sequence; in the
+// backward, one of eight lanes' up to 8 states, uncut, cut, and in a group's partial block.
+// 1, 3, 4, 5 and 8 states take each of these layouts at an edge or inside it; a constant C keeps
+// the 16-state walks with 3 states. Every input type.
+TEST_CASE("version 5: a lane walks only the states a call has", "[gpu]") {
+  REQUIRE_GPU();
+  struct Case {
+    std::int64_t batch, dim, seqlen;
+    int dstate, variable;
+  };
+  int seed = 151;
+  for (const Case& k : {Case{2, 4096, 40, 1, 3}, Case{2, 4096, 40, 4, 3}, Case{2, 4096, 40, 5, 3},
+                        Case{2, 4096, 40, 8, 3}, Case{2, 4096, 40, 3, 1}, Case{2, 32, 200, 3, 3},
+                        Case{2, 32, 200, 8, 3}, Case{2, 40, 200, 4, 3}, Case{1, 32, 4104, 5, 3}})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+      Problem p = in_groups(k.dim, k.seqlen, k.dstate, k.variable);
+      p.batch = k.batch;
+      const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+      if (k.seqlen > 2048) {
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+        REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
+      }
+      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
+      INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+      CHECK(outcome.ok);
+    }
+}
+
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
 // block each (segment_carry.cuh). The forward folds the summaries of the segments before each
 // one; the backward's first launch writes each segment's summaries, forwards and backwards, and

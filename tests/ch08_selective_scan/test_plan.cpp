@@ -95,6 +95,17 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   BackwardParams four = call(1, 4, 4096, 16, Kernel::automatic);
   four.forward.workspace = fake;
   CHECK(plan_of(four).summary() == "auto: v5, segments 64 fwd 64 bwd");
+  // Few states: version 2's backward at one, version 5's from two; where version 5 would cut,
+  // version 2 both ways up to 4 states.
+  CHECK(plan_of(call(8, 1536, 2048, 1, Kernel::automatic)).summary() == "auto: v5 fwd, v2 bwd");
+  CHECK(plan_of(call(8, 1536, 2048, 2, Kernel::automatic)).summary() == "auto: v5");
+  BackwardParams few_states = call(1, 256, 4096, 4, Kernel::automatic);
+  few_states.forward.workspace = fake;
+  CHECK(plan_of(few_states).summary() == "auto: v2");
+  few_states = call(1, 256, 4096, 8, Kernel::automatic);
+  few_states.forward.workspace = fake;
+  CHECK(plan_of(few_states).forward == Kernel::checkpoints);
+  CHECK(plan_of(few_states).backward == Kernel::checkpoints);
   // More than 16 states: version 4's forward over many channels, version 2's backward.
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v4 fwd, v2 bwd");
 }

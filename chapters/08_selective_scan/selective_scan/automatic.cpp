@@ -11,8 +11,14 @@
 //     workspace, the backward within its own); else past 256 steps version 2, one block per
 //     channel that scans each chunk of 2048 steps in parallel across its threads, and up to 256
 //     steps version 4's forward;
-//   - one or two states: version 2's backward, which loops over the states the call has, where
-//     versions 4 and 5 lay out 16 whatever dstate is.
+//   - few states: version 2 loops over the states a call has; version 5's lanes walk 1, 2 or 4
+//     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. Measured on an
+//     H200 (selective_scan_grid --grid states --versions, 2026-11-26): at one state version 2's
+//     backward is the faster ((8, 1536, 2048) fp32, forward + backward 1.17 ms against version
+//     5's 1.28), at two they are even (1.56 against 1.29 with version 5's forward); and where
+//     version 5 would cut the sequences, up to 4 states, version 2 takes both directions
+//     ((1, 256, 4096) fp32 at 4 states: forward 0.039 ms against 0.056, forward + backward 0.118
+//     against 0.160; at 8 states version 5 is the faster, 0.155 against 0.195).
 #include "device_facts.hpp"
 #include "plan.hpp"
 
@@ -21,7 +27,8 @@ namespace {
 
 constexpr std::int64_t kShortSequence = 64;    // steps: version 4 below
 constexpr std::int64_t kMediumSequence = 256;  // steps: past this, few items go to version 2
-constexpr int kFewStates = 2;                  // states: version 2's backward up to this
+constexpr int kOneState = 1;                   // states: version 2's backward up to this
+constexpr int kFewStatesToCut = 4;             // states: version 2 up to this where version 5 would cut
 
 // Items enough to keep the GPU busy: half its multiprocessors.
 bool fills_device(std::int64_t items) { return 2 * items >= multiprocessors(); }
@@ -35,6 +42,8 @@ Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bo
   if (refusal.empty()) {
     const int segments = forward_workspace ? ring_segments(args, type) : 1;
     if (fills_device(ring_forward_items(args, segments))) return {Kernel::checkpoints, "version 5: enough work items"};
+    if (segments > 1 && args.dstate <= kFewStatesToCut)
+      return {Kernel::blocked, "version 2: few channels and few states (time in parallel within a channel)"};
     if (segments > 1) return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
   } else if (fills_device(registers_forward_blocks(args))) {
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal + ")"};
@@ -47,9 +56,11 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
   const std::string refusal5 = checkpoints_backward_refusal(args, is_complex);
   const std::string refusal4 = registers_backward_refusal(args, is_complex);
   if (args.seqlen <= kShortSequence && refusal4.empty()) return {Kernel::registers, "version 4: a short sequence"};
-  if (args.dstate <= kFewStates) return {Kernel::blocked, "version 2: one or two states"};
+  if (args.dstate <= kOneState) return {Kernel::blocked, "version 2: one state"};
   if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
     return {Kernel::checkpoints, "version 5: enough work items"};
+  if (refusal5.empty() && checkpoints_backward_segments(args) > 1 && args.dstate <= kFewStatesToCut)
+    return {Kernel::blocked, "version 2: few channels and few states"};
   if (refusal5.empty() && checkpoints_backward_segments(args) > 1)
     return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))

@@ -55,8 +55,8 @@ namespace {
 
 constexpr int kWarps = 4;  // per block
 constexpr int kThreads = kWarps * 32;
-constexpr int K = 2, P = 8;  // states a thread, lanes a channel: 16 states
-constexpr int kStates = K * P;
+constexpr int kWholeK = 2, P = 8;  // states a thread, lanes a channel: 16 states
+constexpr int kStates = kWholeK * P;
 constexpr int kSlots = 32 / P;              // channels a warp
 constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and group
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
@@ -112,7 +112,7 @@ struct ConvertedRows {
 // Rows padded as in version 4. 68 KB a block in fp32, 54 KB in fp16 and bf16: three blocks a
 // multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`: at (128, 4) the
 // compiler kept 128 registers and spilled, and ran 4% slower).
-constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * K * kThreads;
+constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * kWholeK * kThreads;
 template <class Input>
 struct alignas(128) Shared {
   Slot<Input> slots[kStages];
@@ -288,7 +288,7 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // the summaries, the folds, the segments' bounds and the idle lanes' guards drop out, and the
 // walk keeps the registers it had before there was a cut (in that kernel, as run-time branches,
 // the cut made fp32 spill 132 bytes, and so did the guards on their own).
-template <class Input, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral>
 __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
                               const TensorMaps& maps, Shared<Input>& sh) {
   const Cut cut = kGeneral ? launch_cut : Cut{1, kTile, false, nullptr};
@@ -735,7 +735,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 #endif  // __CUDA_ARCH__ >= 900
 
-template <class Input, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
                                                                            WorkspaceLayout workspace, Cut cut,
                                                                            const __grid_constant__ TensorMaps maps) {
@@ -751,7 +751,7 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
     ring::fence_init();
   }
   __syncthreads();
-  walk_backward<Input, kBothVariable, kGeneral>(args, workspace, cut, maps, sh);
+  walk_backward<Input, K, kBothVariable, kGeneral>(args, workspace, cut, maps, sh);
 #endif
 }
 
@@ -782,7 +782,7 @@ constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
 Grid grid_for(const ScanArgs& args) {
   const int per_multiprocessor =
-      blocks_per_multiprocessor(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true, false>),
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false>),
                                 kThreads, int(sizeof(Shared<float>)));
   const std::int64_t groups = channel_blocks(args, kChannels);
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
@@ -813,10 +813,10 @@ std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid)
 }
 
 // One launch of the kernel, on `blocks` blocks.
-template <class Input, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral>
 void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
                    const TensorMaps& maps, cudaStream_t stream) {
-  const auto kernel = checkpoints_backward_kernel<Input, kBothVariable, kGeneral>;
+  const auto kernel = checkpoints_backward_kernel<Input, K, kBothVariable, kGeneral>;
   allow_shared_memory(reinterpret_cast<const void*>(kernel), int(sizeof(Shared<Input>)));
   kernel<<<blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
   SELECTIVE_SCAN_CHECK_LAUNCH();
@@ -824,19 +824,20 @@ void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout&
 
 // Uncut sequences in one launch (of the general kernel where a group ends on a block of fewer
 // than 16 channels), or a cut's two: the summaries, then the gradients.
-template <class Input, bool kBothVariable>
+template <class Input, int K, bool kBothVariable>
 void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
             const TensorMaps& maps, cudaStream_t stream) {
   if (cut.segments == 1) {
     if (args.dims_per_group % kChannels == 0)
-      launch_kernel<Input, kBothVariable, false>(grid.blocks, args, workspace, cut, maps, stream);
+      launch_kernel<Input, K, kBothVariable, false>(grid.blocks, args, workspace, cut, maps, stream);
     else
-      launch_kernel<Input, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
+      launch_kernel<Input, K, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
     return;
   }
   const Cut first{cut.segments, cut.granule, true, cut.summaries};
-  launch_kernel<Input, kBothVariable, true>(unsigned(launch_items(args, first)), args, workspace, first, maps, stream);
-  launch_kernel<Input, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
+  launch_kernel<Input, K, kBothVariable, true>(unsigned(launch_items(args, first)), args, workspace, first, maps,
+                                               stream);
+  launch_kernel<Input, K, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
 }
 
 }  // namespace
@@ -854,7 +855,7 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if ((args.B.variable && !on_16_bytes(args.dB)) || (args.C.variable && !on_16_bytes(args.dC)))
     return "dB or dC not on 16 bytes";
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, true, false>)) < 90)
+  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false>)) < 90)
     return "no sm_90 code for this GPU";
   return "";
 }
@@ -883,10 +884,14 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
         reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + summaries_offset(workspace, grid));
   }
   const TensorMaps maps = tensor_maps<Input>(args);
-  if (args.B.variable && args.C.variable)
-    launch<Input, true>(args, workspace, grid, cut, maps, stream);
+  // As the forward's few_states: with B and C both variable, a lane walks one state where the
+  // call has at most 8 (its eight lanes' first), not two.
+  if (args.B.variable && args.C.variable && args.dstate <= P)
+    launch<Input, 1, true>(args, workspace, grid, cut, maps, stream);
+  else if (args.B.variable && args.C.variable)
+    launch<Input, kWholeK, true>(args, workspace, grid, cut, maps, stream);
   else
-    launch<Input, false>(args, workspace, grid, cut, maps, stream);
+    launch<Input, kWholeK, false>(args, workspace, grid, cut, maps, stream);
   finish_parameter_gradients(args, workspace, false, stream);
 }
 
