@@ -15,10 +15,11 @@
 //     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. Measured on an
 //     H200 (selective_scan_grid --grid states --versions, 2026-11-26): at one state version 2's
 //     backward is the faster ((8, 1536, 2048) fp32, forward + backward 1.17 ms against version
-//     5's 1.28), at two they are even (1.56 against 1.29 with version 5's forward); and where
-//     version 5 would cut the sequences, up to 4 states, version 2 takes both directions
-//     ((1, 256, 4096) fp32 at 4 states: forward 0.039 ms against 0.056, forward + backward 0.118
-//     against 0.160; at 8 states version 5 is the faster, 0.155 against 0.195).
+//     5's 1.28), at two version 5's, by a little (1.29 against 1.32 with version 5's forward);
+//     and past 256 steps with channel groups fewer than the multiprocessors (where version 5
+//     would cut the sequences), version 2 takes both directions up to 4 states ((1, 256, 4096)
+//     fp32 at 4 states: forward 0.039 ms against 0.056, forward + backward 0.118 against 0.160;
+//     at 8 states version 5 is the faster, 0.155 against 0.195).
 #include "device_facts.hpp"
 #include "plan.hpp"
 
@@ -32,18 +33,23 @@ constexpr int kFewStatesToCut = 4;             // states: version 2 up to this w
 
 // Items enough to keep the GPU busy: half its multiprocessors.
 bool fills_device(std::int64_t items) { return 2 * items >= multiprocessors(); }
+// Past 256 steps, channel groups too few to give each multiprocessor a block of version 5 (it
+// would cut the sequences), and few states: version 2, time in parallel within a channel.
+bool few_channels_and_states(const ScanArgs& args) {
+  return args.seqlen > kMediumSequence && args.dstate <= kFewStatesToCut &&
+         ring_forward_items(args, 1) < multiprocessors();
+}
 
 }  // namespace
 
 // [snippet:automatic_rule]
 Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace) {
   if (args.seqlen <= kShortSequence) return {Kernel::registers, "version 4: a short sequence"};
+  if (few_channels_and_states(args)) return {Kernel::blocked, "version 2: few channels and states, a long sequence"};
   const std::string refusal = ring_forward_refusal(args, is_complex);
   if (refusal.empty()) {
     const int segments = forward_workspace ? ring_segments(args, type) : 1;
     if (fills_device(ring_forward_items(args, segments))) return {Kernel::checkpoints, "version 5: enough work items"};
-    if (segments > 1 && args.dstate <= kFewStatesToCut)
-      return {Kernel::blocked, "version 2: few channels and few states (time in parallel within a channel)"};
     if (segments > 1) return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
   } else if (fills_device(registers_forward_blocks(args))) {
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal + ")"};
@@ -57,10 +63,9 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
   const std::string refusal4 = registers_backward_refusal(args, is_complex);
   if (args.seqlen <= kShortSequence && refusal4.empty()) return {Kernel::registers, "version 4: a short sequence"};
   if (args.dstate <= kOneState) return {Kernel::blocked, "version 2: one state"};
+  if (few_channels_and_states(args)) return {Kernel::blocked, "version 2: few channels and states, a long sequence"};
   if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
     return {Kernel::checkpoints, "version 5: enough work items"};
-  if (refusal5.empty() && checkpoints_backward_segments(args) > 1 && args.dstate <= kFewStatesToCut)
-    return {Kernel::blocked, "version 2: few channels and few states"};
   if (refusal5.empty() && checkpoints_backward_segments(args) > 1)
     return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))
