@@ -14,12 +14,13 @@
 //   - few states: version 2 loops over the states a call has; version 5's lanes walk 1, 2 or 4
 //     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. Measured on an
 //     H200 (selective_scan_grid --grid states --versions, 2026-11-26): at one state version 2's
-//     backward is the faster ((8, 1536, 2048) fp32, forward + backward 1.17 ms against version
-//     5's 1.28), at two version 5's, by a little (1.29 against 1.32 with version 5's forward);
-//     and past 256 steps with channel groups fewer than the multiprocessors (where version 5
-//     would cut the sequences), version 2 takes both directions up to 4 states ((1, 256, 4096)
-//     fp32 at 4 states: forward 0.039 ms against 0.056, forward + backward 0.118 against 0.160;
-//     at 8 states version 5 is the faster, 0.155 against 0.195).
+//     backward is the faster ((8, 1536, 2048) fp32: 0.78 ms against 1.03, each version's forward
+//     + backward less its forward); at two, version 5's by a little (forward + backward 1.29 ms
+//     against 1.32 for version 5's forward and version 2's backward); and past 256 steps with
+//     channel groups fewer than the multiprocessors (where version 5 would cut the sequences),
+//     version 2 takes both directions up to 4 states ((1, 256, 4096) fp32 at 4 states: forward
+//     0.039 ms against 0.056, forward + backward 0.118 against 0.160; at 8 states version 5 is
+//     the faster, 0.155 against 0.195).
 #include "device_facts.hpp"
 #include "plan.hpp"
 

@@ -1,5 +1,6 @@
 // Version 5, backward: version 4's layout (K = 2 of a channel's 16 states a thread, P = 8 lanes a
-// channel, four channels a warp) with two exponentials per state and step instead of three.
+// channel, four channels a warp; K = 1 up to 8 states with B and C both variable) with two
+// exponentials per state and step instead of three.
 // Version 4 walked each 2048-step chunk three times, each walk taking Abar = exp(delta A) anew:
 // a sweep keeping h at every 32-step tile start, a recomputation of a tile's h into registers,
 // and the walk backwards. Here

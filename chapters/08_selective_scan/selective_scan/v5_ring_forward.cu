@@ -16,9 +16,10 @@
 // producer loads them value by value (the last tile, odd strides). A group whose channels are
 // not a whole number of blocks ends on a block with fewer (channel_blocks.hpp): the producer
 // fills only their rows, and the consumer lanes left without a channel walk the block's first
-// one again and write nothing. The calls the kernel cannot take -- complex A, more than 16
-// states, constant B and C, a GPU older than sm_90 -- never reach it: the call's plan (plan.cpp)
-// gives them to version 4's forward.
+// one again and write nothing. With B and C both variable a lane walks only the states the call
+// has (few_states: K = 1 or 2 where the 16-state layout's K is 4 or 2). The calls the kernel
+// cannot take -- complex A, more than 16 states, constant B and C, a GPU older than sm_90 --
+// never reach it: the call's plan (plan.cpp) gives them to version 4's forward.
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
@@ -442,12 +443,13 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 }
 
 // [snippet:few_states]
-// A lane walks K states, and each of its steps costs about 10 instructions a state (the decay,
-// h, y) plus about 12 shared by them (staging, the sum over lanes, the output). Laid out for 16
-// states, a call of 1 to 8 walks zeros in the rest: (8, 1536, 2048) took 0.353 ms at 1 state and
-// 0.400 at 16 (fp32, H200). So the lanes of a channel stay as many (P, which the channel count
-// decides) and each walks only K = dstate / P states, rounded up to a power of two. Mamba's case,
-// B and C both variable, has these layouts; calls with a constant B or C walk 16.
+// A lane walks K states: per state and step a decay (a multiply, the four-term series, ex2 and a
+// select) and the two updates of h and y; the staging, the sum over the channel's lanes and the
+// output are its per-step work whatever K is. Laid out for 16 states, a call of 1 to 8 walked
+// zeros in the rest: (8, 1536, 2048) took 0.348 ms at one state and 0.402 at 16 (fp32, H200).
+// So the lanes of a channel stay as many (P, which the channel count decides) and each walks
+// only K = dstate / P states, rounded up to a power of two. Mamba's case, B and C both
+// variable, has these layouts; calls with a constant B or C walk 16.
 template <class Input, int P, bool kCut>
 KernelPointer kernel_for_states(const ScanArgs& args) {
   constexpr int kWhole = kStates / P;
