@@ -139,6 +139,14 @@ TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
   declined.forward.state_checkpoints = fake;
   CHECK(validate(declined).empty());
   CHECK_FALSE(plan_of(declined).backward_reads_kept_states);
+  // One state: version 5's forward, version 2's backward, which would not read them: automatic
+  // asks for none, and memory given anyway is left alone.
+  BackwardParams one_state = call(8, 1536, 2048, 1, Kernel::automatic);
+  CHECK(state_checkpoints_floats(one_state.forward) == 0);
+  one_state.forward.state_checkpoints = fake;
+  CHECK(validate(one_state).empty());
+  CHECK(plan_of(one_state).forward == Kernel::checkpoints);
+  CHECK_FALSE(plan_of(one_state).backward_reads_kept_states);
   // An explicit version that keeps none still refuses them.
   BackwardParams refused = call(1, 4, 4096, 16, Kernel::registers);
   refused.forward.state_checkpoints = fake;

@@ -180,7 +180,7 @@ Plan plan_without_checks(const BackwardParams& p, bool sizing = false) {
 
 // The check that needs the plan: an explicit version is given kept states only where its forward
 // keeps them. Kernel::automatic takes them as an offer: its plan uses them where it chose version
-// 5's forward, and leaves them alone elsewhere. The plan asks the driver, so it is made only for a
+// 5 both ways, and leaves them alone elsewhere. The plan asks the driver, so it is made only for a
 // call that gives kept states.
 std::string check_plan(const ForwardParams& p, const Plan* plan) {
   if (!p.state_checkpoints || p.kernel == Kernel::automatic) return "";
@@ -247,7 +247,7 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_plan(p, &plan); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
-  if (plan.forward != Kernel::checkpoints) args.state_checkpoints = nullptr;  // only version 5 keeps h
+  if (plan.state_checkpoints_floats == 0) args.state_checkpoints = nullptr;  // only version 5 keeps h
   dispatch<Forward>(p.input_type, p.flags.complex, args, plan.forward, stream);
 }
 
