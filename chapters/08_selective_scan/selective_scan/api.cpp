@@ -247,7 +247,8 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_plan(p, &plan); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
-  if (plan.state_checkpoints_floats == 0) args.state_checkpoints = nullptr;  // only version 5 keeps h
+  // Only version 5 keeps h, and under automatic only for version 5's backward (plan.cpp).
+  if (plan.state_checkpoints_floats == 0) args.state_checkpoints = nullptr;
   dispatch<Forward>(p.input_type, p.flags.complex, args, plan.forward, stream);
 }
 

@@ -112,7 +112,8 @@ struct ConvertedRows {
 
 // Rows padded as in version 4. 68 KB a block in fp32, 54 KB in fp16 and bf16: three blocks a
 // multiprocessor, as the 168 registers allow (`__launch_bounds__(128, 3)`: at (128, 4) the
-// compiler kept 128 registers and spilled, and ran 4% slower).
+// compiler kept 128 registers and spilled, and ran 4% slower). The checkpoints are sized for two
+// states a thread; the one-state walk uses half.
 constexpr std::int64_t kCheckpointsPerBlock = std::int64_t(kStretchesPerChunk) * kWholeK * kThreads;
 template <class Input>
 struct alignas(128) Shared {
