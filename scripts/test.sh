@@ -14,7 +14,7 @@ case "$preset" in
   *) book_ensure_packages "${BOOK_BUILD_PACKAGES[@]}" "${BOOK_FONT_PACKAGES[@]}" ;;
 esac
 cmake --preset "$preset"
-cmake --build --preset "$preset"
+cmake --build --preset "$preset" --parallel "$(nproc)"  # one job a core (book.sh says why)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rc=0
