@@ -557,7 +557,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
     const std::size_t bytes = carry::summary_bytes(args.batch * args.dim, args.dstate, p.segments);
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
   }
-  const std::int64_t items = channel_blocks(args, p.block_channels) * split.segments;
+  const std::int64_t items = ring_forward_items(args, split.segments);
   kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
