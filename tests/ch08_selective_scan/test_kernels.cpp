@@ -214,6 +214,34 @@ TEST_CASE("version 5: a lane walks only the states a call has", "[gpu]") {
     }
 }
 
+// Past 16 states, with B and C both variable, version 5's forward takes wider layouts
+// (v5_ring_forward.cu, many_states): K = 8 states a lane of 4 or 8 lanes up to 64 states, K = 16
+// of 8 or 16 lanes beyond, blocks of 32, 16 or 8 channels, and tiles of up to 256 rows of B and
+// C. Groups of a whole block and part of another (40, 20 and 11 channels a group) or of part of
+// one (20, 11, 7), a length that ends inside a tile, rows that are not on 16 bytes (fp16 and
+// bf16 at 300 steps: the producer loads them value by value), an initial state past one chunk,
+// the kept states of an explicit call; every input type.
+TEST_CASE("version 5: more than 16 states", "[gpu]") {
+  REQUIRE_GPU();
+  struct Case {
+    std::int64_t dim, seqlen;
+    int dstate;
+  };
+  int seed = 161;
+  for (const Case& k : {Case{80, 300, 17}, Case{40, 301, 32}, Case{22, 300, 33}, Case{40, 296, 64}, Case{14, 2100, 100},
+                        Case{22, 296, 128}, Case{14, 300, 129}, Case{22, 2056, 256}})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+      const Problem p = in_groups(k.dim, k.seqlen, k.dstate, 3);
+      const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+      REQUIRE(selective_scan::plan_of(probe.forward_params()).forward == Kernel::checkpoints);
+      const bool keep = k.dstate == 64;
+      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, keep);
+      INFO(describe(p, type, Kernel::checkpoints) << (keep ? ", kept states" : "") << "\n" << outcome.report);
+      CHECK(outcome.ok);
+    }
+}
+
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
 // block each (segment_carry.cuh). The forward folds the summaries of the segments before each
 // one; the backward's first launch writes each segment's summaries, forwards and backwards, and

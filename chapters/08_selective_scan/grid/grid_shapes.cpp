@@ -98,9 +98,22 @@ std::vector<Shape> few_states() {
   return shapes;
 }
 
+// Many states: the other axes' shapes from 32 to 256 states.
+std::vector<Shape> many_states() {
+  std::vector<Shape> shapes;
+  for (DataType t : kTypes)
+    for (int dstate : {32, 64, 128, 256}) {
+      shapes.push_back(make(t, 8, 1536, 2048, dstate));
+      shapes.push_back(make(t, 1, 256, 4096, dstate));
+    }
+  return shapes;
+}
+
 }  // namespace
 
-std::vector<std::string> grid_names() { return {"anchors", "small", "cut", "states", "heat", "axes", "full"}; }
+std::vector<std::string> grid_names() {
+  return {"anchors", "small", "cut", "states", "many_states", "heat", "axes", "full"};
+}
 
 std::vector<Shape> grid_named(const std::string& name) {
   if (name == "anchors") return anchors();
@@ -112,6 +125,7 @@ std::vector<Shape> grid_named(const std::string& name) {
   }
   if (name == "cut") return cut();
   if (name == "states") return few_states();
+  if (name == "many_states") return many_states();
   if (name == "heat") return heat_map();
   if (name == "axes") return other_axes();
   std::vector<Shape> shapes = heat_map();

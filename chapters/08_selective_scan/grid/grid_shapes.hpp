@@ -26,9 +26,10 @@ struct Shape {
 };
 
 // The grids: "anchors" (the official kernel's six timed shapes), "small" (a handful of quick
-// shapes, for the tests), "heat" (channels x seqlen at 16 states, fp32 and bf16: the heat map),
-// "axes" (dstate 1..256, groups 2 and 4, z, D and delta_bias off, odd sizes, each changed from a
-// large and a small shape) and "full" (heat and axes).
+// shapes, for the tests), "cut" (few channels, long sequences), "heat" (channels x seqlen at 16
+// states, fp32 and bf16: the heat map), "axes" (dstate 1..256, groups 2 and 4, z, D and
+// delta_bias off, odd sizes, each changed from a large and a small shape), "states" and
+// "many_states" (the axes' two shapes at 1..16 and at 32..256 states) and "full" (heat and axes).
 std::vector<Shape> grid_named(const std::string& name);
 std::vector<std::string> grid_names();
 

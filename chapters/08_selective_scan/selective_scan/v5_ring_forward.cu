@@ -2,7 +2,7 @@
 // Version 4 left each walking thread to fetch its own next tile into registers: the loads, their
 // bounds checks and the copies of the prefetched registers sat among the walk's instructions, and
 // in bf16 its loads were not hidden at all (PERFORMANCE.md). Here a block has two roles:
-//   - one producer warp fills a ring of kStages tiles in shared memory: each row of a tile (32
+//   - one producer warp fills a ring of tiles in shared memory (three; two past 64 states): each row of a tile (32
 //     steps of one channel's delta, u or z, or of one state's B or C) is one bulk copy, which the
 //     copy engine carries out and counts off the tile's "full" mbarrier as its bytes land;
 //   - four consumer warps wait on that barrier, walk the tile and arrive on its "empty" barrier,
@@ -17,9 +17,11 @@
 // not a whole number of blocks ends on a block with fewer (channel_blocks.hpp): the producer
 // fills only their rows, and the consumer lanes left without a channel walk the block's first
 // one again and write nothing. With B and C both variable a lane walks only the states the call
-// has (few_states: K = 1 or 2 where the 16-state layout's K is 4 or 2). The calls the kernel
-// cannot take -- complex A, more than 16 states, constant B and C, a GPU older than sm_90 --
-// never reach it: the call's plan (plan.cpp) gives them to version 4's forward.
+// has (few_states: K = 1 or 2 where the 16-state layout's K is 4 or 2), and calls of more than
+// 16 states take version 4's wider layouts (many_states: up to 32 lanes a channel, a tile of up
+// to 256 rows of B and C). The calls the kernel cannot take -- complex A, more than 16 states
+// with a constant B or C, constant B and C, a GPU older than sm_90 -- never reach it: the call's
+// plan (plan.cpp) gives them to version 4's forward.
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
@@ -47,33 +49,48 @@ namespace {
 
 constexpr int kConsumerWarps = 4;
 constexpr int kThreads = (kConsumerWarps + 1) * 32;  // and one producer warp
-constexpr int kStages = 3;                           // tiles in the ring
-constexpr int kStates = 16;
+constexpr int kStates = 16;                          // Mamba's: a tile holds at least these rows of B and C
+
+// Past 16 states a tile holds the K P rows a layout walks (K states a lane, P lanes a channel).
+// The ring keeps three tiles, two past 64 states, where three tiles of 128 rows would leave no
+// room for a second block on the multiprocessor (and of 256 rows would not fit one); the blocks
+// a multiprocessor then holds bound the registers a thread may take (__launch_bounds__, from
+// resident_blocks below).
+constexpr int tile_states(int K, int P) { return K * P > kStates ? K * P : kStates; }
+constexpr int ring_stages(int S) { return S <= 64 ? 3 : 2; }
 
 // [snippet:ring_tile]
-// One slot of the ring. Each row is padded by 16 bytes, so that the lanes reading the same step
-// of different rows fall on different banks; a bulk copy lands each row at its own address.
-template <class Input, int kChannels>
+// One slot of the ring: S rows of B and C (16, or the call's states past 16). Each row is padded
+// by 16 bytes, so that the lanes reading the same step of different rows fall on different
+// banks; a bulk copy lands each row at its own address.
+template <class Input, int kChannels, int S>
 struct Tile {
   static constexpr int kRow = kTile + 16 / int(sizeof(Input));  // delta, u, z as loaded
   static constexpr int kStateRow = kTile + 4;                   // B, C as fp32
   alignas(16) Input delta[kChannels][kRow];
   alignas(16) Input u[kChannels][kRow];
   alignas(16) Input z[kChannels][kRow];
-  alignas(16) float B[kStates][kStateRow];
-  alignas(16) float C[kStates][kStateRow];
+  alignas(16) float B[S][kStateRow];
+  alignas(16) float C[S][kStateRow];
 };
-template <class Input, int P>
+template <class Input, int P, int S = kStates>
 struct RingShared {
   static constexpr int kChannelsPerWarp = 32 / P;
   static constexpr int kChannels = kConsumerWarps * kChannelsPerWarp;
-  Tile<Input, kChannels> tiles[kStages];
+  static constexpr int kStages = ring_stages(S);
+  using TileType = Tile<Input, kChannels, S>;
+  TileType tiles[kStages];
   std::uint64_t full[kStages], empty[kStages];
   std::int64_t first_item;  // the block's work item, when sequences are cut
   // (delta, delta u) of each channel's steps: staged once by the channel's lanes, read by all.
   alignas(16) float2 steps[kConsumerWarps][kChannelsPerWarp][kTile + P];
 };
 // [/snippet:ring_tile]
+template <class Input, int K, int P>
+constexpr int resident_blocks() {
+  constexpr int kBytes = int(sizeof(RingShared<Input, P, tile_states(K, P)>)) + 1024;
+  return 228 * 1024 / kBytes < 3 ? 228 * 1024 / kBytes : 3;
+}
 
 // Which block's channels (channel_blocks.hpp), and where their rows start.
 struct BlockChannels : ChannelBlock {
@@ -108,9 +125,9 @@ struct WorkItem {
 // [snippet:ring_producer]
 // One tile of the block's channels from step t0 into a slot of the ring. A tile of a cut sequence's
 // first pass (no outputs; the section on cut sequences) needs neither z nor C.
-template <class Input, int P, bool kBVariable, bool kCVariable, bool kOutputs>
+template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kOutputs>
 __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
-                          Tile<Input, RingShared<Input, P>::kChannels>& tile, std::uint64_t* full, std::int64_t t0,
+                          typename RingShared<Input, P, S>::TileType& tile, std::uint64_t* full, std::int64_t t0,
                           bool bulk) {
   const int lane = threadIdx.x % 32;
   const bool load_z = kOutputs && args.z.data != nullptr;
@@ -118,31 +135,36 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
   const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
   if (bulk && valid == kTile) {
     // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
-    // every load first, so that their trips to memory overlap, then the conversions.
+    // every load of a batch first, so that their trips to memory overlap, then the conversions
+    // (a batch: all of 16 states' rows, a quarter of 64 states' rows, ...).
     if constexpr (!std::is_same_v<Input, float>) {
       constexpr int kPerVector = 16 / int(sizeof(Input));
       constexpr int kVectorsPerRow = kTile / kPerVector;
-      constexpr int kPerLane = 2 * kStates * kVectorsPerRow / 32;
-      uint4 raw[kPerLane];
-      float* dst[kPerLane];
+      constexpr int kPerLane = 2 * S * kVectorsPerRow / 32;
+      constexpr int kBatch = std::min(kPerLane, 8);
+#pragma unroll 1
+      for (int i0 = 0; i0 < kPerLane; i0 += kBatch) {
+        uint4 raw[kBatch];
+        float* dst[kBatch];
 #pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        const int v = lane + 32 * i, r = v / kVectorsPerRow, n = r % kStates, q = v % kVectorsPerRow;
-        const bool is_B = r < kStates;
-        dst[i] = nullptr;
-        if (n >= args.dstate || !(is_B ? kBVariable : load_C)) continue;
-        const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
-        raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
-        dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
-      }
+        for (int i = 0; i < kBatch; ++i) {
+          const int v = lane + 32 * (i0 + i), r = v / kVectorsPerRow, n = r % S, q = v % kVectorsPerRow;
+          const bool is_B = r < S;
+          dst[i] = nullptr;
+          if (n >= args.dstate || !(is_B ? kBVariable : load_C)) continue;
+          const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
+          raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
+          dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
+        }
 #pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        if (!dst[i]) continue;
-        const Input* x = reinterpret_cast<const Input*>(&raw[i]);
+        for (int i = 0; i < kBatch; ++i) {
+          if (!dst[i]) continue;
+          const Input* x = reinterpret_cast<const Input*>(&raw[i]);
 #pragma unroll
-        for (int e = 0; e < kPerVector; e += 4)
-          *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
-                                                    to_float(x[e + 3])};
+          for (int e = 0; e < kPerVector; e += 4)
+            *reinterpret_cast<float4*>(dst[i] + e) = {to_float(x[e]), to_float(x[e + 1]), to_float(x[e + 2]),
+                                                      to_float(x[e + 3])};
+        }
       }
     }
     constexpr unsigned kRowBytes = kTile * sizeof(Input);
@@ -183,12 +205,12 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
 
 // The producer warp: for every tile of every work item the block takes (twice over a segment
 // that has a pass 1), wait until the slot is free, then fill it.
-template <class Input, int P, bool kBVariable, bool kCVariable, bool kCut>
-__device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bulk, const carry::Split& split) {
-  constexpr int kChannels = RingShared<Input, P>::kChannels;
+template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kCut>
+__device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool bulk, const carry::Split& split) {
+  constexpr int kChannels = RingShared<Input, P, S>::kChannels;
   const int segments = kCut ? split.segments : 1;
   const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
-  ring::RingPosition<kStages> fill;  // the next slot to fill
+  ring::RingPosition<RingShared<Input, P, S>::kStages> fill;  // the next slot to fill
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
@@ -198,9 +220,9 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
         if (fill.reused()) ring::wait(&sh.empty[slot], fill.previous_phase());
         std::uint64_t* const full = &sh.full[slot];
         if (pass == 2)
-          fill_tile<Input, P, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
+          fill_tile<Input, P, S, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
         else
-          fill_tile<Input, P, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
+          fill_tile<Input, P, S, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
       }
     }
   }
@@ -210,19 +232,20 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P>& sh, bool bul
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 // kCut: the kernel for cut sequences (pass 1 and the summaries); the other never sees a segment.
-template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
-__device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const carry::Split& split) {
-  using Shared = RingShared<Input, P>;
+template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut>
+__device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const carry::Split& split) {
+  using Shared = RingShared<Input, P, S>;
+  using TileType = typename Shared::TileType;
   constexpr int kChannels = Shared::kChannels;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;
   const int c = warp * Shared::kChannelsPerWarp + slot;
   const bool has_z = args.z.data != nullptr;
-  static_assert(P == kGroup || P == 2 * kGroup, "a channel's lanes sum four steps with one butterfly");
-  const bool finishes = j < kGroup;  // P = 8: lanes 4 apart hold the same sums
+  static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum four steps with one butterfly");
+  const bool finishes = j < kGroup;  // P > 4: lanes 4, 8, ... apart hold the same sums
   const int segments = kCut ? split.segments : 1;
   const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
-  ring::RingPosition<kStages> take;  // the next slot to walk
+  ring::RingPosition<Shared::kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, groups, segments);
     const BlockChannels at(args, w.group, kChannels);
@@ -253,7 +276,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       if (args.initial_state && w.segment == 0) h[k] = args.initial_state[bd * args.dstate + n];
     }
     // Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
-    const auto stage = [&](const Tile<Input, kChannels>& tile, float2* steps, auto in_range) {
+    const auto stage = [&](const TileType& tile, float2* steps, auto in_range) {
 #pragma unroll
       for (int i = 0; i < kTile / P; ++i) {
         const int s = j + P * i;
@@ -280,7 +303,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
         const int ring_slot = take.slot();
         ring::wait(&sh.full[ring_slot], take.phase());
-        const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
+        const TileType& tile = sh.tiles[ring_slot];
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
 #pragma unroll 2
@@ -320,7 +343,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
     for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
       const int ring_slot = take.slot();
       ring::wait(&sh.full[ring_slot], take.phase());
-      const Tile<Input, kChannels>& tile = sh.tiles[ring_slot];
+      const TileType& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       Input* const out_tile = out + t0;
       Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
@@ -330,7 +353,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, in_range);
         // [snippet:ring_walk]
-#pragma unroll 2
+#pragma unroll(K > 4 ? 1 : 2)
         for (int g0 = 0; g0 < kTile; g0 += kGroup) {
           if (kept && g0 % kStretch == 0 && in_range(g0)) {
 #pragma unroll
@@ -363,7 +386,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
           }
           // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
           float total = reduce_scatter<kGroup, 1>(y);
-          if constexpr (P == 2 * kGroup) total += __shfl_xor_sync(0xffffffffu, total, kGroup);
+#pragma unroll
+          for (int far = kGroup; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
           // [/snippet:ring_walk]
           const int s = g0 + j % kGroup;
           if (live && finishes && in_range(s)) {
@@ -403,19 +427,21 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P>& sh, const ca
 
 // [snippet:ring_roles]
 template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
-__global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args, bool bulk, carry::Split split) {
+__global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring_forward_kernel(ScanArgs args,
+                                                                                                bool bulk,
+                                                                                                carry::Split split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using Shared = RingShared<Input, P>;
+  constexpr int S = tile_states(K, P);
+  using Shared = RingShared<Input, P, S>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   Shared& sh = *reinterpret_cast<Shared*>(shared_bytes);
   // Rows of states past dstate stay 0 (A = 0 too, so those states stay 0 and add nothing).
-  for (int i = threadIdx.x; i < kStages * kStates; i += blockDim.x) {
-    Tile<Input, Shared::kChannels>& tile = sh.tiles[i / kStates];
-    for (int s = 0; s < Tile<Input, Shared::kChannels>::kStateRow; ++s)
-      tile.B[i % kStates][s] = tile.C[i % kStates][s] = 0.f;
+  for (int i = threadIdx.x; i < Shared::kStages * S; i += blockDim.x) {
+    typename Shared::TileType& tile = sh.tiles[i / S];
+    for (int s = 0; s < Shared::TileType::kStateRow; ++s) tile.B[i % S][s] = tile.C[i % S][s] = 0.f;
   }
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
+    for (int s = 0; s < Shared::kStages; ++s) {
       ring::init(&sh.full[s], 32);                    // the producer's lanes (and the bytes)
       ring::init(&sh.empty[s], kConsumerWarps * 32);  // every consumer thread, done reading
     }
@@ -426,9 +452,9 @@ __global__ __launch_bounds__(kThreads, 3) void ring_forward_kernel(ScanArgs args
   }
   __syncthreads();
   if (threadIdx.x / 32 == kConsumerWarps)
-    produce<Input, P, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
+    produce<Input, P, S, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
   else
-    consume<Input, K, P, kBVariable, kCVariable, kCut>(args, sh, split);
+    consume<Input, K, P, S, kBVariable, kCVariable, kCut>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]
@@ -461,6 +487,37 @@ KernelPointer kernel_for_states(const ScanArgs& args) {
 }
 // [/snippet:few_states]
 
+// A kernel and the shared memory its ring takes.
+struct RingKernel {
+  KernelPointer kernel;
+  int shared_bytes;
+};
+template <class Input, int K, int P>
+RingKernel ring_kernel(KernelPointer kernel) {
+  return {kernel, int(sizeof(RingShared<Input, P, tile_states(K, P)>))};
+}
+
+// [snippet:many_states]
+// Past 16 states (B and C both variable) a lane walks K = 8 or 16 states, and a tile holds the
+// K P rows the layout walks. The tile of B and C rows is filled once for the whole block, so
+// what decided the layout was the channels that share it: on an H200 (selective_scan_grid --grid
+// many_states, 2026-11-26, (8, 1536, 2048)), 128 states took 6.65 ms forward in fp32 with four
+// channels a block (K = 4 of 32 lanes), 3.81 with eight (K = 8 of 16) and 2.38 with sixteen
+// (K = 16 of 8); 256 states 23.7 ms with four (K = 8 of 32), 12.7 with eight (K = 16 of 16).
+// Past K = 16 the registers run out. At 32 and 64 states, K = 8 (32 and 16 channels a block)
+// was the faster in bf16 and the slower in fp32, by 14-18% either way; one layout for both
+// keeps the kernels few. The lanes of a channel sum a step's outputs with one more shuffle for
+// each doubling of P. These calls are not cut into segments: the cut kernels of these layouts
+// doubled the file's compile time.
+template <class Input>
+RingKernel kernel_for_many_states(const ScanArgs& args) {
+  if (args.dstate <= 32) return ring_kernel<Input, 8, 4>(ring_forward_kernel<Input, 8, 4, true, true, false>);
+  if (args.dstate <= 64) return ring_kernel<Input, 8, 8>(ring_forward_kernel<Input, 8, 8, true, true, false>);
+  if (args.dstate <= 128) return ring_kernel<Input, 16, 8>(ring_forward_kernel<Input, 16, 8, true, true, false>);
+  return ring_kernel<Input, 16, 16>(ring_forward_kernel<Input, 16, 16, true, true, false>);
+}
+// [/snippet:many_states]
+
 // A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
 // otherwise leave multiprocessors idle. Where they do, a block is alone on its multiprocessor,
 // one warp to a scheduler, and waits out the latency of every instruction of its walk: it walks
@@ -485,31 +542,41 @@ struct RingLaunch {
   int shared_bytes = 0, block_channels = 0, segments = 1;
 };
 
-// Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
-// channels up, K = 2 and eight lanes below (more warps when there are few channels).
-bool four_lanes(const ScanArgs& args) { return args.batch * args.dim >= 8192; }
-int block_channels(const ScanArgs& args) {
-  return four_lanes(args) ? RingShared<float, 4>::kChannels : RingShared<float, 8>::kChannels;
+// Lanes a channel. Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes from 8192
+// channels up, K = 2 and eight lanes below (more warps when there are few channels); past 16
+// states, kernel_for_many_states's.
+bool four_lanes(const ScanArgs& args) { return args.dstate <= kStates && args.batch * args.dim >= 8192; }
+int lanes_per_channel(const ScanArgs& args) {
+  if (args.dstate <= kStates) return four_lanes(args) ? 4 : 8;
+  return args.dstate <= 32 ? 4 : args.dstate <= 128 ? 8 : 16;
+}
+int block_channels(const ScanArgs& args) { return kConsumerWarps * (32 / lanes_per_channel(args)); }
+
+template <class Input, bool kCut>
+RingKernel kernel_for(const ScanArgs& args) {
+  if (args.dstate > kStates) return kernel_for_many_states<Input>(args);
+  if (four_lanes(args)) return ring_kernel<Input, 4, 4>(kernel_for_states<Input, 4, kCut>(args));
+  return ring_kernel<Input, 2, 8>(kernel_for_states<Input, 8, kCut>(args));
 }
 
 template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
-  const bool p4 = four_lanes(args);
   RingLaunch p;
   p.block_channels = block_channels(args);
-  p.kernel = p4 ? kernel_for_states<Input, 4, false>(args) : kernel_for_states<Input, 8, false>(args);
-  p.shared_bytes = int(p4 ? sizeof(RingShared<Input, 4>) : sizeof(RingShared<Input, 8>));
+  const RingKernel uncut = kernel_for<Input, false>(args);
+  p.kernel = uncut.kernel;
+  p.shared_bytes = uncut.shared_bytes;
   allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
-  // Only the eight-lane layout is ever cut: four lanes start at 8192 channels, 256 groups, more
-  // than any GPU's multiprocessors.
+  // Four lanes are never cut: they start at 8192 channels, 256 groups, more than any GPU's
+  // multiprocessors. Nor are calls of more than 16 states (many_states).
   const std::int64_t groups = channel_blocks(args, p.block_channels);
-  if (p4 || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
+  if (four_lanes(args) || args.dstate > kStates || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
   // The places are the cut kernel's own: it takes more registers than the uncut one, and in
   // fp16 and bf16 fits three blocks a multiprocessor where the uncut one fits four. Counted with
   // the uncut kernel's four, (4, 256, 2048) in bf16 was cut into 8 segments, 512 blocks for 396
   // places, and ran in two rounds: 0.103 ms, slower than fp32's 6 segments (0.090 ms) on the
   // same H100.
-  KernelPointer cut_kernel = kernel_for_states<Input, 8, true>(args);
+  KernelPointer cut_kernel = kernel_for<Input, true>(args).kernel;
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
       blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kThreads, p.shared_bytes);
@@ -565,7 +632,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
 
 std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
-  if (args.dstate > kStates) return "dstate > 16";
+  if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (!(args.B.variable || args.C.variable)) return "B and C both constant";
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
   if (binary_version(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args))) < 90)
