@@ -1,6 +1,6 @@
 // Kernel::automatic's rule: per call and direction, the version measured fastest for the
 // call's shape on an H100 (selective_scan_grid --versions, 2026-11-25; the sweep and its table
-// are in chapter 8c, the library's page). Three regimes showed:
+// are in chapter 8c, the library's page). The regimes:
 //   - short sequences (seqlen <= 64): version 4, whose blocks start and finish soonest;
 //   - enough work items to fill the GPU (version 5's blocks of channels, times the time segments
 //     it cuts long sequences into, at least half the multiprocessors): version 5, else version 4
@@ -21,6 +21,12 @@
 //     version 2 takes both directions up to 4 states ((1, 256, 4096) fp32 at 4 states: forward
 //     0.039 ms against 0.056, forward + backward 0.118 against 0.160; at 8 states version 5 is
 //     the faster, 0.155 against 0.195).
+//   - many states: past 16, version 5's forward takes wider layouts (v5_ring_forward.cu,
+//     many_states) and wins wherever its blocks fill the GPU ((8, 1536, 2048) on an H200,
+//     selective_scan_grid --grid many_states --versions, 2026-11-26: 1.42 ms forward in fp32 at 64
+//     states against version 4's 3.62); it does not cut sequences there, so few channels keep
+//     version 2 ((1, 256, 4096) fp32 at 64 states: 0.36 ms against version 5's 0.80). The
+//     backward past 16 states is version 2's: version 4's and 5's refuse it.
 #include "device_facts.hpp"
 #include "plan.hpp"
 
