@@ -498,17 +498,15 @@ RingKernel ring_kernel(KernelPointer kernel) {
 }
 
 // [snippet:many_states]
-// Past 16 states (B and C both variable) a lane walks K = 8 or 16 states, and a tile holds the
-// K P rows the layout walks. The tile of B and C rows is filled once for the whole block, so
-// what decided the layout was the channels that share it: on an H200 (selective_scan_grid --grid
-// many_states, 2026-11-26, (8, 1536, 2048)), 128 states took 6.65 ms forward in fp32 with four
-// channels a block (K = 4 of 32 lanes), 3.81 with eight (K = 8 of 16) and 2.38 with sixteen
-// (K = 16 of 8); 256 states 23.7 ms with four (K = 8 of 32), 12.7 with eight (K = 16 of 16).
-// Past K = 16 the registers run out. At 32 and 64 states, K = 8 (32 and 16 channels a block)
-// was the faster in bf16 and the slower in fp32, by 14-18% either way; one layout for both
-// keeps the kernels few. The lanes of a channel sum a step's outputs with one more shuffle for
-// each doubling of P. These calls are not cut into segments: the cut kernels of these layouts
-// doubled the file's compile time.
+// Past 16 states (B and C both variable) a lane walks K = 8 or 16 states and a tile holds the
+// K P rows the layout walks. A tile of B and C is filled once for the whole block, so the layout
+// is chosen for the channels that share it: at 128 states in fp32 (H200, (8, 1536, 2048),
+// selective_scan_grid --grid many_states) 6.65 ms forward with four channels a block (K = 4 of
+// 32 lanes), 2.38 with sixteen (K = 16 of 8). Past K = 16 the registers run out. At 32 and 64
+// states K = 8 was 14-18% faster than the other candidates in bf16 and as much slower in fp32;
+// one layout for both types keeps the plan's count of blocks (ring_forward_items) free of the
+// type. These calls are not cut into segments: the cut kernels of these layouts doubled the
+// file's compile time.
 template <class Input>
 RingKernel kernel_for_many_states(const ScanArgs& args) {
   if (args.dstate <= 32) return ring_kernel<Input, 8, 4>(ring_forward_kernel<Input, 8, 4, true, true, false>);
