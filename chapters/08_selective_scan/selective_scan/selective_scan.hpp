@@ -196,8 +196,8 @@ std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
 // (version 4: tile states; version 5: checkpoints, and the summaries of cut sequences).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
 // The floats of h every kStretch steps that forward() writes to state_checkpoints: batch * dim *
-// ceil(seqlen / kStretch) * dstate where the plan's forward is version 5's (real A, at most 16
-// states, B or C variable, sm_90), else 0. An explicit version must then get none;
+// ceil(seqlen / kStretch) * dstate where the plan's forward is version 5's (real A, B or C
+// variable -- both past 16 states --, sm_90), else 0. An explicit version must then get none;
 // Kernel::automatic takes them as an offer, used where its plan runs version 5 both ways (else
 // 0: its forward would write them for a backward that does not read them). Version
 // 5's backward reads them where it takes the call, and skips the sweep that would otherwise
