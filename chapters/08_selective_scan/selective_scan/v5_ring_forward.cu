@@ -487,14 +487,15 @@ KernelPointer kernel_for_states(const ScanArgs& args) {
 }
 // [/snippet:few_states]
 
-// A kernel and the shared memory its ring takes.
+// A kernel, the shared memory its ring takes and the channels of its blocks.
 struct RingKernel {
   KernelPointer kernel;
-  int shared_bytes;
+  int shared_bytes, block_channels;
 };
 template <class Input, int K, int P>
 RingKernel ring_kernel(KernelPointer kernel) {
-  return {kernel, int(sizeof(RingShared<Input, P, tile_states(K, P)>))};
+  using Shared = RingShared<Input, P, tile_states(K, P)>;
+  return {kernel, int(sizeof(Shared)), Shared::kChannels};
 }
 
 // [snippet:many_states]
@@ -540,15 +541,10 @@ struct RingLaunch {
   int shared_bytes = 0, block_channels = 0, segments = 1;
 };
 
-// Lanes a channel. Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes from 8192
+// Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
 // channels up, K = 2 and eight lanes below (more warps when there are few channels); past 16
-// states, kernel_for_many_states's.
+// states, kernel_for_many_states's layouts.
 bool four_lanes(const ScanArgs& args) { return args.dstate <= kStates && args.batch * args.dim >= 8192; }
-int lanes_per_channel(const ScanArgs& args) {
-  if (args.dstate <= kStates) return four_lanes(args) ? 4 : 8;
-  return args.dstate <= 32 ? 4 : args.dstate <= 128 ? 8 : 16;
-}
-int block_channels(const ScanArgs& args) { return kConsumerWarps * (32 / lanes_per_channel(args)); }
 
 template <class Input, bool kCut>
 RingKernel kernel_for(const ScanArgs& args) {
@@ -556,14 +552,16 @@ RingKernel kernel_for(const ScanArgs& args) {
   if (four_lanes(args)) return ring_kernel<Input, 4, 4>(kernel_for_states<Input, 4, kCut>(args));
   return ring_kernel<Input, 2, 8>(kernel_for_states<Input, 8, kCut>(args));
 }
+// A block's channels: the layout's, the same for every input type.
+int block_channels(const ScanArgs& args) { return kernel_for<float, false>(args).block_channels; }
 
 template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
   RingLaunch p;
-  p.block_channels = block_channels(args);
   const RingKernel uncut = kernel_for<Input, false>(args);
   p.kernel = uncut.kernel;
   p.shared_bytes = uncut.shared_bytes;
+  p.block_channels = uncut.block_channels;
   allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
   // Four lanes are never cut: they start at 8192 channels, 256 groups, more than any GPU's
   // multiprocessors. Nor are calls of more than 16 states (many_states).
