@@ -242,6 +242,42 @@ TEST_CASE("version 5: more than 16 states", "[gpu]") {
     }
 }
 
+// Past 16 states version 5's backward walks each slice of 16 states in a block of its own and
+// finishes the steps in a last pass from the slices' sums (v5_sliced_steps.cuh), with B and C
+// both variable. Slices that end on part of their 16 states (17, 33, 40, 100, 129), groups of
+// whole blocks in sequences too short to cut (32 and 64 channels, 200 and 248 steps), groups of a
+// whole block and part of another (40 and 20 channels) or of part of one (11 and 12), the
+// forward's kept states, and sequences that the backward cuts into segments as well as slices
+// (few channels: 4104 steps, which the test makes sure of, with and without the kept states; the
+// rule cuts some of the others too); every input type.
+TEST_CASE("version 5's backward: more than 16 states", "[gpu]") {
+  REQUIRE_GPU();
+  struct Case {
+    std::int64_t batch, dim, seqlen;
+    int dstate, variable;
+    bool keep, cut;
+  };
+  int seed = 191;
+  for (const Case& k : {Case{2, 40, 296, 17, 3, false, false}, Case{2, 32, 200, 64, 3, true, false},
+                        Case{2, 64, 248, 40, 3, false, false}, Case{2, 20, 2056, 100, 3, false, false},
+                        Case{2, 22, 296, 129, 3, false, false}, Case{2, 24, 296, 33, 3, false, false},
+                        Case{1, 32, 4104, 33, 3, false, true}, Case{1, 32, 4104, 48, 3, true, true},
+                        Case{2, 22, 296, 256, 3, false, false}})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+      Problem p = in_groups(k.dim, k.seqlen, k.dstate, k.variable);
+      p.batch = k.batch;
+      const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, k.keep);
+      const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
+      INFO(plan.why);
+      REQUIRE(plan.backward == Kernel::checkpoints);
+      if (k.cut) REQUIRE(plan.backward_segments > 1);
+      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, k.keep);
+      INFO(describe(p, type, Kernel::checkpoints) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
+      CHECK(outcome.ok);
+    }
+}
+
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
 // block each (segment_carry.cuh). The forward folds the summaries of the segments before each
 // one; the backward's first launch writes each segment's summaries, forwards and backwards, and

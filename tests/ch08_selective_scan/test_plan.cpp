@@ -53,16 +53,17 @@ TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]"
   CHECK(v5.summary() == "v5");
   CHECK(v5.why == "version 5 takes both directions");
 
-  // Past 16 states version 5's forward takes B and C both variable; its backward takes none.
-  const Plan v5_wide = plan_of(call(2, 64, 512, 64, Kernel::checkpoints));
-  CHECK(v5_wide.forward == Kernel::checkpoints);
-  CHECK(v5_wide.backward == Kernel::blocked);
-  INFO(v5_wide.why);
-  CHECK(v5_wide.why.find("dstate > 16") != std::string::npos);
+  // Past 16 states version 5 takes B and C both variable, both ways.
+  for (int dstate : {17, 64, 256}) {
+    const Plan wide = plan_of(call(8, 1536, 2048, dstate, Kernel::checkpoints));
+    CHECK(wide.summary() == "v5");
+    CHECK(wide.why == "version 5 takes both directions");
+  }
   BackwardParams constant_B = call(2, 64, 512, 64, Kernel::checkpoints);
   constant_B.forward.B = {false, fake, DataType::float32, 0, 0, 0, 64};
   const Plan v5_constant = plan_of(constant_B);
   CHECK(v5_constant.forward == Kernel::registers);
+  CHECK(v5_constant.backward == Kernel::blocked);
   INFO(v5_constant.why);
   CHECK(v5_constant.why.find("dstate > 16 with a constant B or C") != std::string::npos);
 
@@ -113,8 +114,8 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   few_states.forward.workspace = fake;
   CHECK(plan_of(few_states).forward == Kernel::checkpoints);
   CHECK(plan_of(few_states).backward == Kernel::checkpoints);
-  // More than 16 states: version 5's forward over many channels, version 2's backward.
-  CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v5 fwd, v2 bwd");
+  // More than 16 states: version 5 over many channels.
+  CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v5");
 }
 
 TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {

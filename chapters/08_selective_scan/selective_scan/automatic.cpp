@@ -25,8 +25,11 @@
 //     many_states) and wins wherever its blocks fill the GPU ((8, 1536, 2048) on an H200,
 //     selective_scan_grid --grid many_states --versions, 2026-11-26: 1.42 ms forward in fp32 at 64
 //     states against version 4's 3.62); it does not cut sequences there, so few channels keep
-//     version 2 ((1, 256, 4096) fp32 at 64 states: 0.36 ms against version 5's 0.80). The
-//     backward past 16 states is version 2's: version 4's and 5's refuse it.
+//     version 2 ((1, 256, 4096) fp32 at 64 states: 0.36 ms against version 5's 0.80). Version 5's
+//     backward walks slices of 16 states in blocks of their own, so the rule that fills the GPU
+//     with its items gives it those calls too: (8, 1536, 2048) fp32 at 64 states, forward +
+//     backward 1.36x the official kernel's speed (H100, 2026-11-26, same call), where version 2's
+//     backward made it 0.51x (H200, the day before, same call).
 #include "device_facts.hpp"
 #include "plan.hpp"
 

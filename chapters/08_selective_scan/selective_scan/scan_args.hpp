@@ -97,8 +97,9 @@ std::size_t registers_backward_scratch_bytes(const ScanArgs& args);  // its work
 std::int64_t registers_backward_items(const ScanArgs& args);         // groups of a block's channels
 template <class Input>
 void registers_backward(const ScanArgs& args, cudaStream_t stream);
-// Version 5's backward: real A, up to 16 states, no deterministic flag, rows on 16 bytes, sm_90;
-// h checkpointed every 8 steps in the workspace.
+// Version 5's backward: real A (past 16 states B and C both variable), no deterministic flag,
+// rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace, and past 16 states the
+// per-step sums of its slices there too.
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);             // its workspace past the partial sums
 std::int64_t checkpoints_backward_items(const ScanArgs& args);  // groups of a block's channels x time segments

@@ -32,8 +32,9 @@
 // others into its two carries and walks as an uncut sequence would, in pieces that end at its
 // bounds and at the chunks' (where the forward's chunk states give h). A group whose channels do
 // not fill whole blocks ends on a block with fewer (channel_blocks.hpp), taken by the same kernel
-// as cut sequences. Real A, up to 16 states, inputs whose rows start on 16 bytes, the atomic dB and
-// dC, and sm_90 only; the launcher hands anything else to version 4's backward (or version 2's).
+// as cut sequences. Past 16 states each slice of 16 is a block's work of its own (state_slices
+// below), with B and C both variable. Real A, inputs whose rows start on 16 bytes, the atomic dB
+// and dC, and sm_90 only; the launcher hands anything else to version 4's backward (or version 2's).
 #include "channel_blocks.hpp"
 #include "check.hpp"
 #include "device_facts.hpp"
@@ -44,6 +45,7 @@
 #include "shared_ring.cuh"
 #include "staged_rows.cuh"
 #include "tensor_maps.hpp"
+#include "v5_sliced_steps.cuh"
 #include "warp_backward.cuh"
 
 #include <algorithm>
@@ -56,8 +58,8 @@ namespace {
 
 constexpr int kWarps = 4;  // per block
 constexpr int kThreads = kWarps * 32;
-constexpr int kWholeK = 2, P = 8;  // states a thread, lanes a channel: 16 states
-constexpr int kStates = kWholeK * P;
+constexpr int kWholeK = 2, P = 8;           // states a thread, lanes a channel: 16 states
+constexpr int kStates = kWholeK * P;        // a block's: a slice of the call's states
 constexpr int kSlots = 32 / P;              // channels a warp
 constexpr int kChannels = kWarps * kSlots;  // a block's, all of one batch and group
 constexpr int kStretchesPerChunk = int(kChunkLength / kStretch);
@@ -95,11 +97,23 @@ struct Cut {
 __host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut& cut) {
   return !a.state_checkpoints && cut.granule != kChunkLength;
 }
-// The items of a launch: every group's segments, but in a first launch that does not walk
+// [snippet:state_slices]
+// Past 16 states a block walks one slice of 16 of them: a call of dstate states is dstate / 16
+// calls of 16 (rounded up), each slice its own block, since the states do not meet in the
+// recurrence. They meet in two sums a step (over the states, for du and ddelta), which the slices
+// add into the workspace's step_sums and finish_sliced_steps() finishes (kSliced, a kernel of its
+// own: as a run-time branch it made the 16-state backward 2-4% slower on an H100). Each slice
+// stages its tiles' channel rows again; that is the price of walking them apart.
+__host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kStates - 1) / kStates; }
+// A launch's units of work along the channels and states: its blocks of channels times its slices.
+__host__ __device__ inline std::int64_t launch_units(const ScanArgs& a) {
+  return channel_blocks(a, kChannels) * state_slices(a);
+}
+// [/snippet:state_slices]
+// The items of a launch: every unit's segments, but in a first launch that does not walk
 // forwards, segment 0's, which has nothing to do (the items are ordered last segment first).
 __host__ __device__ inline std::int64_t launch_items(const ScanArgs& a, const Cut& cut) {
-  const std::int64_t groups = channel_blocks(a, kChannels);
-  return groups * (cut.summarizing && !cut_walks_forwards(a, cut) ? cut.segments - 1 : cut.segments);
+  return launch_units(a) * (cut.summarizing && !cut_walks_forwards(a, cut) ? cut.segments - 1 : cut.segments);
 }
 
 // The B and C rows of the tile being walked, as fp32 (fp16 and bf16 converted) for the block's
@@ -122,10 +136,10 @@ struct alignas(128) Shared {
   // Row lengths chosen for the banks: with rows of 36 (delta, delta u) pairs and of 40 dy, the
   // four channels of a warp read a step group on different banks; with dB and dC rows of 36,
   // the lanes writing states j, j + 8 at step tg + slot land on different banks too.
-  float2 steps[kWarps][kSlots][kTile + 4];   // (delta, delta u) of each step
-  float2 finish[kWarps][kSlots][kTile + 4];  // (u, d delta / d delta_raw) of each step
-  float dy[kWarps][kSlots][kTile + 8];       // dout, times silu(z) with a gate
-  float sums[kWarps][kSlots][2][kTile + 4];  // per step: sum over states of A Abar h_{t-1} g, of g B
+  float2 steps[kWarps][kSlots][kTile + 4];               // (delta, delta u) of each step
+  float2 finish[kWarps][kSlots][kTile + 4];              // (u, d delta / d delta_raw) of each step
+  float dy[kWarps][kSlots][kTile + 8];                   // dout, times silu(z) with a gate
+  alignas(16) float sums[kWarps][kSlots][2][kTile + 4];  // per step: sum over states of A Abar h_{t-1} g, of g B
   alignas(16) float time_gradients[kWarps][2][kStates][kTile + 4];  // dB_t, dC_t of each warp's rows
   ConvertedRows converted;
 };
@@ -137,17 +151,19 @@ static_assert(sizeof(Shared<float>) <= 74 * 1024 && sizeof(Shared<__half>) <= 74
 constexpr int kStretchesPerTile = kTile / kStretch;
 constexpr int kStepsPerLane = kTile / P;  // steps of a tile a lane stages
 
-// A block's work item: up to 16 channels of one group (channel_blocks.hpp) and one segment of
-// their sequences (whole tiles or whole chunks), the last segment's items first.
+// A block's work item: up to 16 channels of one group (channel_blocks.hpp), a slice of 16 of
+// their states and one segment of their sequences (whole tiles or whole chunks), the last
+// segment's items first, and a block's slices one after another (they read the same channels).
 struct Item {
-  std::int64_t first;  // its first channel
-  int count;           // and how many: 16, or fewer in a group's last block
+  ChannelBlock block;  // its channels: block.count of them, 16 or fewer in a group's last block
+  int state0;          // its first state
   int segment;
   std::int64_t t_begin, t_end;
-  __device__ Item(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
-    const ChannelBlock block = channel_block(a, item % groups, kChannels);
-    first = block.first, count = block.count;
-    segment = cut.segments - 1 - int(item / groups);
+  __device__ Item(const ScanArgs& a, std::int64_t item, const Cut& cut) {
+    const std::int64_t units = launch_units(a), unit = item % units;
+    block = channel_block(a, unit / state_slices(a), kChannels);
+    state0 = int(unit % state_slices(a)) * kStates;
+    segment = cut.segments - 1 - int(item / units);
     t_begin = carry::segment_begin(a.seqlen, cut.segments, segment, cut.granule);
     t_end = carry::segment_begin(a.seqlen, cut.segments, segment + 1, cut.granule);
   }
@@ -168,10 +184,12 @@ struct Item {
 };
 
 // A tile of the block's work: which item (and where its rows are: the batch, the first channel,
-// the group), where it starts and which walk takes it.
+// the group, the first state), where it starts and which walk takes it.
 struct TileRef {
   std::int64_t item;  // < 0: none
-  std::int64_t b, d0, group, t0;
+  std::int64_t b, d0, group;
+  int state0;
+  std::int64_t t0;
   Walk walk;
 };
 
@@ -180,23 +198,23 @@ struct TileRef {
 // (forwards, then backwards). Otherwise piece by piece, last first, the sweep's tiles forwards and
 // the gradients' backwards (with the forward's checkpoints, no sweep: the gradients' tiles run
 // straight back through the segment). The ring is filled in this order, a tile ahead of the walks.
-__device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, std::int64_t groups, const Cut& cut) {
-  if (item >= launch_items(a, cut)) return {-1, 0, 0, 0, 0, Walk::sweep};
-  const Item w(a, item, groups, cut);
-  const ChannelBlock block = channel_block(a, item % groups, kChannels);
-  const std::int64_t b = block.b, d0 = block.d0, group = block.group;
+__device__ TileRef first_tile(const ScanArgs& a, std::int64_t item, const Cut& cut) {
+  if (item >= launch_items(a, cut)) return {-1, 0, 0, 0, 0, 0, Walk::sweep};
+  const Item w(a, item, cut);
+  const auto at = [&](std::int64_t t0, Walk walk) {
+    return TileRef{item, w.block.b, w.block.d0, w.block.group, w.state0, t0, walk};
+  };
   if (cut.summarizing) {
-    if (w.summarizes_forwards(a, cut)) return {item, b, d0, group, w.t_begin, Walk::ends};
-    return {item, b, d0, group, w.last_tile(), Walk::carry};
+    if (w.summarizes_forwards(a, cut)) return at(w.t_begin, Walk::ends);
+    return at(w.last_tile(), Walk::carry);
   }
-  if (a.state_checkpoints) return {item, b, d0, group, w.last_tile(), Walk::gradients};
-  return {item, b, d0, group, w.piece_begin(w.last_tile()), Walk::sweep};
+  if (a.state_checkpoints) return at(w.last_tile(), Walk::gradients);
+  return at(w.piece_begin(w.last_tile()), Walk::sweep);
 }
 // The tile after t, of item w. Not inlined (nor is fill_slot): called once a tile, it then takes
 // none of the walk's registers.
-__device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, TileRef t, std::int64_t groups,
-                                           const Cut cut) {
-  const auto at = [&](std::int64_t t0, Walk walk) { return TileRef{t.item, t.b, t.d0, t.group, t0, walk}; };
+__device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, TileRef t, const Cut cut) {
+  const auto at = [&](std::int64_t t0, Walk walk) { return TileRef{t.item, t.b, t.d0, t.group, t.state0, t0, walk}; };
   switch (t.walk) {
     case Walk::ends:
       if (t.t0 + kTile < w.t_end) return at(t.t0 + kTile, Walk::ends);
@@ -215,7 +233,7 @@ __device__ __noinline__ TileRef tile_after(const ScanArgs& a, const Item w, Tile
       break;
     }
   }
-  return first_tile(a, t.item + gridDim.x, groups, cut);
+  return first_tile(a, t.item + gridDim.x, cut);
 }
 // [/snippet:backward_schedule]
 
@@ -238,8 +256,9 @@ __device__ __noinline__ void fill_slot(const ScanArgs& args, const TensorMaps& m
   // The channel rows this walk reads: the sweep and the end state delta and u, the gradients all
   // (z and y with a gate), the carry delta, dout (and z).
   const bool forwards = t.walk == Walk::sweep || t.walk == Walk::ends;
+  // (Past 16 states the gate's gradient is finish_sliced_steps()'s, and y is not read.)
   const bool read[kRows] = {true, t.walk != Walk::carry, !forwards, has_z && !forwards,
-                            has_z && t.walk == Walk::gradients};
+                            has_z && t.walk == Walk::gradients && state_slices(args) == 1};
   const bool with_B = args.B.variable && t.walk != Walk::carry;
   const bool with_C = args.C.variable && !forwards;
   constexpr unsigned kBox = kChannels * kTile * sizeof(Input);
@@ -249,8 +268,8 @@ __device__ __noinline__ void fill_slot(const ScanArgs& args, const TensorMaps& m
   const int t0 = int(t.t0), d0 = int(t.d0), b = int(t.b), group = int(t.group);
   for (int r = 0; r < kRows; ++r)
     if (read[r]) tensor_copy(slot.rows[r], maps.rows[r], full, t0, d0, b, 0);
-  if (with_B) tensor_copy(slot.B, maps.B, full, t0, 0, group, b);
-  if (with_C) tensor_copy(slot.C, maps.C, full, t0, 0, group, b);
+  if (with_B) tensor_copy(slot.B, maps.B, full, t0, t.state0, group, b);
+  if (with_C) tensor_copy(slot.C, maps.C, full, t0, t.state0, group, b);
 }
 // [/snippet:backward_fill]
 
@@ -268,7 +287,7 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 #pragma unroll
   for (int v = threadIdx.x; v < 2 * kStates * kQuads; v += kThreads) {
     const int quad = v % kQuads, n = v / kQuads % kStates, m = v / (kQuads * kStates);
-    if (n >= args.dstate || 4 * quad >= valid || !(m == 0 ? with_B : with_C)) continue;
+    if (at.state0 + n >= args.dstate || 4 * quad >= valid || !(m == 0 ? with_B : with_C)) continue;
     float4 sum{0.f, 0.f, 0.f, 0.f};
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) {
@@ -277,12 +296,32 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
     }
     // dB and dC start on 16 bytes and seqlen is a multiple of 4 (checkpoints_backward_refusal): so
     // is `valid`, and every row of 4 steps is one aligned float4.
-    float* to = (m == 0 ? args.dB : args.dC) + ((at.b * args.groups + at.group) * args.dstate + n) * args.seqlen +
-                at.t0 + 4 * quad;
+    float* to = (m == 0 ? args.dB : args.dC) +
+                ((at.b * args.groups + at.group) * args.dstate + at.state0 + n) * args.seqlen + at.t0 + 4 * quad;
     atomicAdd(reinterpret_cast<float4*>(to), sum);
   }
 }
 // [/snippet:backward_block_adds]
+
+// [snippet:backward_step_sums]
+// Past 16 states: a warp's sums over its slice's states of one tile (per channel and step, the
+// two that du and ddelta need) added into step_sums[(channel * 2 + m) * seqlen + t], four steps to
+// an atomic instruction, for finish_sliced_steps() to finish. `channels` of the warp's four are
+// the block's (fewer in a group's last block).
+using WarpStepSums = float[kSlots][2][kTile + 4];
+__device__ __forceinline__ void add_step_sums(std::int64_t seqlen, float* step_sums, const WarpStepSums& sums,
+                                              std::int64_t first_channel, int channels, std::int64_t t0, int valid) {
+  constexpr int kQuads = kTile / 4;
+  __syncwarp();
+#pragma unroll
+  for (int v = threadIdx.x % 32; v < kSlots * 2 * kQuads; v += 32) {
+    const int quad = v % kQuads, m = v / kQuads % 2, slot = v / (2 * kQuads);
+    if (slot >= channels || 4 * quad >= valid) continue;
+    float* to = step_sums + ((first_channel + slot) * 2 + m) * seqlen + t0 + 4 * quad;
+    atomicAdd(reinterpret_cast<float4*>(to), *reinterpret_cast<const float4*>(&sums[slot][m][4 * quad]));
+  }
+}
+// [/snippet:backward_step_sums]
 
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
 // B and C, their sums and their branches drop out of that kernel. kGeneral: the kernel that takes
@@ -290,15 +329,16 @@ __device__ __noinline__ void add_block_time_gradients(const ScanArgs& args, cons
 // the summaries, the folds, the segments' bounds and the idle lanes' guards drop out, and the
 // walk keeps the registers it had before there was a cut (in that kernel, as run-time branches,
 // the cut made fp32 spill 132 bytes, and so did the guards on their own).
-template <class Input, int K, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
 __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
-                              const TensorMaps& maps, Shared<Input>& sh) {
+                              float* step_sums, const TensorMaps& maps, Shared<Input>& sh) {
   const Cut cut = kGeneral ? launch_cut : Cut{1, kTile, false, nullptr};
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int c = warp * kSlots + slot;       // the channel's place in the block
-  // This thread's states: j, j + P, ..., so that the P lanes of a channel read P neighbouring rows.
-  const auto state = [&](int k) { return j + P * k; };
+  // This thread's rows of the slice: j, j + P, ..., so that the P lanes of a channel read P
+  // neighbouring rows.
+  const auto row_of = [&](int k) { return j + P * k; };
   // The steps of a tile this thread stages (and finishes): j + 8 i', i' = (i + slot) % 4. The
   // eight lanes of a channel take eight neighbouring steps (one 32-byte sector of an fp32
   // output), and the warp's four channels, whose rows in the slot start on the same bank, take
@@ -307,7 +347,6 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   float* partials = static_cast<float*>(args.workspace);
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
   float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
-  const std::int64_t groups = channel_blocks(args, kChannels);
   const int segments = cut.segments;
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   const auto put = [&](float* partial, float value) {
@@ -332,7 +371,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     issued.advance();
   };
   const auto take = [&](const Item& w, const TileRef& t) -> int {
-    issue(tile_after(args, w, t, groups, cut));
+    issue(tile_after(args, w, t, cut));
     const int s = taken.slot();
     ring::wait(&sh.full[s], taken.phase());
     taken.advance();
@@ -342,23 +381,24 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
     __syncwarp();
     ring::arrive(&sh.empty[s]);
   };
-  issue(first_tile(args, blockIdx.x, groups, cut));
+  issue(first_tile(args, blockIdx.x, cut));
   // [/snippet:backward_ring]
 
   for (std::int64_t item = blockIdx.x; item < launch_items(args, cut); item += gridDim.x) {
-    const Item w(args, item, groups, cut);
+    const Item w(args, item, cut);
     const int segment = w.segment;
-    const TileRef item_first = first_tile(args, item, groups, cut);  // where its rows are
     const auto tile_ref = [&](std::int64_t t0, Walk walk) {
-      return TileRef{item, item_first.b, item_first.d0, item_first.group, t0, walk};
+      return TileRef{item, w.block.b, w.block.d0, w.block.group, w.state0, t0, walk};
     };
+    // This thread's states of the call.
+    const auto state = [&](int k) { return (kSliced ? w.state0 : 0) + row_of(k); };
     // Lanes past the block's channels (a group's last block: the general kernel's) walk its first
     // channel with no output gradient, so that every gradient of theirs is 0 (their dB and dC add
     // nothing to the block's sums), and write nothing: `live` guards every store, `row` is the
     // channel they read.
-    const bool live = !kGeneral || c < w.count;
+    const bool live = !kGeneral || c < w.block.count;
     const int row = live ? c : 0;
-    const std::int64_t bd = w.first + row;
+    const std::int64_t bd = w.block.first + row;
     const Channel<Input, false> ch(args, bd);
     const bool B_var = kBothVariable || args.B.variable, C_var = kBothVariable || args.C.variable;
     float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
@@ -419,8 +459,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
             dy = live ? to_float(tile.rows[kDout][row][s]) : 0.f;
             if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
               const float z = to_float(tile.rows[kZ][row][s]);
-              const float y = to_float(tile.rows[kOut][row][s]);
-              if (live) ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
+              if (live && !kSliced) {
+                const float y = to_float(tile.rows[kOut][row][s]);
+                ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
+              }
               dy *= silu(z);
             }
             kept = {u, soft ? sigmoid(x) : 1.f};
@@ -441,7 +483,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         float4 v{constant[k], constant[k], constant[k], constant[k]};
-        if (variable) v = *reinterpret_cast<const float4*>(&rows[state(k)][g]);
+        if (variable) v = *reinterpret_cast<const float4*>(&rows[row_of(k)][g]);
         out[k][0] = v.x, out[k][1] = v.y, out[k][2] = v.z, out[k][3] = v.w;
       }
     };
@@ -507,7 +549,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
         for (int k = 0; k < K; ++k)
           if (live && state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
-        if (live && j == 0) summary(carry::kForwards, args.dstate) = delta_sum;
+        if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = delta_sum;
       }
       if (w.summarizes_backwards()) {
         float back[K] = {}, delta_sum = 0.f;
@@ -545,7 +587,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
         for (int k = 0; k < K; ++k)
           if (live && state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
-        if (live && j == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
+        if (live && j == 0 && w.state0 == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
       }
       continue;
     }
@@ -682,11 +724,11 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 #pragma unroll
             for (int k = 0; k < K; ++k) {
               if (B_var)
-                sh.time_gradients[warp][0][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
+                sh.time_gradients[warp][0][row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
               else
                 for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
               if (C_var)
-                sh.time_gradients[warp][1][state(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
+                sh.time_gradients[warp][1][row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
               else
                 for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
             }
@@ -696,6 +738,11 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         release(s_ring);
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
         add_block_time_gradients(args, sh.time_gradients, tile_ref(t0, Walk::gradients), valid, B_var, C_var);
+        if (kSliced) {
+          add_step_sums(args.seqlen, step_sums, sh.sums[warp], w.block.first + warp * kSlots,
+                        w.block.count - warp * kSlots, t0, valid);
+          continue;
+        }
         // Finish the steps this lane staged.
 #pragma unroll
         for (int i = 0; i < kStepsPerLane; ++i) {
@@ -728,7 +775,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       dD += __shfl_xor_sync(0xffffffffu, dD, offset);
       ddelta_bias += __shfl_xor_sync(0xffffffffu, ddelta_bias, offset);
     }
-    if (live && j == 0) {
+    if (live && j == 0 && !kSliced) {
       put(partials + workspace.dD + bd, dD);
       put(partials + workspace.ddelta_bias + bd, ddelta_bias);
     }
@@ -737,9 +784,10 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 #endif  // __CUDA_ARCH__ >= 900
 
-template <class Input, int K, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
                                                                            WorkspaceLayout workspace, Cut cut,
+                                                                           float* step_sums,
                                                                            const __grid_constant__ TensorMaps maps) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // The tensor copies land on 128-byte boundaries. sizeof(Shared): over the 48 KB of static memory.
@@ -753,13 +801,13 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
     ring::fence_init();
   }
   __syncthreads();
-  walk_backward<Input, K, kBothVariable, kGeneral>(args, workspace, cut, maps, sh);
+  walk_backward<Input, K, kBothVariable, kGeneral, kSliced>(args, workspace, cut, step_sums, maps, sh);
 #endif
 }
 
 // The grid, and how many segments each sequence is cut into. As many blocks as fit on the device
-// at once, each taking channel groups in turn (or one work item each, when the sequences are
-// cut): every block needs its own checkpoints (256 KB), and more blocks than run at once would
+// at once, each taking units (channel groups, times state slices past 16 states) in turn (or one
+// work item each, when the sequences are cut): every block needs its own checkpoints (256 KB), and more blocks than run at once would
 // only need more. The same for every input type (the workspace is sized before the type is
 // known): fp32's occupancy, three blocks a multiprocessor, which the 16-bit types' smaller
 // blocks reach too.
@@ -783,70 +831,80 @@ constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
 Grid grid_for(const ScanArgs& args) {
-  const int per_multiprocessor =
-      blocks_per_multiprocessor(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false>),
-                                kThreads, int(sizeof(Shared<float>)));
-  const std::int64_t groups = channel_blocks(args, kChannels);
+  const int per_multiprocessor = blocks_per_multiprocessor(
+      reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>), kThreads,
+      int(sizeof(Shared<float>)));
+  const std::int64_t units = launch_units(args);
   const std::int64_t places = std::max<std::int64_t>(1, std::int64_t(multiprocessors()) * per_multiprocessor);
-  // Too few groups for the places: cut the sequences into as many segments as the places allow,
-  // each item a block of its own.
+  // Too few units (blocks of channels, times slices of states) for the places: cut the sequences
+  // into as many segments as the places allow, each item a block of its own.
   const bool long_enough =
-      args.seqlen >= kMinCutSteps || (args.seqlen >= kMinShortCutSteps && groups < multiprocessors());
-  if (groups < places && long_enough) {
-    const std::int64_t of_chunks = std::min(places / groups, args.chunks);
-    if (of_chunks > 1 && 2 * of_chunks * groups >= places)
-      return {unsigned(groups * of_chunks), int(of_chunks), int(kChunkLength)};
-    const int segments = int(std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments}));
-    if (segments > 1) return {unsigned(groups * segments), segments, kTile};
+      args.seqlen >= kMinCutSteps || (args.seqlen >= kMinShortCutSteps && units < multiprocessors());
+  if (units < places && long_enough) {
+    const std::int64_t of_chunks = std::min(places / units, args.chunks);
+    if (of_chunks > 1 && 2 * of_chunks * units >= places)
+      return {unsigned(units * of_chunks), int(of_chunks), int(kChunkLength)};
+    const int segments = int(std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments}));
+    if (segments > 1) return {unsigned(units * segments), segments, kTile};
   }
   // [/snippet:backward_cut_rule]
-  // Every block takes the same number of channel groups: with 768 groups and 396 places, 396
+  // Every block takes the same number of units: with 768 of them and 396 places, 396
   // blocks would run a second round at under the whole multiprocessor; 384 run two full rounds.
-  const std::int64_t rounds = (groups + places - 1) / places;
-  return {unsigned(std::max<std::int64_t>(1, (groups + rounds - 1) / rounds)), 1, kTile};
+  const std::int64_t rounds = (units + places - 1) / places;
+  return {unsigned(std::max<std::int64_t>(1, (units + rounds - 1) / rounds)), 1, kTile};
 }
 
-// The workspace past the partial sums: every block's checkpoints, then a cut's summaries.
+// The workspace past the partial sums: every block's checkpoints, a cut's summaries, and past
+// 16 states the step sums (two floats a channel and step; on 16 bytes, as the rest is).
 std::size_t checkpoints_bytes(const Grid& grid) {
   return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float);
 }
 std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid) {
   return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
+std::size_t step_sums_offset(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid) {
+  const std::size_t end = summaries_offset(workspace, grid) +
+                          carry::backward_summaries_bytes(args.batch * args.dim, args.dstate, grid.segments);
+  return (end + 15) / 16 * 16;
+}
+std::size_t step_sums_bytes(const ScanArgs& args) {
+  return state_slices(args) > 1 ? std::size_t(args.batch * args.dim) * 2 * args.seqlen * sizeof(float) : 0;
+}
 
 // One launch of the kernel, on `blocks` blocks.
-template <class Input, int K, bool kBothVariable, bool kGeneral>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
 void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
-                   const TensorMaps& maps, cudaStream_t stream) {
-  const auto kernel = checkpoints_backward_kernel<Input, K, kBothVariable, kGeneral>;
+                   float* step_sums, const TensorMaps& maps, cudaStream_t stream) {
+  const auto kernel = checkpoints_backward_kernel<Input, K, kBothVariable, kGeneral, kSliced>;
   allow_shared_memory(reinterpret_cast<const void*>(kernel), int(sizeof(Shared<Input>)));
-  kernel<<<blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, maps);
+  kernel<<<blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, step_sums, maps);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
 // Uncut sequences in one launch (of the general kernel where a group ends on a block of fewer
 // than 16 channels), or a cut's two: the summaries, then the gradients.
-template <class Input, int K, bool kBothVariable>
-void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut,
+template <class Input, int K, bool kBothVariable, bool kSliced = false>
+void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut, float* step_sums,
             const TensorMaps& maps, cudaStream_t stream) {
   if (cut.segments == 1) {
     if (args.dims_per_group % kChannels == 0)
-      launch_kernel<Input, K, kBothVariable, false>(grid.blocks, args, workspace, cut, maps, stream);
+      launch_kernel<Input, K, kBothVariable, false, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps,
+                                                             stream);
     else
-      launch_kernel<Input, K, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
+      launch_kernel<Input, K, kBothVariable, true, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps, stream);
     return;
   }
   const Cut first{cut.segments, cut.granule, true, cut.summaries};
-  launch_kernel<Input, K, kBothVariable, true>(unsigned(launch_items(args, first)), args, workspace, first, maps,
-                                               stream);
-  launch_kernel<Input, K, kBothVariable, true>(grid.blocks, args, workspace, cut, maps, stream);
+  launch_kernel<Input, K, kBothVariable, true, kSliced>(unsigned(launch_items(args, first)), args, workspace, first,
+                                                        step_sums, maps, stream);
+  launch_kernel<Input, K, kBothVariable, true, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps, stream);
 }
 
 }  // namespace
 
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
-  if (args.dstate > kStates) return "dstate > 16";
+  if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
@@ -857,20 +915,20 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if ((args.B.variable && !on_16_bytes(args.dB)) || (args.C.variable && !on_16_bytes(args.dC)))
     return "dB or dC not on 16 bytes";
   // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false>)) < 90)
+  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>)) <
+      90)
     return "no sm_90 code for this GPU";
   return "";
 }
 
-std::int64_t checkpoints_backward_items(const ScanArgs& args) {
-  return channel_blocks(args, kChannels) * grid_for(args).segments;
-}
+std::int64_t checkpoints_backward_items(const ScanArgs& args) { return launch_units(args) * grid_for(args).segments; }
 
 int checkpoints_backward_segments(const ScanArgs& args) { return grid_for(args).segments; }
 
 std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
+  const WorkspaceLayout workspace = workspace_layout(args, false);
   const Grid grid = grid_for(args);
-  return checkpoints_bytes(grid) + carry::backward_summaries_bytes(args.batch * args.dim, args.dstate, grid.segments);
+  return step_sums_offset(args, workspace, grid) + step_sums_bytes(args) - std::size_t(workspace.total) * sizeof(float);
 }
 
 template <class Input>
@@ -885,15 +943,24 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
     cut.summaries =
         reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + summaries_offset(workspace, grid));
   }
+  float* step_sums = nullptr;
+  if (state_slices(args) > 1) {
+    step_sums =
+        reinterpret_cast<float*>(static_cast<unsigned char*>(args.workspace) + step_sums_offset(args, workspace, grid));
+    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(step_sums, 0, step_sums_bytes(args), stream));
+  }
   const TensorMaps maps = tensor_maps<Input>(args);
   // As the forward's few_states: with B and C both variable, a lane walks one state where the
   // call has at most 8 (its eight lanes' first), not two.
-  if (args.B.variable && args.C.variable && args.dstate <= P)
-    launch<Input, 1, true>(args, workspace, grid, cut, maps, stream);
+  if (step_sums)
+    launch<Input, kWholeK, true, true>(args, workspace, grid, cut, step_sums, maps, stream);
+  else if (args.B.variable && args.C.variable && args.dstate <= P)
+    launch<Input, 1, true>(args, workspace, grid, cut, step_sums, maps, stream);
   else if (args.B.variable && args.C.variable)
-    launch<Input, kWholeK, true>(args, workspace, grid, cut, maps, stream);
+    launch<Input, kWholeK, true>(args, workspace, grid, cut, step_sums, maps, stream);
   else
-    launch<Input, kWholeK, false>(args, workspace, grid, cut, maps, stream);
+    launch<Input, kWholeK, false>(args, workspace, grid, cut, step_sums, maps, stream);
+  if (step_sums) finish_sliced_steps<Input>(args, workspace, step_sums, stream);
   finish_parameter_gradients(args, workspace, false, stream);
 }
 

@@ -1,0 +1,74 @@
+// The per-step gradients of version 5's backward past 16 states (v5_sliced_steps.cuh): a block a
+// channel, a thread a step at a time, so that its loads and stores are consecutive.
+#include "check.hpp"
+#include "sequence_access.cuh"
+#include "v5_sliced_steps.cuh"
+
+#include <algorithm>
+
+namespace selective_scan::detail {
+namespace {
+
+constexpr int kThreads = 256;
+
+template <class Input>
+__global__ __launch_bounds__(kThreads) void sliced_steps_kernel(ScanArgs args, WorkspaceLayout workspace,
+                                                                const float* step_sums) {
+  __shared__ float warp_sums[2][kThreads / 32];
+  float* partials = static_cast<float*>(args.workspace);
+  for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
+    const Channel<Input, false> ch(args, bd);
+    const float* sum_Ahg = step_sums + (bd * 2) * args.seqlen;
+    const float* sum_gB = sum_Ahg + args.seqlen;
+    Input* du = ch.template sequence<Input>(args.du);
+    Input* ddelta = ch.template sequence<Input>(args.ddelta);
+    float dD = 0.f, ddelta_bias = 0.f;
+    for (std::int64_t t = threadIdx.x; t < args.seqlen; t += kThreads) {
+      const float x = ch.delta_raw_at(t);
+      const float delta = args.delta_softplus ? softplus(x) : x;
+      const float slope = args.delta_softplus && x <= 20.f ? sigmoid(x) : 1.f;
+      const float u = to_float(ch.u[t]);
+      float dy = to_float(ch.dout[t]);
+      if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
+        const float z = to_float(ch.z[t]);
+        const float y = to_float(ch.template sequence<Input>(args.out)[t]);
+        ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
+        dy *= silu(z);
+      }
+      const float step_ddelta = slope * (sum_Ahg[t] + u * sum_gB[t]);
+      du[t] = from_float<Input>(ch.D * dy + delta * sum_gB[t]);
+      ddelta[t] = from_float<Input>(step_ddelta);
+      dD += dy * u;
+      ddelta_bias += step_ddelta;
+    }
+    // The channel's two sums over the block, in a fixed order.
+    dD = warp_sum_fixed_order(dD);
+    ddelta_bias = warp_sum_fixed_order(ddelta_bias);
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0) warp_sums[0][warp] = dD, warp_sums[1][warp] = ddelta_bias;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      float sums[2] = {0.f, 0.f};
+      for (int w = 0; w < kThreads / 32; ++w) sums[0] += warp_sums[0][w], sums[1] += warp_sums[1][w];
+      partials[workspace.dD + bd] = sums[0];
+      partials[workspace.ddelta_bias + bd] = sums[1];
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace
+
+template <class Input>
+void finish_sliced_steps(const ScanArgs& args, const WorkspaceLayout& workspace, const float* step_sums,
+                         cudaStream_t stream) {
+  const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 20));
+  sliced_steps_kernel<Input><<<blocks, kThreads, 0, stream>>>(args, workspace, step_sums);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+}
+
+template void finish_sliced_steps<float>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
+template void finish_sliced_steps<__half>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
+template void finish_sliced_steps<__nv_bfloat16>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
+
+}  // namespace selective_scan::detail
