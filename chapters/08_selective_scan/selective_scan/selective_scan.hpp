@@ -193,7 +193,8 @@ std::int64_t chunk_states_floats(const Sizes& sizes, bool complex);
 // caller can ask before allocating the tensors; the pointers' alignment can still change the
 // plan (version 5's backward wants its rows on 16 bytes), so ask again once they are set.
 // The workspace backward() needs: per-channel partial sums, and the chosen backward's scratch
-// (version 4: tile states; version 5: checkpoints, and the summaries of cut sequences).
+// (version 4: tile states; version 5: checkpoints, the summaries of cut sequences, and past 16
+// states two floats a channel and step for the sums its slices of states share).
 std::size_t backward_workspace_bytes(const BackwardParams& params);
 // The floats of h every kStretch steps that forward() writes to state_checkpoints: batch * dim *
 // ceil(seqlen / kStretch) * dstate where the plan's forward is version 5's (real A, B or C
