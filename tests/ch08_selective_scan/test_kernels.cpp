@@ -278,6 +278,37 @@ TEST_CASE("version 5's backward: more than 16 states", "[gpu]") {
     }
 }
 
+// Past 16 states with few channels version 5's forward walks slices of 16 states in the 16-state
+// layout, cut into segments, and finishes the outputs from the slices' sums
+// (v5_sliced_steps.cuh). Slices that end on part of their states (33, 100), groups of whole
+// blocks (16 channels) and of part of one (10), 2 to 64 segments, rows not on 16 bytes in fp16
+// and bf16 (4102 steps: the producer loads them value by value), the kept states, an initial
+// state; every input type. The backward of these calls is sliced too.
+TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]") {
+  REQUIRE_GPU();
+  struct Case {
+    std::int64_t dim, seqlen;
+    int dstate;
+    bool keep;
+  };
+  int seed = 221;
+  for (const Case& k : {Case{32, 4104, 33, false}, Case{20, 2056, 100, true}, Case{32, 600, 64, false},
+                        Case{32, 4102, 17, false}, Case{4, 300, 256, true}})
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+      Problem p = in_groups(k.dim, k.seqlen, k.dstate, 3);
+      p.batch = 1;
+      const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, k.keep);
+      const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
+      INFO(plan.why);
+      REQUIRE(plan.forward == Kernel::checkpoints);
+      REQUIRE(plan.forward_segments > 1);
+      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, k.keep);
+      INFO(describe(p, type, Kernel::checkpoints) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
+      CHECK(outcome.ok);
+    }
+}
+
 // Few channels and a long sequence: version 5 cuts each group's sequence into time segments, one
 // block each (segment_carry.cuh). The forward folds the summaries of the segments before each
 // one; the backward's first launch writes each segment's summaries, forwards and backwards, and

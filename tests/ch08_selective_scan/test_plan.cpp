@@ -114,23 +114,34 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   few_states.forward.workspace = fake;
   CHECK(plan_of(few_states).forward == Kernel::checkpoints);
   CHECK(plan_of(few_states).backward == Kernel::checkpoints);
-  // More than 16 states: version 5 over many channels.
+  // More than 16 states: version 5 over many channels; over few, its slices of 16 states cut
+  // into segments where the forward has its workspace (else version 2's forward).
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v5");
+  BackwardParams few_channels = call(1, 256, 4096, 64, Kernel::automatic);
+  few_channels.forward.workspace = fake;
+  const Plan sliced = plan_of(few_channels);
+  CHECK(sliced.forward == Kernel::checkpoints);
+  CHECK(sliced.forward_segments > 1);
+  CHECK(sliced.backward == Kernel::checkpoints);
+  const Plan unsliced = plan_of(call(1, 256, 4096, 64, Kernel::automatic));
+  CHECK(unsliced.forward == Kernel::blocked);
+  CHECK(unsliced.backward == Kernel::checkpoints);
 }
 
 TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {
   REQUIRE_GPU();
   for (Kernel k : {Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::checkpoints})
-    for (std::int64_t seqlen : {100, 4096, 32768}) {
-      BackwardParams b = call(2, 64, seqlen, 16, k);
-      INFO("kernel " << int(k) << " seqlen " << seqlen);
-      b.forward.workspace = fake;  // as the caller will give it
-      const Plan plan = plan_of(b);
-      CHECK(backward_workspace_bytes(b) == plan.backward_workspace_bytes);
-      CHECK(forward_workspace_bytes(b.forward) == plan.forward_workspace_bytes);
-      CHECK(state_checkpoints_floats(b.forward) == plan.state_checkpoints_floats);
-      CHECK((plan.forward_segments > 1) == (plan.forward_workspace_bytes > 0));
-    }
+    for (std::int64_t seqlen : {100, 4096, 32768})
+      for (int dstate : {16, 64}) {
+        BackwardParams b = call(2, 64, seqlen, dstate, k);
+        INFO("kernel " << int(k) << " seqlen " << seqlen << " dstate " << dstate);
+        b.forward.workspace = fake;  // as the caller will give it
+        const Plan plan = plan_of(b);
+        CHECK(backward_workspace_bytes(b) == plan.backward_workspace_bytes);
+        CHECK(forward_workspace_bytes(b.forward) == plan.forward_workspace_bytes);
+        CHECK(state_checkpoints_floats(b.forward) == plan.state_checkpoints_floats);
+        CHECK((plan.forward_segments > 1) == (plan.forward_workspace_bytes > 0));
+      }
 }
 
 TEST_CASE("automatic takes kept states as an offer", "[gpu]") {

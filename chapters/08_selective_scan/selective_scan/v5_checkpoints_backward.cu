@@ -738,23 +738,23 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         release(s_ring);
         const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
         add_block_time_gradients(args, sh.time_gradients, tile_ref(t0, Walk::gradients), valid, B_var, C_var);
-        if (kSliced) {
+        if constexpr (kSliced) {
           add_step_sums(args.seqlen, step_sums, sh.sums[warp], w.block.first + warp * kSlots,
                         w.block.count - warp * kSlots, t0, valid);
-          continue;
-        }
-        // Finish the steps this lane staged.
+        } else {
+          // Finish the steps this lane staged.
 #pragma unroll
-        for (int i = 0; i < kStepsPerLane; ++i) {
-          const int s = staged_step(i);
-          if (!live || s >= valid) continue;
-          const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
-          const float2 kept = sh.finish[warp][slot][s];
-          const float ddelta = kept.y * (sum_Ahg + kept.x * sum_gB);
-          ddelta_bias += ddelta;
-          ch.template sequence<Input>(args.du)[t0 + s] =
-              from_float<Input>(ch.D * sh.dy[warp][slot][s] + sh.steps[warp][slot][s].x * sum_gB);
-          ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
+          for (int i = 0; i < kStepsPerLane; ++i) {
+            const int s = staged_step(i);
+            if (!live || s >= valid) continue;
+            const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
+            const float2 kept = sh.finish[warp][slot][s];
+            const float ddelta = kept.y * (sum_Ahg + kept.x * sum_gB);
+            ddelta_bias += ddelta;
+            ch.template sequence<Input>(args.du)[t0 + s] =
+                from_float<Input>(ch.D * sh.dy[warp][slot][s] + sh.steps[warp][slot][s].x * sum_gB);
+            ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
+          }
         }
         __syncwarp();
       }

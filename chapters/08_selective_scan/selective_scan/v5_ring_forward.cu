@@ -37,6 +37,7 @@
 #include "segment_carry.cuh"
 #include "shared_ring.cuh"
 #include "tile.hpp"
+#include "v5_sliced_steps.cuh"
 #include "warp_backward.cuh"
 
 #include <algorithm>
@@ -106,15 +107,33 @@ struct BlockChannels : ChannelBlock {
   }
 };
 
-// A block's work item: a channel group and one time segment of it, numbered segment by segment
-// so that every item waits only for items with smaller numbers.
+// [snippet:forward_slices]
+// Past 16 states, where the channels are few, the forward walks the call as dstate / 16 calls of
+// 16 states (rounded up), each slice of states a work item of its own, in the 16-state layout
+// and cut into segments like any call of few channels: the states do not meet in the
+// recurrence, only in a step's output, the sum over states of C h. The slices add their parts of
+// it into the workspace (slice_outputs), and finish_sliced_outputs() adds D u and the gate.
+__host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kStates - 1) / kStates; }
+// Where the slices' outputs start in the workspace: past the summaries' words, on 16 bytes.
+__host__ __device__ inline std::int64_t slice_outputs_offset(const ScanArgs& a, int segments) {
+  const std::int64_t words = carry::summary_index(segments, a.dstate, a.batch * a.dim, 0, 0);
+  return (words * std::int64_t(sizeof(carry::Word)) + 15) / 16 * 16;
+}
+// [/snippet:forward_slices]
+
+// A block's work item: a channel group (and past 16 states with few channels, a slice of its
+// states) and one time segment of it, numbered segment by segment so that every item waits only
+// for items with smaller numbers; a group's slices follow each other (they read the same rows).
 struct WorkItem {
   std::int64_t group;
+  int state0;  // the slice's first state (0: not sliced)
   int segment;
   std::int64_t begin, end;  // its steps
-  __device__ WorkItem(const ScanArgs& a, std::int64_t item, std::int64_t groups, int segments) {
-    group = segments == 1 ? item : item % groups;
-    segment = segments == 1 ? 0 : int(item / groups);
+  __device__ WorkItem(const ScanArgs& a, std::int64_t item, std::int64_t units, int segments, int slices) {
+    const std::int64_t unit = segments == 1 ? item : item % units;
+    group = slices == 1 ? unit : unit / slices;
+    state0 = slices == 1 ? 0 : int(unit % slices) * kStates;
+    segment = segments == 1 ? 0 : int(item / units);
     begin = carry::segment_begin(a.seqlen, segments, segment, kTile);
     end = carry::segment_begin(a.seqlen, segments, segment + 1, kTile);
   }
@@ -124,15 +143,25 @@ struct WorkItem {
 
 // [snippet:ring_producer]
 // One tile of the block's channels from step t0 into a slot of the ring. A tile of a cut sequence's
-// first pass (no outputs; the section on cut sequences) needs neither z nor C.
-template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kOutputs>
+// first pass (no outputs; the section on cut sequences) needs neither z nor C. Rows n of B and C
+// are the call's states state0 + n (kSliced; else state0 is 0), up to dstate.
+template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kOutputs, bool kSliced>
 __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
                           typename RingShared<Input, P, S>::TileType& tile, std::uint64_t* full, std::int64_t t0,
-                          bool bulk) {
+                          bool bulk, int state0) {
   const int lane = threadIdx.x % 32;
-  const bool load_z = kOutputs && args.z.data != nullptr;
+  const bool load_z = kOutputs && !kSliced && args.z.data != nullptr;  // sliced: the gate comes after
   constexpr bool load_C = kOutputs && kCVariable;
   const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
+  const int rows = kSliced ? std::min(S, args.dstate - state0) : args.dstate;  // the rows of states that exist
+  // A slice's rows past dstate hold 0, not an earlier slice's rows (a state past dstate has
+  // A = 0 and h = 0 only while its B is 0). Stored before the arrivals, which release them.
+  if constexpr (kSliced) {
+    for (int i = lane; i < (S - rows) * kTile; i += 32) {
+      tile.B[rows + i / kTile][i % kTile] = 0.f;
+      if (load_C) tile.C[rows + i / kTile][i % kTile] = 0.f;
+    }
+  }
   if (bulk && valid == kTile) {
     // B and C of 16-bit types are converted to fp32 here, once for all the block's channels:
     // every load of a batch first, so that their trips to memory overlap, then the conversions
@@ -151,8 +180,8 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
           const int v = lane + 32 * (i0 + i), r = v / kVectorsPerRow, n = r % S, q = v % kVectorsPerRow;
           const bool is_B = r < S;
           dst[i] = nullptr;
-          if (n >= args.dstate || !(is_B ? kBVariable : load_C)) continue;
-          const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, n) + t0 + q * kPerVector;
+          if (n >= rows || !(is_B ? kBVariable : load_C)) continue;
+          const Input* src = at.template state_row<Input>(is_B ? args.B : args.C, state0 + n) + t0 + q * kPerVector;
           raw[i] = __ldg(reinterpret_cast<const uint4*>(src));
           dst[i] = (is_B ? tile.B[n] : tile.C[n]) + q * kPerVector;
         }
@@ -170,7 +199,7 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
     constexpr unsigned kRowBytes = kTile * sizeof(Input);
     unsigned bytes = unsigned(at.count) * kRowBytes * (load_z ? 3 : 2);
     if constexpr (std::is_same_v<Input, float>)
-      bytes += unsigned(args.dstate) * kRowBytes * ((kBVariable ? 1 : 0) + (load_C ? 1 : 0));
+      bytes += unsigned(rows) * kRowBytes * ((kBVariable ? 1 : 0) + (load_C ? 1 : 0));
     // Every lane arrives, each after its own stores (a release of them); lane 0's arrival also
     // announces the bytes, so the phase cannot end before they have all landed.
     if (lane == 0) ring::arrive_expecting(full, bytes);
@@ -180,9 +209,10 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
       if (load_z) ring::bulk_copy(tile.z[c], at.template row<Input>(args.z, c) + t0, kRowBytes, full);
     }
     if constexpr (std::is_same_v<Input, float>) {
-      for (int n = lane; n < args.dstate; n += 32) {
-        if (kBVariable) ring::bulk_copy(tile.B[n], at.template state_row<Input>(args.B, n) + t0, kRowBytes, full);
-        if (load_C) ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, n) + t0, kRowBytes, full);
+      for (int n = lane; n < rows; n += 32) {
+        if (kBVariable)
+          ring::bulk_copy(tile.B[n], at.template state_row<Input>(args.B, state0 + n) + t0, kRowBytes, full);
+        if (load_C) ring::bulk_copy(tile.C[n], at.template state_row<Input>(args.C, state0 + n) + t0, kRowBytes, full);
       }
     }
     if (lane != 0) ring::arrive(full);
@@ -195,9 +225,9 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
       tile.u[c][lane] = in ? at.template row<Input>(args.u, c)[t] : Input{};
       if (load_z) tile.z[c][lane] = in ? at.template row<Input>(args.z, c)[t] : Input{};
     }
-    for (int n = 0; n < args.dstate; ++n) {
-      if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, n)[t]) : 0.f;
-      if (load_C) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, n)[t]) : 0.f;
+    for (int n = 0; n < rows; ++n) {
+      if (kBVariable) tile.B[n][lane] = in ? to_float(at.template state_row<Input>(args.B, state0 + n)[t]) : 0.f;
+      if (load_C) tile.C[n][lane] = in ? to_float(at.template state_row<Input>(args.C, state0 + n)[t]) : 0.f;
     }
     ring::arrive(full);
   }
@@ -205,14 +235,15 @@ __device__ void fill_tile(const ScanArgs& args, const BlockChannels& at,
 
 // The producer warp: for every tile of every work item the block takes (twice over a segment
 // that has a pass 1), wait until the slot is free, then fill it.
-template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kCut>
+template <class Input, int P, int S, bool kBVariable, bool kCVariable, bool kCut, bool kSliced>
 __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool bulk, const carry::Split& split) {
   constexpr int kChannels = RingShared<Input, P, S>::kChannels;
   const int segments = kCut ? split.segments : 1;
-  const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
+  const int slices = kSliced ? state_slices(args) : 1;
+  const std::int64_t units = channel_blocks(args, kChannels) * slices, items = units * segments;
   ring::RingPosition<RingShared<Input, P, S>::kStages> fill;  // the next slot to fill
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
-    const WorkItem w(args, item, groups, segments);
+    const WorkItem w(args, item, units, segments, slices);
     const BlockChannels at(args, w.group, kChannels);
     for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, fill.advance()) {
@@ -220,9 +251,11 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
         if (fill.reused()) ring::wait(&sh.empty[slot], fill.previous_phase());
         std::uint64_t* const full = &sh.full[slot];
         if (pass == 2)
-          fill_tile<Input, P, S, kBVariable, kCVariable, true>(args, at, sh.tiles[slot], full, t0, bulk);
+          fill_tile<Input, P, S, kBVariable, kCVariable, true, kSliced>(args, at, sh.tiles[slot], full, t0, bulk,
+                                                                        w.state0);
         else
-          fill_tile<Input, P, S, kBVariable, kCVariable, false>(args, at, sh.tiles[slot], full, t0, bulk);
+          fill_tile<Input, P, S, kBVariable, kCVariable, false, kSliced>(args, at, sh.tiles[slot], full, t0, bulk,
+                                                                         w.state0);
       }
     }
   }
@@ -232,7 +265,7 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 // kCut: the kernel for cut sequences (pass 1 and the summaries); the other never sees a segment.
-template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut>
+template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut, bool kSliced>
 __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const carry::Split& split) {
   using Shared = RingShared<Input, P, S>;
   using TileType = typename Shared::TileType;
@@ -244,10 +277,17 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
   static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum four steps with one butterfly");
   const bool finishes = j < kGroup;  // P > 4: lanes 4, 8, ... apart hold the same sums
   const int segments = kCut ? split.segments : 1;
-  const std::int64_t groups = channel_blocks(args, kChannels), items = groups * segments;
+  const int slices = kSliced ? state_slices(args) : 1;
+  const std::int64_t units = channel_blocks(args, kChannels) * slices, items = units * segments;
+  // Past 16 states with few channels: each slice's part of every output, summed over the slices.
+  float* const slice_outputs =
+      kSliced ? reinterpret_cast<float*>(static_cast<char*>(args.workspace) + slice_outputs_offset(args, segments))
+              : nullptr;
   ring::RingPosition<Shared::kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
-    const WorkItem w(args, item, groups, segments);
+    const WorkItem w(args, item, units, segments, slices);
+    // This thread's state k of the call: state(k) = state0 + j + P k.
+    const int state0 = kSliced ? w.state0 : 0;
     const BlockChannels at(args, w.group, kChannels);
     // Lanes past the block's channels (a group's last block) walk its first channel again and
     // write nothing: `live` guards every store, `row` is the channel they read.
@@ -267,7 +307,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
     float A2[K], h[K], B_const[K], C_const[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const int n = j + P * k;
+      const int n = state0 + j + P * k;
       A2[k] = h[k] = B_const[k] = C_const[k] = 0.f;
       if (n >= args.dstate) continue;
       A2[k] = log2_scaled(args.A[d * args.A_dim_stride + n]);
@@ -327,15 +367,15 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       }
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (live && j + P * k < args.dstate) carry::publish(summary(w.segment, j + P * k), end[k]);
-      if (live && j == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
+        if (live && state0 + j + P * k < args.dstate) carry::publish(summary(w.segment, state0 + j + P * k), end[k]);
+      if (live && j == 0 && state0 == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
     }
     // Then h at the segment's start, from the summaries of every segment before it.
     if (w.segment > 0) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (j + P * k < args.dstate)
-          h[k] = carry::fold_summaries(split.words, segments, args.dstate, bd, w.segment, j + P * k, A2[k]);
+        if (state0 + j + P * k < args.dstate)
+          h[k] = carry::fold_summaries(split.words, segments, args.dstate, bd, w.segment, state0 + j + P * k, A2[k]);
     }
     // [/snippet:segment_pass]
 
@@ -358,7 +398,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
           if (kept && g0 % kStretch == 0 && in_range(g0)) {
 #pragma unroll
             for (int k = 0; k < K; ++k)
-              if (j + P * k < args.dstate) kept[(t0 + g0) / kStretch * args.dstate + j + P * k] = h[k];
+              if (state0 + j + P * k < args.dstate)
+                kept[(t0 + g0) / kStretch * args.dstate + state0 + j + P * k] = h[k];
           }
           float B4[K][kGroup], C4[K][kGroup];
 #pragma unroll
@@ -390,7 +431,9 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
           for (int far = kGroup; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
           // [/snippet:ring_walk]
           const int s = g0 + j % kGroup;
-          if (live && finishes && in_range(s)) {
+          if (kSliced) {
+            if (live && finishes && in_range(s)) atomicAdd(slice_outputs + bd * args.seqlen + t0 + s, total);
+          } else if (live && finishes && in_range(s)) {
             const float value = total + D * to_float(tile.u[c][s]);
             out_tile[s] = from_float<Input>(value);
             if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
@@ -406,7 +449,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       if (live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          const int n = j + P * k;
+          const int n = state0 + j + P * k;
           if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
         }
       }
@@ -416,7 +459,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
     if (live && args.last_state && w.end == args.seqlen) {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
-        const int n = j + P * k;
+        const int n = state0 + j + P * k;
         if (n < args.dstate) args.last_state[bd * args.dstate + n] = h[k];
       }
     }
@@ -426,7 +469,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 #endif  // __CUDA_ARCH__ >= 900
 
 // [snippet:ring_roles]
-template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut>
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut, bool kSliced = false>
 __global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring_forward_kernel(ScanArgs args,
                                                                                                 bool bulk,
                                                                                                 carry::Split split) {
@@ -452,9 +495,9 @@ __global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring
   }
   __syncthreads();
   if (threadIdx.x / 32 == kConsumerWarps)
-    produce<Input, P, S, kBVariable, kCVariable, kCut>(args, sh, bulk, split);
+    produce<Input, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, bulk, split);
   else
-    consume<Input, K, P, S, kBVariable, kCVariable, kCut>(args, sh, split);
+    consume<Input, K, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]
@@ -538,7 +581,8 @@ constexpr std::int64_t kMinCutSteps = 256;
 // block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
 struct RingLaunch {
   KernelPointer kernel = nullptr, cut_kernel = nullptr;
-  int shared_bytes = 0, block_channels = 0, segments = 1;
+  int shared_bytes = 0, cut_shared_bytes = 0, block_channels = 0, segments = 1;
+  bool sliced = false;  // the cut kernel walks slices of 16 states (forward_slices)
 };
 
 // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
@@ -555,6 +599,20 @@ RingKernel kernel_for(const ScanArgs& args) {
 // A block's channels: the layout's, the same for every input type.
 int block_channels(const ScanArgs& args) { return kernel_for<float, false>(args).block_channels; }
 
+// Past 16 states, few channels and a sequence long enough to cut: the slices (forward_slices), in
+// the 16-state layout of eight lanes a channel, B and C both variable (ring_forward_refusal).
+// The channel groups (of that layout's 16 channels) are too few to give every multiprocessor a
+// block, as at 16 states where the cut begins.
+constexpr int kSliceChannels = 16;
+bool sliced(const ScanArgs& args) {
+  return args.dstate > kStates && args.seqlen >= kMinCutSteps &&
+         channel_blocks(args, kSliceChannels) < multiprocessors();
+}
+template <class Input>
+RingKernel sliced_kernel() {
+  return ring_kernel<Input, 2, 8>(ring_forward_kernel<Input, 2, 8, true, true, true, true>);
+}
+
 template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
   RingLaunch p;
@@ -563,8 +621,24 @@ RingLaunch launch_for(const ScanArgs& args) {
   p.shared_bytes = uncut.shared_bytes;
   p.block_channels = uncut.block_channels;
   allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
+  // Past 16 states the cut walks slices, always in two segments or more (the workspace holds the
+  // slices' outputs only where the call is cut: forward_workspace_bytes > 0 means a cut).
+  if (sliced(args)) {
+    const RingKernel slices = sliced_kernel<Input>();
+    allow_shared_memory(reinterpret_cast<const void*>(slices.kernel), slices.shared_bytes);
+    const std::int64_t units = channel_blocks(args, kSliceChannels) * state_slices(args);
+    const std::int64_t places =
+        std::int64_t(multiprocessors()) *
+        blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kThreads, slices.shared_bytes);
+    p.segments =
+        int(std::max<std::int64_t>(2, std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments})));
+    p.cut_kernel = slices.kernel;
+    p.cut_shared_bytes = slices.shared_bytes;
+    p.sliced = true;
+    return p;
+  }
   // Four lanes are never cut: they start at 8192 channels, 256 groups, more than any GPU's
-  // multiprocessors. Nor are calls of more than 16 states (many_states).
+  // multiprocessors. Nor are other calls of more than 16 states (many_states).
   const std::int64_t groups = channel_blocks(args, p.block_channels);
   if (four_lanes(args) || args.dstate > kStates || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
   // The places are the cut kernel's own: it takes more registers than the uncut one, and in
@@ -580,6 +654,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   if (segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = cut_kernel;
+    p.cut_shared_bytes = p.shared_bytes;
     allow_shared_memory(reinterpret_cast<const void*>(p.cut_kernel), p.shared_bytes);
   }
   return p;
@@ -614,16 +689,23 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   // Without a workspace (an optional argument) the sequences are not cut.
   carry::Split split{1, nullptr};
   KernelPointer kernel = p.kernel;
+  int shared_bytes = p.shared_bytes;
   if (args.workspace && p.cut_kernel) {
     split = {p.segments, static_cast<carry::Word*>(args.workspace)};
     kernel = p.cut_kernel;
-    const std::size_t bytes = carry::summary_bytes(args.batch * args.dim, args.dstate, p.segments);
-    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, bytes, stream));
+    shared_bytes = p.cut_shared_bytes;
+    // The summaries' words (and the slices' outputs, which they add into) start at 0.
+    SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, ring_forward_workspace_bytes(args, p.segments), stream));
   }
   const std::int64_t items = ring_forward_items(args, split.segments);
-  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, p.shared_bytes, stream>>>(
+  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
+  if (kernel == p.cut_kernel && p.sliced) {
+    const auto* outputs = reinterpret_cast<const float*>(static_cast<const char*>(args.workspace) +
+                                                         slice_outputs_offset(args, split.segments));
+    finish_sliced_outputs<Input>(args, outputs, stream);
+  }
 }
 
 std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
@@ -637,11 +719,15 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
 }
 
 std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
+  if (segments > 1 && sliced(args)) return channel_blocks(args, kSliceChannels) * state_slices(args) * segments;
   return channel_blocks(args, block_channels(args)) * segments;
 }
 
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
-  return segments > 1 ? carry::summary_bytes(args.batch * args.dim, args.dstate, segments) : 0;
+  if (segments <= 1) return 0;
+  if (!sliced(args)) return carry::summary_bytes(args.batch * args.dim, args.dstate, segments);
+  return std::size_t(slice_outputs_offset(args, segments)) +
+         std::size_t(args.batch * args.dim * args.seqlen) * sizeof(float);
 }
 
 template <class Input>

@@ -1,5 +1,5 @@
-// The per-step gradients of version 5's backward past 16 states (v5_sliced_steps.cuh): a block a
-// channel, a thread a step at a time, so that its loads and stores are consecutive.
+// The last pass of version 5 past 16 states (v5_sliced_steps.cuh): a block a channel, a thread a
+// step at a time, so that its loads and stores are consecutive.
 #include "check.hpp"
 #include "sequence_access.cuh"
 #include "v5_sliced_steps.cuh"
@@ -57,7 +57,29 @@ __global__ __launch_bounds__(kThreads) void sliced_steps_kernel(ScanArgs args, W
   }
 }
 
+template <class Input>
+__global__ __launch_bounds__(kThreads) void sliced_outputs_kernel(ScanArgs args, const float* outputs) {
+  for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
+    const Channel<Input, false> ch(args, bd);
+    const float* summed = outputs + bd * args.seqlen;
+    Input* out = ch.template sequence<Input>(args.out);
+    Input* out_z = ch.z ? ch.template sequence<Input>(args.out_z) : nullptr;
+    for (std::int64_t t = threadIdx.x; t < args.seqlen; t += kThreads) {
+      const float value = summed[t] + ch.D * to_float(ch.u[t]);  // as the unsliced walk finishes a step
+      out[t] = from_float<Input>(value);
+      if (out_z) out_z[t] = from_float<Input>(value * silu_fast(to_float(ch.z[t])));
+    }
+  }
+}
+
 }  // namespace
+
+template <class Input>
+void finish_sliced_outputs(const ScanArgs& args, const float* outputs, cudaStream_t stream) {
+  const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 20));
+  sliced_outputs_kernel<Input><<<blocks, kThreads, 0, stream>>>(args, outputs);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+}
 
 template <class Input>
 void finish_sliced_steps(const ScanArgs& args, const WorkspaceLayout& workspace, const float* step_sums,
@@ -70,5 +92,9 @@ void finish_sliced_steps(const ScanArgs& args, const WorkspaceLayout& workspace,
 template void finish_sliced_steps<float>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
 template void finish_sliced_steps<__half>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
 template void finish_sliced_steps<__nv_bfloat16>(const ScanArgs&, const WorkspaceLayout&, const float*, cudaStream_t);
+
+template void finish_sliced_outputs<float>(const ScanArgs&, const float*, cudaStream_t);
+template void finish_sliced_outputs<__half>(const ScanArgs&, const float*, cudaStream_t);
+template void finish_sliced_outputs<__nv_bfloat16>(const ScanArgs&, const float*, cudaStream_t);
 
 }  // namespace selective_scan::detail
