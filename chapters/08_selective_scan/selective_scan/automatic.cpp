@@ -24,10 +24,12 @@
 //   - many states: past 16, version 5's forward takes wider layouts (v5_ring_forward.cu,
 //     many_states) and wins wherever its blocks fill the GPU ((8, 1536, 2048) on an H200,
 //     selective_scan_grid --grid many_states --versions, 2026-11-26: 1.42 ms forward in fp32 at 64
-//     states against version 4's 3.62); it does not cut sequences there, so few channels keep
-//     version 2 ((1, 256, 4096) fp32 at 64 states: 0.36 ms against version 5's 0.80). Version 5's
-//     backward walks slices of 16 states in blocks of their own, so the rule that fills the GPU
-//     with its items gives it those calls too: (8, 1536, 2048) fp32 at 64 states, forward +
+//     states against version 4's 3.62). With few channels and its workspace it walks slices of
+//     16 states cut into segments, which the same two branches choose ((1, 256, 4096) fp32 at 64
+//     states: 1.03x the official forward's speed, where version 2 gave 0.48x; H100, 2026-11-26,
+//     each in one call with the official kernel); without the workspace version 2 keeps those
+//     calls. Version 5's backward walks slices of 16 states in blocks of their own, so the rule
+//     that fills the GPU with its items gives it those calls too: (8, 1536, 2048) fp32 at 64 states, forward +
 //     backward 1.36x the official kernel's speed (H100, 2026-11-26, same call), where version 2's
 //     backward made it 0.51x (H200, the day before, same call).
 #include "device_facts.hpp"

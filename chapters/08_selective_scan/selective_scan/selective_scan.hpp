@@ -163,7 +163,10 @@ struct ForwardParams {
                                        //   5's forward then keeps h every 8 steps, and its
                                        //   backward reads them instead of recomputing them
   void* workspace = nullptr;           // optional: forward_workspace_bytes(*this) bytes; without it
-                                       //   version 5 does not cut long sequences across blocks
+                                       //   version 5 does not cut long sequences across blocks.
+                                       //   Past 16 states the cut walks slices of states whose
+                                       //   outputs are added with float atomics: equal to
+                                       //   rounding, not bit-identical run to run
 };
 
 struct BackwardParams {

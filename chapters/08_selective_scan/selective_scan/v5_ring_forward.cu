@@ -22,6 +22,8 @@
 // to 256 rows of B and C). The calls the kernel cannot take -- complex A, more than 16 states
 // with a constant B or C, constant B and C, a GPU older than sm_90 -- never reach it: the call's
 // plan (plan.cpp) gives them to version 4's forward.
+// Past 16 states with few channels, the call is walked as slices of 16 states in the 16-state
+// layout, each slice a block's work, cut into segments as below (forward_slices).
 // When the channel groups are too few to fill the GPU (a long sequence with a small batch), each
 // group's sequence is cut into time segments, one block each. Every segment except the last
 // walks its steps twice: first for the state alone (pass 1: no C, no outputs, from h = 0), after
@@ -549,8 +551,8 @@ RingKernel ring_kernel(KernelPointer kernel) {
 // 32 lanes), 2.38 with sixteen (K = 16 of 8). Past K = 16 the registers run out. At 32 and 64
 // states K = 8 was 14-18% faster than the other candidates in bf16 and as much slower in fp32;
 // one layout for both types keeps the plan's count of blocks (ring_forward_items) free of the
-// type. These calls are not cut into segments: the cut kernels of these layouts doubled the
-// file's compile time.
+// type. These layouts are not cut into segments (their cut kernels doubled the file's compile
+// time): few channels take slices of 16 states instead (forward_slices).
 template <class Input>
 RingKernel kernel_for_many_states(const ScanArgs& args) {
   if (args.dstate <= 32) return ring_kernel<Input, 8, 4>(ring_forward_kernel<Input, 8, 4, true, true, false>);
