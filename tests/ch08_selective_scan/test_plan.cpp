@@ -85,19 +85,22 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   // Mamba's shapes: version 5 both ways.
   CHECK(plan_of(call(8, 1536, 2048, 16, Kernel::automatic)).summary() == "auto: v5");
   CHECK(plan_of(call(1, 5120, 8192, 16, Kernel::automatic, DataType::bfloat16)).summary() == "auto: v5");
-  // Few channels, long sequences: version 5 cut into time segments. Its forward cuts where it has
-  // its workspace (else version 2's forward, time in parallel inside a channel); its backward
-  // cuts within its own.
-  BackwardParams cut = call(1, 256, 4096, 16, Kernel::automatic);
-  cut.forward.workspace = fake;
-  const Plan cut_plan = plan_of(cut);
-  CHECK(cut_plan.forward == Kernel::checkpoints);
-  CHECK(cut_plan.forward_segments > 1);
-  CHECK(cut_plan.backward == Kernel::checkpoints);
-  CHECK(cut_plan.backward_segments > 1);
-  const Plan no_workspace = plan_of(call(1, 256, 4096, 16, Kernel::automatic));
-  CHECK(no_workspace.forward == Kernel::blocked);
-  CHECK(no_workspace.backward == Kernel::checkpoints);
+  // Few channels, long sequences: version 5 cut into time segments (past 16 states, its slices of
+  // 16 states cut so). Its forward cuts where it has its workspace (else version 2's forward,
+  // time in parallel inside a channel); its backward cuts within its own.
+  for (int dstate : {16, 64}) {
+    INFO("dstate " << dstate);
+    BackwardParams cut = call(1, 256, 4096, dstate, Kernel::automatic);
+    cut.forward.workspace = fake;
+    const Plan cut_plan = plan_of(cut);
+    CHECK(cut_plan.forward == Kernel::checkpoints);
+    CHECK(cut_plan.forward_segments > 1);
+    CHECK(cut_plan.backward == Kernel::checkpoints);
+    CHECK(cut_plan.backward_segments > 1);
+    const Plan no_workspace = plan_of(call(1, 256, 4096, dstate, Kernel::automatic));
+    CHECK(no_workspace.forward == Kernel::blocked);
+    CHECK(no_workspace.backward == Kernel::checkpoints);
+  }
   // A group of 4 channels: one block of version 5, 12 of its 16 channel places idle, cut into 64
   // segments each way.
   BackwardParams four = call(1, 4, 4096, 16, Kernel::automatic);
@@ -114,18 +117,8 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   few_states.forward.workspace = fake;
   CHECK(plan_of(few_states).forward == Kernel::checkpoints);
   CHECK(plan_of(few_states).backward == Kernel::checkpoints);
-  // More than 16 states: version 5 over many channels; over few, its slices of 16 states cut
-  // into segments where the forward has its workspace (else version 2's forward).
+  // More than 16 states over many channels: version 5 (with few, above).
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v5");
-  BackwardParams few_channels = call(1, 256, 4096, 64, Kernel::automatic);
-  few_channels.forward.workspace = fake;
-  const Plan sliced = plan_of(few_channels);
-  CHECK(sliced.forward == Kernel::checkpoints);
-  CHECK(sliced.forward_segments > 1);
-  CHECK(sliced.backward == Kernel::checkpoints);
-  const Plan unsliced = plan_of(call(1, 256, 4096, 64, Kernel::automatic));
-  CHECK(unsliced.forward == Kernel::blocked);
-  CHECK(unsliced.backward == Kernel::checkpoints);
 }
 
 TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {

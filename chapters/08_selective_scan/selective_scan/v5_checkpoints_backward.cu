@@ -102,7 +102,7 @@ __host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut&
 // calls of 16 (rounded up), each slice its own block, since the states do not meet in the
 // recurrence. They meet in two sums a step (over the states, for du and ddelta), which the slices
 // add into the workspace's step_sums and finish_sliced_steps() finishes (kSliced, a kernel of its
-// own: as a run-time branch it made the 16-state backward 2-4% slower on an H100). Each slice
+// own: as a run-time branch it made the 16-state backward 1-4% slower on an H100). Each slice
 // stages its tiles' channel rows again; that is the price of walking them apart.
 __host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kStates - 1) / kStates; }
 // A launch's units of work along the channels and states: its blocks of channels times its slices.
