@@ -1,6 +1,5 @@
 // v2_blocked_common.cuh: what the forward and backward of version 2 share -- the block shape chosen
-// by sequence length, block-wide loads and stores that turn the input type into fp32 registers,
-// and block sums in a fixed order.
+// by sequence length, and block-wide loads and stores that turn the input type into fp32 registers.
 #pragma once
 
 #include "device_math.cuh"
@@ -96,31 +95,6 @@ __device__ void load_state_parameters(Channel<Input, kComplex>& ch, int n, std::
     if (!ch.B_var) B[i] = ch.B_const;
     if (!ch.C_var) C[i] = ch.C_const;
   }
-}
-
-// Sums K values over the block: a butterfly in each warp, then the warps' sums added in order
-// by thread 0, which alone gets the totals. `scratch` holds K floats per warp. Same order on
-// every run, so the sums are bit-identical run to run.
-template <int kThreads, int K>
-__device__ void block_sum_fixed_order(float (&values)[K], float* scratch) {
-  constexpr int kWarps = kThreads / 32;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    float x = values[k];
-    for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
-    if (lane == 0) scratch[warp * K + k] = x;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      float total = 0;
-      for (int w = 0; w < kWarps; ++w) total += scratch[w * K + k];
-      values[k] = total;
-    }
-  }
-  __syncthreads();
 }
 
 }  // namespace selective_scan::detail

@@ -97,19 +97,19 @@ struct Cut {
 __host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut& cut) {
   return !a.state_checkpoints && cut.granule != kChunkLength;
 }
-// [snippet:state_slices]
-// Past 16 states a block walks one slice of 16 of them: a call of dstate states is dstate / 16
-// calls of 16 (rounded up), each slice its own block, since the states do not meet in the
-// recurrence. They meet in two sums a step (over the states, for du and ddelta), which the slices
-// add into the workspace's step_sums and finish_sliced_steps() finishes (kSliced, a kernel of its
-// own: as a run-time branch it made the 16-state backward 1-4% slower on an H100). Each slice
-// stages its tiles' channel rows again; that is the price of walking them apart.
-__host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kStates - 1) / kStates; }
+// [snippet:backward_slices]
+// Past 16 states a block walks one slice of 16 of them (state_slices, v5_sliced_steps.cuh), each
+// slice its own block, since the states do not meet in the recurrence. They meet in two sums a
+// step (over the states, for du and ddelta), which the slices add into the workspace's step_sums
+// and finish_sliced_steps() finishes (kSliced, a kernel of its own: as a run-time branch it made
+// the 16-state backward 1-4% slower on an H100). Each slice stages its tiles' channel rows again;
+// that is the price of walking them apart.
+static_assert(kStates == kSliceStates, "a slice is the 16 states a block walks");
 // A launch's units of work along the channels and states: its blocks of channels times its slices.
 __host__ __device__ inline std::int64_t launch_units(const ScanArgs& a) {
   return channel_blocks(a, kChannels) * state_slices(a);
 }
-// [/snippet:state_slices]
+// [/snippet:backward_slices]
 // The items of a launch: every unit's segments, but in a first launch that does not walk
 // forwards, segment 0's, which has nothing to do (the items are ordered last segment first).
 __host__ __device__ inline std::int64_t launch_items(const ScanArgs& a, const Cut& cut) {

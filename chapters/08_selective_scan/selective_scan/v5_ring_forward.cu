@@ -110,12 +110,12 @@ struct BlockChannels : ChannelBlock {
 };
 
 // [snippet:forward_slices]
-// Past 16 states, where the channels are few, the forward walks the call as dstate / 16 calls of
-// 16 states (rounded up), each slice of states a work item of its own, in the 16-state layout
-// and cut into segments like any call of few channels: the states do not meet in the
-// recurrence, only in a step's output, the sum over states of C h. The slices add their parts of
-// it into the workspace (slice_outputs), and finish_sliced_outputs() adds D u and the gate.
-__host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kStates - 1) / kStates; }
+// Past 16 states, where the channels are few, the forward walks the call as slices of 16 states
+// (state_slices, v5_sliced_steps.cuh), each a work item of its own, in the 16-state layout and
+// cut into segments like any call of few channels: the states do not meet in the recurrence,
+// only in a step's output, the sum over states of C h. The slices add their parts of it into the
+// workspace (slice_outputs), and finish_sliced_outputs() adds D u and the gate.
+static_assert(kStates == kSliceStates, "a slice is the 16-state layout's states");
 // Where the slices' outputs start in the workspace: past the summaries' words, on 16 bytes.
 __host__ __device__ inline std::int64_t slice_outputs_offset(const ScanArgs& a, int segments) {
   const std::int64_t words = carry::summary_index(segments, a.dstate, a.batch * a.dim, 0, 0);
@@ -288,8 +288,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
   ring::RingPosition<Shared::kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, units, segments, slices);
-    // This thread's state k of the call: state(k) = state0 + j + P k.
-    const int state0 = kSliced ? w.state0 : 0;
+    // This thread's state k of the call: state(k) = state0 + j + P k (0 unless sliced).
+    const int state0 = w.state0;
     const BlockChannels at(args, w.group, kChannels);
     // Lanes past the block's channels (a group's last block) walk its first channel again and
     // write nothing: `live` guards every store, `row` is the channel they read.
@@ -584,7 +584,6 @@ constexpr std::int64_t kMinCutSteps = 256;
 struct RingLaunch {
   KernelPointer kernel = nullptr, cut_kernel = nullptr;
   int shared_bytes = 0, cut_shared_bytes = 0, block_channels = 0, segments = 1;
-  bool sliced = false;  // the cut kernel walks slices of 16 states (forward_slices)
 };
 
 // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
@@ -601,18 +600,21 @@ RingKernel kernel_for(const ScanArgs& args) {
 // A block's channels: the layout's, the same for every input type.
 int block_channels(const ScanArgs& args) { return kernel_for<float, false>(args).block_channels; }
 
-// Past 16 states, few channels and a sequence long enough to cut: the slices (forward_slices), in
-// the 16-state layout of eight lanes a channel, B and C both variable (ring_forward_refusal).
-// The channel groups (of that layout's 16 channels) are too few to give every multiprocessor a
-// block, as at 16 states where the cut begins.
-constexpr int kSliceChannels = 16;
-bool sliced(const ScanArgs& args) {
-  return args.dstate > kStates && args.seqlen >= kMinCutSteps &&
-         channel_blocks(args, kSliceChannels) < multiprocessors();
-}
+// The slices (forward_slices): the 16-state layout of eight lanes a channel, cut, B and C both
+// variable (ring_forward_refusal).
 template <class Input>
 RingKernel sliced_kernel() {
   return ring_kernel<Input, 2, 8>(ring_forward_kernel<Input, 2, 8, true, true, true, true>);
+}
+// A sliced call's units of work: its blocks of channels times its slices.
+std::int64_t sliced_units(const ScanArgs& args) {
+  return channel_blocks(args, sliced_kernel<float>().block_channels) * state_slices(args);
+}
+// Past 16 states, few channels and a sequence long enough to cut: the channel groups of that
+// layout too few to give every multiprocessor a block, as at 16 states where the cut begins.
+bool sliced(const ScanArgs& args) {
+  return args.dstate > kStates && args.seqlen >= kMinCutSteps &&
+         channel_blocks(args, sliced_kernel<float>().block_channels) < multiprocessors();
 }
 
 template <class Input>
@@ -628,7 +630,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   if (sliced(args)) {
     const RingKernel slices = sliced_kernel<Input>();
     allow_shared_memory(reinterpret_cast<const void*>(slices.kernel), slices.shared_bytes);
-    const std::int64_t units = channel_blocks(args, kSliceChannels) * state_slices(args);
+    const std::int64_t units = sliced_units(args);
     const std::int64_t places =
         std::int64_t(multiprocessors()) *
         blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kThreads, slices.shared_bytes);
@@ -636,7 +638,6 @@ RingLaunch launch_for(const ScanArgs& args) {
         int(std::max<std::int64_t>(2, std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments})));
     p.cut_kernel = slices.kernel;
     p.cut_shared_bytes = slices.shared_bytes;
-    p.sliced = true;
     return p;
   }
   // Four lanes are never cut: they start at 8192 channels, 256 groups, more than any GPU's
@@ -703,7 +704,7 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
-  if (kernel == p.cut_kernel && p.sliced) {
+  if (kernel == p.cut_kernel && sliced(args)) {
     const auto* outputs = reinterpret_cast<const float*>(static_cast<const char*>(args.workspace) +
                                                          slice_outputs_offset(args, split.segments));
     finish_sliced_outputs<Input>(args, outputs, stream);
@@ -721,7 +722,7 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
 }
 
 std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
-  if (segments > 1 && sliced(args)) return channel_blocks(args, kSliceChannels) * state_slices(args) * segments;
+  if (segments > 1 && sliced(args)) return sliced_units(args) * segments;
   return channel_blocks(args, block_channels(args)) * segments;
 }
 

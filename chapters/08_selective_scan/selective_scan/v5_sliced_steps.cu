@@ -14,7 +14,7 @@ constexpr int kThreads = 256;
 template <class Input>
 __global__ __launch_bounds__(kThreads) void sliced_steps_kernel(ScanArgs args, WorkspaceLayout workspace,
                                                                 const float* step_sums) {
-  __shared__ float warp_sums[2][kThreads / 32];
+  __shared__ float scratch[2 * kThreads / 32];
   float* partials = static_cast<float*>(args.workspace);
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
     const Channel<Input, false> ch(args, bd);
@@ -24,9 +24,7 @@ __global__ __launch_bounds__(kThreads) void sliced_steps_kernel(ScanArgs args, W
     Input* ddelta = ch.template sequence<Input>(args.ddelta);
     float dD = 0.f, ddelta_bias = 0.f;
     for (std::int64_t t = threadIdx.x; t < args.seqlen; t += kThreads) {
-      const float x = ch.delta_raw_at(t);
-      const float delta = args.delta_softplus ? softplus(x) : x;
-      const float slope = args.delta_softplus && x <= 20.f ? sigmoid(x) : 1.f;
+      const float delta = ch.delta_at(t), slope = ch.delta_slope_at(t);
       const float u = to_float(ch.u[t]);
       float dy = to_float(ch.dout[t]);
       if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
@@ -41,19 +39,12 @@ __global__ __launch_bounds__(kThreads) void sliced_steps_kernel(ScanArgs args, W
       dD += dy * u;
       ddelta_bias += step_ddelta;
     }
-    // The channel's two sums over the block, in a fixed order.
-    dD = warp_sum_fixed_order(dD);
-    ddelta_bias = warp_sum_fixed_order(ddelta_bias);
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x % 32 == 0) warp_sums[0][warp] = dD, warp_sums[1][warp] = ddelta_bias;
-    __syncthreads();
+    float per_channel[2] = {dD, ddelta_bias};
+    block_sum_fixed_order<kThreads>(per_channel, scratch);
     if (threadIdx.x == 0) {
-      float sums[2] = {0.f, 0.f};
-      for (int w = 0; w < kThreads / 32; ++w) sums[0] += warp_sums[0][w], sums[1] += warp_sums[1][w];
-      partials[workspace.dD + bd] = sums[0];
-      partials[workspace.ddelta_bias + bd] = sums[1];
+      partials[workspace.dD + bd] = per_channel[0];
+      partials[workspace.ddelta_bias + bd] = per_channel[1];
     }
-    __syncthreads();
   }
 }
 
@@ -72,20 +63,21 @@ __global__ __launch_bounds__(kThreads) void sliced_outputs_kernel(ScanArgs args,
   }
 }
 
+// A block a channel, up to 2^20 blocks (each then takes channels in turn).
+unsigned channel_grid(const ScanArgs& args) { return unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 20)); }
+
 }  // namespace
 
 template <class Input>
 void finish_sliced_outputs(const ScanArgs& args, const float* outputs, cudaStream_t stream) {
-  const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 20));
-  sliced_outputs_kernel<Input><<<blocks, kThreads, 0, stream>>>(args, outputs);
+  sliced_outputs_kernel<Input><<<channel_grid(args), kThreads, 0, stream>>>(args, outputs);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
 template <class Input>
 void finish_sliced_steps(const ScanArgs& args, const WorkspaceLayout& workspace, const float* step_sums,
                          cudaStream_t stream) {
-  const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 20));
-  sliced_steps_kernel<Input><<<blocks, kThreads, 0, stream>>>(args, workspace, step_sums);
+  sliced_steps_kernel<Input><<<channel_grid(args), kThreads, 0, stream>>>(args, workspace, step_sums);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 

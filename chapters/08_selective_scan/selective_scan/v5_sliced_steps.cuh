@@ -9,6 +9,13 @@
 
 namespace selective_scan::detail {
 
+// [snippet:state_slices]
+// A call of dstate states walked as dstate / 16 calls of 16 (rounded up): each slice in the
+// 16-state layout, a work item of its own.
+constexpr int kSliceStates = 16;
+__host__ __device__ inline int state_slices(const ScanArgs& a) { return (a.dstate + kSliceStates - 1) / kSliceStates; }
+// [/snippet:state_slices]
+
 // The backward's: step_sums[(channel * 2 + m) * seqlen + t], m = 0 the sum over states of
 // A Abar_t h_{t-1} g_t, m = 1 of g_t B_t. Writes du, ddelta and dz (with a gate), and the partial
 // sums of dD and ddelta_bias that finish_parameter_gradients() adds over the batch.
