@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ch08::grid {
@@ -113,6 +114,40 @@ std::vector<Shape> many_states() {
 
 std::vector<std::string> grid_names() {
   return {"anchors", "small", "cut", "states", "many_states", "heat", "axes", "full"};
+}
+
+Shape parse_shape(const std::string& spec) {
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("--shape {}: {} (expected TYPE:BATCH,DIM,SEQLEN,DSTATE[,GROUPS], "
+                                             "e.g. bf16:2,1536,2048,16)",
+                                             spec, why));
+  };
+  const std::size_t colon = spec.find(':');
+  if (colon == std::string::npos) throw bad("no type");
+  const std::string type = spec.substr(0, colon);
+  if (type != "fp32" && type != "bf16") throw bad("the type is fp32 or bf16");
+  std::vector<std::int64_t> sizes;
+  std::size_t at = colon + 1;
+  while (at <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', at), spec.size());
+    const std::string field = spec.substr(at, comma - at);
+    std::size_t used = 0;
+    std::int64_t value = 0;
+    try {
+      value = std::stoll(field, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (field.empty() || used != field.size() || value < 1) throw bad("'" + field + "' is not a positive integer");
+    sizes.push_back(value);
+    at = comma + 1;
+  }
+  if (sizes.size() != 4 && sizes.size() != 5) throw bad("four or five sizes");
+  if (sizes[3] > 256) throw bad("dstate is at most 256");
+  const int groups = sizes.size() == 5 ? int(std::min<std::int64_t>(sizes[4], 1 << 20)) : 1;
+  if (sizes[1] % groups != 0) throw bad("dim is not a multiple of groups");
+  return make(type == "fp32" ? DataType::float32 : DataType::bfloat16, sizes[0], sizes[1], sizes[2], int(sizes[3]),
+              groups);
 }
 
 std::vector<Shape> grid_named(const std::string& name) {

@@ -32,5 +32,8 @@ struct Shape {
 // "many_states" (the axes' two shapes at 1..16 and at 32..256 states) and "full" (heat and axes).
 std::vector<Shape> grid_named(const std::string& name);
 std::vector<std::string> grid_names();
+// A shape written as official-bench takes it, "bf16:2,1536,2048,16" (groups 1) or
+// "fp32:1,256,4096,64,2"; throws std::invalid_argument, naming the spec, for anything else.
+Shape parse_shape(const std::string& spec);
 
 }  // namespace ch08::grid

@@ -36,6 +36,7 @@ using selective_scan::Kernel;
 
 struct Options {
   std::string grid = "full";
+  std::vector<std::string> shapes;  // --shape: these instead of the grid
   std::string dtype;  // empty: every type of the grid
   std::string official_csv;
   bool versions = false;
@@ -123,7 +124,9 @@ int redraw(const std::string& path) {
 
 int run(const Options& o) {
   if (!o.redraw_csv.empty()) return redraw(o.redraw_csv);
-  std::vector<Shape> shapes = ch08::grid::grid_named(o.grid);
+  std::vector<Shape> shapes;
+  for (const std::string& spec : o.shapes) shapes.push_back(ch08::grid::parse_shape(spec));
+  if (o.shapes.empty()) shapes = ch08::grid::grid_named(o.grid);
   if (!o.dtype.empty()) std::erase_if(shapes, [&](const Shape& s) { return s.dtype() != o.dtype; });
   if (o.list_official) {
     std::set<std::string> listed;
@@ -148,8 +151,8 @@ int run(const Options& o) {
       o.out + "/grid.csv", device, common::today(),
       {"dtype", "batch", "dim", "seqlen", "dstate", "groups", "z_D_bias", "config", "plan", "fwd_ms", "fwd_bwd_ms",
        "official_fwd_ms", "official_fwd_bwd_ms", "fwd_speedup", "fwd_bwd_speedup", "max_rel_diff_vs_v2"});
-  fmt::print("selective_scan_grid on {} ({}), grid '{}', {} shapes; official times: {}\n", device, common::today(),
-             o.grid, shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
+  fmt::print("selective_scan_grid on {} ({}), {}, {} shapes; official times: {}\n", device, common::today(),
+             o.shapes.empty() ? "grid '" + o.grid + "'" : std::string("shapes given"), shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
   common::GpuTimer timer({5, o.repetitions, false});
   std::vector<ch08::grid::HeatCell> cells;
   int below = 0, compared = 0;
@@ -214,6 +217,9 @@ int main(int argc, char** argv) {
   CLI::App app{"Kernel::automatic against the official kernel across a grid of shapes (chapter 08)",
                "selective_scan_grid"};
   app.add_option("--grid", o.grid, "Which grid")->check(CLI::IsMember(ch08::grid::grid_names()))->capture_default_str();
+  app.add_option("--shape", o.shapes,
+                 "Time this shape instead of a grid, written as official-bench takes it: bf16:2,1536,2048,16 "
+                 "(repeatable; groups as a fifth size)");
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
       ->check(CLI::ExistingFile);
   app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16"}));
