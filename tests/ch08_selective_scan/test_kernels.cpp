@@ -184,6 +184,28 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
   }
 }
 
+// Where version 5's blocks of 16 channels, eight lanes a channel, would be one to one and a half
+// a multiprocessor, its forward gives a channel sixteen lanes, one state each, and a block eight
+// channels (sixteen_lanes in v5_ring_forward.cu). About 1.25 such blocks a multiprocessor: in one
+// group, and in two groups whose channels end on half a block of eight; 16 and 9 states. Short,
+// so that compute-sanitizer can take it too.
+TEST_CASE("version 5's forward at 1 to 1.5 blocks a multiprocessor: sixteen lanes a channel", "[gpu]") {
+  REQUIRE_GPU();
+  const std::int64_t blocks = common::gpu_status().device.multiprocessors * 5 / 4;
+  int seed = 151;
+  for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
+    for (int groups : {1, 2})
+      for (int dstate : {16, 9}) {
+        Problem p = shape(1, groups == 1 ? 16 * blocks : 2 * (8 * blocks + 4), dstate == 16 ? 40 : 100, dstate);
+        p.groups = groups;
+        p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+        const auto outcome =
+            run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+        INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+        CHECK(outcome.ok);
+      }
+}
+
 // With B and C both variable, a lane of version 5 walks only the states the call has, rounded
 // up to a power of two (v5_ring_forward.cu, few_states): in the forward, one or two of four
 // lanes' states from 8192 channels up, one of eight lanes' below, and in a cut sequence; in the

@@ -118,9 +118,10 @@ std::vector<std::string> grid_names() {
 
 Shape parse_shape(const std::string& spec) {
   const auto bad = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format("--shape {}: {} (expected TYPE:BATCH,DIM,SEQLEN,DSTATE[,GROUPS], "
-                                             "e.g. bf16:2,1536,2048,16)",
-                                             spec, why));
+    return std::invalid_argument(
+        fmt::format("--shape {}: {} (expected TYPE:BATCH,DIM,SEQLEN,DSTATE[,GROUPS], "
+                    "e.g. bf16:2,1536,2048,16)",
+                    spec, why));
   };
   const std::size_t colon = spec.find(':');
   if (colon == std::string::npos) throw bad("no type");

@@ -37,7 +37,7 @@ using selective_scan::Kernel;
 struct Options {
   std::string grid = "full";
   std::vector<std::string> shapes;  // --shape: these instead of the grid
-  std::string dtype;  // empty: every type of the grid
+  std::string dtype;                // empty: every type of the grid
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
@@ -152,7 +152,8 @@ int run(const Options& o) {
       {"dtype", "batch", "dim", "seqlen", "dstate", "groups", "z_D_bias", "config", "plan", "fwd_ms", "fwd_bwd_ms",
        "official_fwd_ms", "official_fwd_bwd_ms", "fwd_speedup", "fwd_bwd_speedup", "max_rel_diff_vs_v2"});
   fmt::print("selective_scan_grid on {} ({}), {}, {} shapes; official times: {}\n", device, common::today(),
-             o.shapes.empty() ? "grid '" + o.grid + "'" : std::string("shapes given"), shapes.size(), o.official_csv.empty() ? "none given" : o.official_csv);
+             o.shapes.empty() ? "grid '" + o.grid + "'" : std::string("shapes given"), shapes.size(),
+             o.official_csv.empty() ? "none given" : o.official_csv);
   common::GpuTimer timer({5, o.repetitions, false});
   std::vector<ch08::grid::HeatCell> cells;
   int below = 0, compared = 0;

@@ -587,14 +587,38 @@ struct RingLaunch {
 };
 
 // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
-// channels up, K = 2 and eight lanes below (more warps when there are few channels); past 16
-// states, kernel_for_many_states's layouts.
+// channels up, K = 2 and eight lanes below (more warps when there are few channels); between
+// them, sixteen_lanes; past 16 states, kernel_for_many_states's layouts.
 bool four_lanes(const ScanArgs& args) { return args.dstate <= kStates && args.batch * args.dim >= 8192; }
+
+// [snippet:sixteen_lanes]
+// With one or two blocks of eight lanes a channel on each multiprocessor, a scheduler has one or
+// two warps, and each waits out the latency of its walk's every instruction; a cut does not pay
+// there (pass 1 is pure cost, kMinCutSteps). Sixteen lanes a channel, one state each, give twice
+// the warps, each with half the walk a step, for more instructions a channel step (the staging
+// and the sums over a channel's lanes are shared by fewer states). Forward, both layouts timed in
+// one call (H100, 2026-11-26, selective_scan_grid --shape), sixteen lanes against eight:
+//   - (1, 2112, L), 132 blocks of eight lanes: 1.19-1.21x as fast in fp32, 1.06-1.07x in bf16;
+//   - (2, 1536, L), 192 blocks: 1.13-1.21x in fp32, 1.08-1.10x in bf16 (L = 256 to 32768);
+//   - (1, 4096, L), 256 blocks: 0.69x in fp32, whose 512 blocks of sixteen lanes are more than
+//     fit at once (three a multiprocessor), 0.97-0.98x in bf16, where four fit;
+//   - (1, 5120, L), 320 blocks: 0.69-0.77x.
+// So: B and C both variable, 9 to 16 states, and from one to one and a half blocks of eight lanes
+// a multiprocessor, where the blocks of sixteen lanes, three on each at most, all run at once.
+bool sixteen_lanes(const ScanArgs& args) {
+  if (!(args.B.variable && args.C.variable) || args.dstate <= kStates / 2 || args.dstate > kStates) return false;
+  const std::int64_t blocks = channel_blocks(args, RingShared<float, 8>::kChannels);
+  return blocks >= multiprocessors() && 2 * blocks <= 3 * std::int64_t(multiprocessors());
+}
+// [/snippet:sixteen_lanes]
 
 template <class Input, bool kCut>
 RingKernel kernel_for(const ScanArgs& args) {
   if (args.dstate > kStates) return kernel_for_many_states<Input>(args);
   if (four_lanes(args)) return ring_kernel<Input, 4, 4>(kernel_for_states<Input, 4, kCut>(args));
+  // Never cut: its blocks are more than the multiprocessors (launch_for).
+  if constexpr (!kCut)
+    if (sixteen_lanes(args)) return ring_kernel<Input, 1, 16>(ring_forward_kernel<Input, 1, 16, true, true, false>);
   return ring_kernel<Input, 2, 8>(kernel_for_states<Input, 8, kCut>(args));
 }
 // A block's channels: the layout's, the same for every input type.
