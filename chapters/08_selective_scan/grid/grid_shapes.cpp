@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace ch08::grid {
@@ -140,12 +141,14 @@ Shape parse_shape(const std::string& spec) {
       used = 0;
     }
     if (field.empty() || used != field.size() || value < 1) throw bad("'" + field + "' is not a positive integer");
+    if (value > std::numeric_limits<std::int32_t>::max()) throw bad("'" + field + "' is past 2^31 - 1");
     sizes.push_back(value);
     at = comma + 1;
   }
   if (sizes.size() != 4 && sizes.size() != 5) throw bad("four or five sizes");
   if (sizes[3] > 256) throw bad("dstate is at most 256");
-  const int groups = sizes.size() == 5 ? int(std::min<std::int64_t>(sizes[4], 1 << 20)) : 1;
+  if (double(sizes[0]) * double(sizes[1]) * double(sizes[2]) > 0x1p40) throw bad("past 2^40 sequence elements");
+  const int groups = sizes.size() == 5 ? int(sizes[4]) : 1;
   if (sizes[1] % groups != 0) throw bad("dim is not a multiple of groups");
   return make(type == "fp32" ? DataType::float32 : DataType::bfloat16, sizes[0], sizes[1], sizes[2], int(sizes[3]),
               groups);

@@ -36,8 +36,8 @@ using selective_scan::Kernel;
 
 struct Options {
   std::string grid = "full";
-  std::vector<std::string> shapes;  // --shape: these instead of the grid
-  std::string dtype;                // empty: every type of the grid
+  std::vector<Shape> shapes;  // --shape: these instead of the grid
+  std::string dtype;          // empty: every type of the grid
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
@@ -124,9 +124,7 @@ int redraw(const std::string& path) {
 
 int run(const Options& o) {
   if (!o.redraw_csv.empty()) return redraw(o.redraw_csv);
-  std::vector<Shape> shapes;
-  for (const std::string& spec : o.shapes) shapes.push_back(ch08::grid::parse_shape(spec));
-  if (o.shapes.empty()) shapes = ch08::grid::grid_named(o.grid);
+  std::vector<Shape> shapes = o.shapes.empty() ? ch08::grid::grid_named(o.grid) : o.shapes;
   if (!o.dtype.empty()) std::erase_if(shapes, [&](const Shape& s) { return s.dtype() != o.dtype; });
   if (o.list_official) {
     std::set<std::string> listed;
@@ -218,7 +216,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Kernel::automatic against the official kernel across a grid of shapes (chapter 08)",
                "selective_scan_grid"};
   app.add_option("--grid", o.grid, "Which grid")->check(CLI::IsMember(ch08::grid::grid_names()))->capture_default_str();
-  app.add_option("--shape", o.shapes,
+  std::vector<std::string> shape_specs;
+  app.add_option("--shape", shape_specs,
                  "Time this shape instead of a grid, written as official-bench takes it: bf16:2,1536,2048,16 "
                  "(repeatable; groups as a fifth size)");
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
@@ -238,6 +237,12 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    for (const std::string& spec : shape_specs) o.shapes.push_back(ch08::grid::parse_shape(spec));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "selective_scan_grid: " << e.what() << "\n";
+    return 2;
   }
   try {
     return run(o);
