@@ -146,7 +146,7 @@ Shape parse_shape(const std::string& spec) {
     at = comma + 1;
   }
   if (sizes.size() != 4 && sizes.size() != 5) throw bad("four or five sizes");
-  if (sizes[3] > 256) throw bad("dstate is at most 256");
+  if (sizes[3] > selective_scan::kMaxStates) throw bad(fmt::format("dstate is at most {}", selective_scan::kMaxStates));
   if (double(sizes[0]) * double(sizes[1]) * double(sizes[2]) > 0x1p40) throw bad("past 2^40 sequence elements");
   const int groups = sizes.size() == 5 ? int(sizes[4]) : 1;
   if (sizes[1] % groups != 0) throw bad("dim is not a multiple of groups");
