@@ -5,8 +5,8 @@
 //   - one producer warp fills a ring of tiles in shared memory (three; two past 64 states): each row of a tile (32
 //     steps of one channel's delta, u or z, or of one state's B or C) is one bulk copy, which the
 //     copy engine carries out and counts off the tile's "full" mbarrier as its bytes land;
-//   - four consumer warps wait on that barrier, walk the tile and arrive on its "empty" barrier,
-//     which tells the producer that the slot may be filled again.
+//   - four consumer warps (eight past 128 states) wait on that barrier, walk the tile and arrive on
+//     its "empty" barrier, which tells the producer that the slot may be filled again.
 // The consumers' walk is version 4's (K states a thread, P lanes a channel, decay_exp2), and what
 // is new on their side takes fewer instructions: nothing is loaded from global memory, B and C
 // are read straight from the ring (fp32 tiles as copied; fp16 and bf16 rows are converted once by
@@ -50,9 +50,7 @@
 namespace selective_scan::detail {
 namespace {
 
-constexpr int kConsumerWarps = 4;
-constexpr int kThreads = (kConsumerWarps + 1) * 32;  // and one producer warp
-constexpr int kStates = 16;                          // Mamba's: a tile holds at least these rows of B and C
+constexpr int kStates = 16;  // Mamba's: a tile holds at least these rows of B and C
 
 // Past 16 states a tile holds the K P rows a layout walks (K states a lane, P lanes a channel).
 // The ring keeps three tiles, two past 64 states, where three tiles of 128 rows would leave no
@@ -61,6 +59,12 @@ constexpr int kStates = 16;                          // Mamba's: a tile holds at
 // resident_blocks below).
 constexpr int tile_states(int K, int P) { return K * P > kStates ? K * P : kStates; }
 constexpr int ring_stages(int S) { return S <= 64 ? 3 : 2; }
+// The warps that walk a tile: four, and eight where a tile holds more than 128 rows. Two tiles of
+// 256 rows fill most of a multiprocessor's shared memory, so one block fits it; with four warps
+// that left one warp a scheduler, and 256 states took five times the forward time of 128
+// (PERFORMANCE.md). Eight warps share the same tile between twice the channels.
+constexpr int consumer_warps(int S) { return S > 128 ? 8 : 4; }
+constexpr int block_threads(int S) { return (consumer_warps(S) + 1) * 32; }  // and one producer warp
 
 // [snippet:ring_tile]
 // One slot of the ring: S rows of B and C (16, or the call's states past 16). Each row is padded
@@ -78,6 +82,8 @@ struct Tile {
 };
 template <class Input, int P, int S = kStates>
 struct RingShared {
+  static constexpr int kConsumerWarps = consumer_warps(S);
+  static constexpr int kThreads = block_threads(S);
   static constexpr int kChannelsPerWarp = 32 / P;
   static constexpr int kChannels = kConsumerWarps * kChannelsPerWarp;
   static constexpr int kStages = ring_stages(S);
@@ -472,9 +478,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 
 // [snippet:ring_roles]
 template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut, bool kSliced = false>
-__global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring_forward_kernel(ScanArgs args,
-                                                                                                bool bulk,
-                                                                                                carry::Split split) {
+__global__ __launch_bounds__(block_threads(tile_states(K, P)), resident_blocks<Input, K, P>()) void ring_forward_kernel(
+    ScanArgs args, bool bulk, carry::Split split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   constexpr int S = tile_states(K, P);
   using Shared = RingShared<Input, P, S>;
@@ -488,7 +493,7 @@ __global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring
   if (threadIdx.x == 0) {
     for (int s = 0; s < Shared::kStages; ++s) {
       ring::init(&sh.full[s], 32);                    // the producer's lanes (and the bytes)
-      ring::init(&sh.empty[s], kConsumerWarps * 32);  // every consumer thread, done reading
+      ring::init(&sh.empty[s], Shared::kConsumerWarps * 32);  // every consumer thread, done reading
     }
     ring::fence_init();
     // Segments wait for the segments before them: a block claims its item in the order blocks
@@ -496,7 +501,7 @@ __global__ __launch_bounds__(kThreads, resident_blocks<Input, K, P>()) void ring
     if (kCut) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
   }
   __syncthreads();
-  if (threadIdx.x / 32 == kConsumerWarps)
+  if (threadIdx.x / 32 == Shared::kConsumerWarps)
     produce<Input, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, bulk, split);
   else
     consume<Input, K, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, split);
@@ -535,12 +540,12 @@ KernelPointer kernel_for_states(const ScanArgs& args) {
 // A kernel, the shared memory its ring takes and the channels of its blocks.
 struct RingKernel {
   KernelPointer kernel;
-  int shared_bytes, block_channels;
+  int shared_bytes, block_channels, threads;
 };
 template <class Input, int K, int P>
 RingKernel ring_kernel(KernelPointer kernel) {
   using Shared = RingShared<Input, P, tile_states(K, P)>;
-  return {kernel, int(sizeof(Shared)), Shared::kChannels};
+  return {kernel, int(sizeof(Shared)), Shared::kChannels, Shared::kThreads};
 }
 
 // [snippet:many_states]
@@ -551,7 +556,9 @@ RingKernel ring_kernel(KernelPointer kernel) {
 // 32 lanes), 2.38 with sixteen (K = 16 of 8). Past K = 16 the registers run out. At 32 and 64
 // states K = 8 was 14-18% faster than the other candidates in bf16 and as much slower in fp32;
 // one layout for both types keeps the plan's count of blocks (ring_forward_items) free of the
-// type. These layouts are not cut into segments (their cut kernels doubled the file's compile
+// type. Past 128 states the block has eight walking warps (consumer_warps), sixteen channels on
+// one ring: with four, 256 states took 12.72 ms in fp32 and 10.03 in bf16, with eight 7.45 and
+// 6.16 (H100, same call). These layouts are not cut into segments (their cut kernels doubled the file's compile
 // time): few channels take slices of 16 states instead (forward_slices).
 template <class Input>
 RingKernel kernel_for_many_states(const ScanArgs& args) {
@@ -583,8 +590,10 @@ constexpr std::int64_t kMinCutSteps = 256;
 // block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
 struct RingLaunch {
   KernelPointer kernel = nullptr, cut_kernel = nullptr;
-  int shared_bytes = 0, cut_shared_bytes = 0, block_channels = 0, segments = 1;
+  int shared_bytes = 0, cut_shared_bytes = 0, block_channels = 0, threads = 0, segments = 1;
 };
+// The cut and the slices walk the 16-state layouts: their blocks have this many threads.
+constexpr int kCutThreads = block_threads(kStates);
 
 // Mamba's 16 states, as version 4 lays them out: K = 4 and four lanes a channel from 8192
 // channels up, K = 2 and eight lanes below (more warps when there are few channels); between
@@ -648,6 +657,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   p.kernel = uncut.kernel;
   p.shared_bytes = uncut.shared_bytes;
   p.block_channels = uncut.block_channels;
+  p.threads = uncut.threads;
   allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
   // Past 16 states the cut walks slices, always in two segments or more (the workspace holds the
   // slices' outputs only where the call is cut: forward_workspace_bytes > 0 means a cut).
@@ -657,7 +667,7 @@ RingLaunch launch_for(const ScanArgs& args) {
     const std::int64_t units = sliced_units(args);
     const std::int64_t places =
         std::int64_t(multiprocessors()) *
-        blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kThreads, slices.shared_bytes);
+        blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kCutThreads, slices.shared_bytes);
     p.segments =
         int(std::max<std::int64_t>(2, std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments})));
     p.cut_kernel = slices.kernel;
@@ -676,7 +686,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   KernelPointer cut_kernel = kernel_for<Input, true>(args).kernel;
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
-      blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kThreads, p.shared_bytes);
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kCutThreads, p.shared_bytes);
   const std::int64_t segments = std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments});
   if (segments > 1) {
     p.segments = int(segments);
@@ -725,7 +735,8 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
     SELECTIVE_SCAN_CHECK(cudaMemsetAsync(args.workspace, 0, ring_forward_workspace_bytes(args, p.segments), stream));
   }
   const std::int64_t items = ring_forward_items(args, split.segments);
-  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), kThreads, shared_bytes, stream>>>(
+  const int threads = kernel == p.cut_kernel ? kCutThreads : p.threads;
+  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), threads, shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
   if (kernel == p.cut_kernel && sliced(args)) {
