@@ -478,8 +478,9 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 
 // [snippet:ring_roles]
 template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut, bool kSliced = false>
-__global__ __launch_bounds__(block_threads(tile_states(K, P)), resident_blocks<Input, K, P>()) void ring_forward_kernel(
-    ScanArgs args, bool bulk, carry::Split split) {
+__global__ __launch_bounds__(block_threads(tile_states(K, P)),
+                             resident_blocks<Input, K, P>()) void ring_forward_kernel(ScanArgs args, bool bulk,
+                                                                                      carry::Split split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   constexpr int S = tile_states(K, P);
   using Shared = RingShared<Input, P, S>;
@@ -492,7 +493,7 @@ __global__ __launch_bounds__(block_threads(tile_states(K, P)), resident_blocks<I
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < Shared::kStages; ++s) {
-      ring::init(&sh.full[s], 32);                    // the producer's lanes (and the bytes)
+      ring::init(&sh.full[s], 32);                            // the producer's lanes (and the bytes)
       ring::init(&sh.empty[s], Shared::kConsumerWarps * 32);  // every consumer thread, done reading
     }
     ring::fence_init();
