@@ -559,8 +559,8 @@ RingKernel ring_kernel(KernelPointer kernel) {
 // one layout for both types keeps the plan's count of blocks (ring_forward_items) free of the
 // type. Past 128 states the block has eight walking warps (consumer_warps), sixteen channels on
 // one ring: with four, 256 states took 12.72 ms in fp32 and 10.03 in bf16, with eight 7.45 and
-// 6.16 (H100, same call). These layouts are not cut into segments (their cut kernels doubled the file's compile
-// time): few channels take slices of 16 states instead (forward_slices).
+// 6.16 (H100, same call). These layouts are not cut into segments (their cut kernels doubled the
+// file's compile time): few channels take slices of 16 states instead (forward_slices).
 template <class Input>
 RingKernel kernel_for_many_states(const ScanArgs& args) {
   if (args.dstate <= 32) return ring_kernel<Input, 8, 4>(ring_forward_kernel<Input, 8, 4, true, true, false>);
