@@ -7,6 +7,7 @@
 // call: scripts/grid-bench runs both. The speedups go to a CSV and a heat map (grid_speedup.svg).
 // Timing follows official-bench's conventions: 5 warm-up calls, the median of 30 timed ones
 // (CUDA events), the L2 cache not flushed.
+#include "busy_gpu.hpp"
 #include "grid_problem.hpp"
 #include "grid_shapes.hpp"
 #include "heat_map.hpp"
@@ -21,6 +22,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +43,7 @@ struct Options {
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
+  bool split = false;  // also time the host's issue and the GPU's run of each call apart
   std::string redraw_csv;  // a recorded grid.csv: draw its heat map again, no GPU needed
   int repetitions = 30;
   std::string out = "plots/08_selective_scan/grid";
@@ -78,6 +81,41 @@ double largest_relative_difference(const std::vector<std::vector<float>>& a, con
     if (scale > 0) worst = std::max(worst, diff / scale);
   }
   return worst;
+}
+
+// --split: the host's time to issue a call and the GPU's time to run it, apart. An event-timed
+// call from an idle GPU (GpuTimer, as official-bench) counts both where the host issues more
+// slowly than the GPU runs, as in small calls. Here each repetition issues the call behind
+// keep_gpu_busy: the host's clock times the issue, the events the GPU's run. Medians, in ms.
+struct SplitTimes {
+  double host_ms, gpu_ms;
+};
+constexpr double kBusyMicroseconds = 2000;  // far longer than any call takes to issue
+
+template <class Call>
+SplitTimes split_times(Call&& call, int repetitions) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> host, gpu;
+  for (int i = 0; i < repetitions; ++i) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    ch08::grid::keep_gpu_busy(kBusyMicroseconds);
+    CUDA_CHECK(cudaEventRecord(start));
+    const auto issued_from = std::chrono::steady_clock::now();
+    call();
+    host.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - issued_from).count());
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    gpu.push_back(ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  if (*std::max_element(host.begin(), host.end()) > kBusyMicroseconds / 1000)
+    throw std::runtime_error("--split: a call took longer to issue than the GPU was kept busy");
+  return {common::summarize(host).median_ms, common::summarize(gpu).median_ms};
 }
 
 std::string cell(double value, const char* format = "{:.4f}") {
@@ -191,6 +229,17 @@ int run(const Options& o) {
       fmt::print("{:<36} {:<10} {:<28} fwd {:>9.4f} ms{:>8}  f+b {:>9.4f} ms{:>8}  diff {:.1e}\n", s.label(), c.name(),
                  plan.summary(), fwd, off ? fmt::format("{:.2f}x", fwd_speedup) : "", both,
                  off ? fmt::format("{:.2f}x", both_speedup) : "", difference);
+      if (o.split) {
+        const SplitTimes f = split_times([&] { selective_scan::forward(p.forward); }, o.repetitions);
+        const SplitTimes b = split_times(
+            [&] {
+              selective_scan::forward(p.forward);
+              selective_scan::backward(p);
+            },
+            o.repetitions);
+        fmt::print("{:<36} {:<10} issue / GPU alone: fwd {:.1f} / {:.1f} us, f+b {:.1f} / {:.1f} us\n", "", "",
+                   1000 * f.host_ms, 1000 * f.gpu_ms, 1000 * b.host_ms, 1000 * b.gpu_ms);
+      }
       if (c.kernel == Kernel::automatic && !c.keep_states && off) {
         ++compared;
         if (fwd_speedup < 1 || both_speedup < 1) ++below;
@@ -224,6 +273,8 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16"}));
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
+  app.add_flag("--split", o.split,
+               "Also time each call's issue on the host and its run on the GPU apart (the GPU kept busy before it)");
   app.add_flag("--list-official", o.list_official,
                "Print official-bench's arguments for the grid, one a line, and exit");
   app.add_option("--redraw", o.redraw_csv, "Draw the heat map of a recorded grid.csv again (no GPU needed)")
