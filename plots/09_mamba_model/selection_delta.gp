@@ -1,7 +1,7 @@
-# Δ along a held-out sequence: layer 1, channel 36 -- run `gnuplot selection_delta.gp` in this directory
+# Δ along a held-out sequence: layer 1, channel 55 -- run `gnuplot selection_delta.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'selection_delta.svg'
-set title 'Δ along a held-out sequence: layer 1, channel 36'
+set title 'Δ along a held-out sequence: layer 1, channel 55'
 set xlabel 'position t'
 set ylabel 'Δ'
 set logscale y
@@ -17,7 +17,7 @@ unset output
 reset
 set terminal dumb size 78,26 mono
 set output 'selection_delta.txt'
-set title 'Δ along a held-out sequence: layer 1, channel 36' noenhanced
+set title 'Δ along a held-out sequence: layer 1, channel 55' noenhanced
 set xlabel 'position t' noenhanced
 set ylabel 'Δ' noenhanced
 set logscale y
