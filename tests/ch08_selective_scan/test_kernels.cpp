@@ -339,11 +339,12 @@ TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]")
 // start within a chunk of 2048 steps and fold more than one window of summaries, and a last one
 // that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so the forward's producer
 // copies them in bulk and the backward's tiles come by tensor copies; rows of 8269 do not: the
-// producer loads them value by value, and version 4's backward takes the call.
+// producer loads them value by value, and version 4's backward takes the call. And 296 steps:
+// segments of the fewest steps a cut makes, ending in a partial tile, each way.
 TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
   REQUIRE_GPU();
   int seed = 171;
-  for (std::int64_t seqlen : {8200, 8269})
+  for (std::int64_t seqlen : {8200, 8269, 296})
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
       for (int variable = 1; variable < 4; ++variable) {
         Problem p = in_groups(32, seqlen, 16, variable);

@@ -817,8 +817,8 @@ struct Grid {
   int granule;  // Cut::granule
 };
 // [snippet:backward_cut_rule]
-// A cut as the forward's (v5_ring_forward.cu): segments of at least 64 steps, at most 64 of them,
-// from 512 steps on, and from 256 where the groups leave multiprocessors without a block (the
+// A cut as the forward's (v5_ring_forward.cu, carry::segments_for): segments of at least 64
+// steps (one tile below 512 steps where they all fit), at most 64 of them, from 512 steps on, and from 256 where the groups leave multiprocessors without a block (the
 // forward's rule): (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against
 // 0.095 uncut in fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
 // segments of whole chunks would already give blocks to half the places, the segments start on
@@ -827,8 +827,6 @@ struct Grid {
 // (4, 256, 8192) in 4 segments of chunks, 1.016 ms; in 6 of tiles, 1.063. (1, 256, 32768): 16 of
 // chunks 1.049 ms, 24 of tiles 1.081. Where chunks are too few, tiles: (2, 1536, 2048) uncut 0.773
 // ms, in 2 segments of tiles 0.707; (2, 64, 32768) in 16 of chunks 0.829 ms, in 49 of tiles 0.586.
-constexpr std::int64_t kMinSegmentSteps = 64;
-constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
 Grid grid_for(const ScanArgs& args) {
   const int per_multiprocessor = blocks_per_multiprocessor(
@@ -844,7 +842,7 @@ Grid grid_for(const ScanArgs& args) {
     const std::int64_t of_chunks = std::min(places / units, args.chunks);
     if (of_chunks > 1 && 2 * of_chunks * units >= places)
       return {unsigned(units * of_chunks), int(of_chunks), int(kChunkLength)};
-    const int segments = int(std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments}));
+    const int segments = int(carry::segments_for(places / units, args.seqlen, kTile));
     if (segments > 1) return {unsigned(units * segments), segments, kTile};
   }
   // [/snippet:backward_cut_rule]

@@ -578,9 +578,8 @@ RingKernel kernel_for_many_states(const ScanArgs& args) {
 // pay: on an H100 (selective_scan_grid --grid cut, 2026-11-25, same call), (2, 64, 2048) in 32
 // segments of 64 steps against 16 of 128: forward 0.040 ms against 0.047 (fp32), forward +
 // backward 0.100 against 0.130. Each segment reads the summaries of all the segments before it,
-// so their number is bounded too.
-constexpr std::int64_t kMinSegmentSteps = 64;
-constexpr std::int64_t kMaxSegments = 64;
+// so their number is bounded too (carry::segments_for, which also cuts short calls into
+// segments of one tile).
 // And a cut pays only where the groups leave multiprocessors without a block: with one on each,
 // two segments' blocks share a multiprocessor and pass 1 is pure cost ((2, 1536, 2048), 192
 // groups: forward 0.213 ms uncut, 0.224 in 2 segments). From 256 steps: in segments of 64,
@@ -670,7 +669,7 @@ RingLaunch launch_for(const ScanArgs& args) {
         std::int64_t(multiprocessors()) *
         blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kCutThreads, slices.shared_bytes);
     p.segments =
-        int(std::max<std::int64_t>(2, std::min({places / units, args.seqlen / kMinSegmentSteps, kMaxSegments})));
+        int(std::max<std::int64_t>(2, std::min({places / units, args.seqlen / carry::kMinSegmentSteps, carry::kMaxSegments})));
     p.cut_kernel = slices.kernel;
     p.cut_shared_bytes = slices.shared_bytes;
     return p;
@@ -688,7 +687,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
       blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kCutThreads, p.shared_bytes);
-  const std::int64_t segments = std::min({places / groups, args.seqlen / kMinSegmentSteps, kMaxSegments});
+  const std::int64_t segments = carry::segments_for(places / groups, args.seqlen, kTile);
   if (segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = cut_kernel;
