@@ -43,7 +43,7 @@ struct Options {
   std::string official_csv;
   bool versions = false;
   bool list_official = false;
-  bool split = false;  // also time the host's issue and the GPU's run of each call apart
+  bool split = false;      // also time the host's issue and the GPU's run of each call apart
   std::string redraw_csv;  // a recorded grid.csv: draw its heat map again, no GPU needed
   int repetitions = 30;
   std::string out = "plots/08_selective_scan/grid";
