@@ -34,9 +34,13 @@ using Word = unsigned long long;
 constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kOneTileSegmentsBelow = 512;
+// Segments of at least kMinSegmentSteps alone (the slices past 16 states cut this way).
+inline std::int64_t long_segments_for(std::int64_t room, std::int64_t seqlen) {
+  return std::min({room, seqlen / kMinSegmentSteps, kMaxSegments});
+}
 inline std::int64_t segments_for(std::int64_t room, std::int64_t seqlen, std::int64_t tile) {
   if (seqlen < kOneTileSegmentsBelow && seqlen / tile <= room) return seqlen / tile;
-  return std::min({room, seqlen / kMinSegmentSteps, kMaxSegments});
+  return long_segments_for(room, seqlen);
 }
 
 // Where segment s of `segments` begins in a sequence of `length` steps: on a multiple of `tile`

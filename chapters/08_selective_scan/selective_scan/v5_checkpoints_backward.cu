@@ -818,9 +818,10 @@ struct Grid {
 };
 // [snippet:backward_cut_rule]
 // A cut as the forward's (v5_ring_forward.cu, carry::segments_for): segments of at least 64
-// steps (one tile below 512 steps where they all fit), at most 64 of them, from 512 steps on, and from 256 where the groups leave multiprocessors without a block (the
-// forward's rule): (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against
-// 0.095 uncut in fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
+// steps (one tile below 512 steps where they all fit), at most 64 of them, from 512 steps on,
+// and from 256 where the groups leave multiprocessors without a block (the forward's rule):
+// (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against 0.095 uncut in
+// fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
 // segments of whole chunks would already give blocks to half the places, the segments start on
 // chunks: the forward's chunk states then give h at each start, and the first launch walks
 // backwards only. On an H100 (selective_scan_grid --grid cut, 2026-11-25, forward and backward):

@@ -668,8 +668,7 @@ RingLaunch launch_for(const ScanArgs& args) {
     const std::int64_t places =
         std::int64_t(multiprocessors()) *
         blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kCutThreads, slices.shared_bytes);
-    p.segments = int(std::max<std::int64_t>(
-        2, std::min({places / units, args.seqlen / carry::kMinSegmentSteps, carry::kMaxSegments})));
+    p.segments = int(std::max<std::int64_t>(2, carry::long_segments_for(places / units, args.seqlen)));
     p.cut_kernel = slices.kernel;
     p.cut_shared_bytes = slices.shared_bytes;
     return p;
