@@ -340,11 +340,12 @@ TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]")
 // that ends in a partial tile. Rows of 8200 steps start on 16 bytes, so the forward's producer
 // copies them in bulk and the backward's tiles come by tensor copies; rows of 8269 do not: the
 // producer loads them value by value, and version 4's backward takes the call. And 296 steps:
-// segments of the fewest steps a cut makes, ending in a partial tile, each way.
+// segments of the fewest steps a cut makes, ending in a partial tile, each way; 1112 steps:
+// the forward's segments of 64 steps, the backward's of one tile (34, the last partial).
 TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
   REQUIRE_GPU();
   int seed = 171;
-  for (std::int64_t seqlen : {8200, 8269, 296})
+  for (std::int64_t seqlen : {8200, 8269, 296, 1112})
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
       for (int variable = 1; variable < 4; ++variable) {
         Problem p = in_groups(32, seqlen, 16, variable);
@@ -354,6 +355,7 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
         ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
         REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
         if (seqlen % 4 == 0) REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments > 1);
+        if (seqlen == 1112) REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments == 34);
         const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
         INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
         CHECK(outcome.ok);

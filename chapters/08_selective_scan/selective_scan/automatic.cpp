@@ -7,7 +7,8 @@
 //     where version 5 refuses the call;
 //   - too few items: version 5 still where it cuts the sequences into time segments (from 512
 //     steps, or from 256 where the groups leave multiprocessors without a block: up to 64
-//     segments of at least 64 steps (of one tile below 512 steps where they all fit), each walked
+//     segments of at least 64 steps (of one tile where they all fit: below 512 steps in the
+//     forward, up to 64 of them in the backward), each walked
 //     by a block of its own; the forward given its workspace, the backward within its own); else
 //     past 256 steps version 2, one block per channel that scans each chunk of 2048 steps in
 //     parallel across its threads, and up to 256 steps version 4's forward;

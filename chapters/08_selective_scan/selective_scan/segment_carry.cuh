@@ -22,24 +22,34 @@ namespace selective_scan::detail::carry {
 using Word = unsigned long long;
 
 // How many time segments a cut makes of `seqlen` steps where `room` blocks of each group fit on
-// the GPU at once, each direction: segments of at least kMinSegmentSteps, at most kMaxSegments
-// of them (v5_ring_forward.cu says why) -- and below kOneTileSegmentsBelow steps, segments of one
-// tile (`tile` steps) where they all fit at once. A lone block walks a step in about 125 ns (both
-// passes), so a short call waits for its longest segment: on an H100 (2026-11-26, the tree and
-// this rule built side by side and timed in alternation, three rounds), 256 steps in 8 segments
-// instead of 4 took 6-20% off the forward and 6-20% off forward + backward at (1, 4), (2, 64) and
-// (1, 256) channels, fp32 and bf16, where shapes the rule leaves alone moved by 1-6%. Where not
-// all of them fit, the one-tile segments lost: (4, 256, 256), 6 segments for its 64 groups
-// instead of 4, 0-11% slower, some segments walking two tiles all the same.
+// the GPU at once: segments of at least kMinSegmentSteps, at most kMaxSegments of them
+// (v5_ring_forward.cu says why) -- or segments of one tile (`tile` steps) where they all fit at
+// once and number at most kMaxSegments: in the backward at any length, in the forward below
+// kForwardOneTileBelow steps. A lone block walks a step in about 125 ns (both passes), so a short
+// call waits for its longest segment. On an H100 (2026-11-26, the tree and the rule built side by
+// side and timed in alternation, three rounds): 256 steps in 8 segments instead of 4 took 6-20%
+// off the forward and 6-20% off forward + backward at (1, 4), (2, 64) and (1, 256) channels, fp32
+// and bf16, where shapes the rule leaves alone moved by 1-6%; at 1024 and 2048 steps, (1, 4) and
+// (2, 64) channels in 32 or 64 one-tile segments instead of 16 or 32 took 6-14% off forward +
+// backward, but their forwards came out 0-10% slower, hence the forward's bound. Where not all
+// of them fit, the one-tile segments lost: (4, 256, 256), 6 segments for its 64 groups instead
+// of 4, 0-11% slower, some segments walking two tiles all the same.
 constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
-constexpr std::int64_t kOneTileSegmentsBelow = 512;
+constexpr std::int64_t kForwardOneTileBelow = 512;
 // Segments of at least kMinSegmentSteps alone (the slices past 16 states cut this way).
 inline std::int64_t long_segments_for(std::int64_t room, std::int64_t seqlen) {
   return std::min({room, seqlen / kMinSegmentSteps, kMaxSegments});
 }
-inline std::int64_t segments_for(std::int64_t room, std::int64_t seqlen, std::int64_t tile) {
-  if (seqlen < kOneTileSegmentsBelow && seqlen / tile <= room) return seqlen / tile;
+inline bool one_tile_segments_fit(std::int64_t room, std::int64_t seqlen, std::int64_t tile) {
+  return seqlen / tile <= std::min(room, kMaxSegments);
+}
+inline std::int64_t forward_segments_for(std::int64_t room, std::int64_t seqlen, std::int64_t tile) {
+  if (seqlen < kForwardOneTileBelow && one_tile_segments_fit(room, seqlen, tile)) return seqlen / tile;
+  return long_segments_for(room, seqlen);
+}
+inline std::int64_t backward_segments_for(std::int64_t room, std::int64_t seqlen, std::int64_t tile) {
+  if (one_tile_segments_fit(room, seqlen, tile)) return seqlen / tile;
   return long_segments_for(room, seqlen);
 }
 

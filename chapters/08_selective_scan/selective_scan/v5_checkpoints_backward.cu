@@ -817,8 +817,8 @@ struct Grid {
   int granule;  // Cut::granule
 };
 // [snippet:backward_cut_rule]
-// A cut as the forward's (v5_ring_forward.cu, carry::segments_for): segments of at least 64
-// steps (one tile below 512 steps where they all fit), at most 64 of them, from 512 steps on,
+// A cut as the forward's (v5_ring_forward.cu): segments of at least 64 steps, or of one tile
+// where they all fit (carry::backward_segments_for), at most 64 of them, from 512 steps on,
 // and from 256 where the groups leave multiprocessors without a block (the forward's rule):
 // (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against 0.095 uncut in
 // fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
@@ -843,7 +843,7 @@ Grid grid_for(const ScanArgs& args) {
     const std::int64_t of_chunks = std::min(places / units, args.chunks);
     if (of_chunks > 1 && 2 * of_chunks * units >= places)
       return {unsigned(units * of_chunks), int(of_chunks), int(kChunkLength)};
-    const int segments = int(carry::segments_for(places / units, args.seqlen, kTile));
+    const int segments = int(carry::backward_segments_for(places / units, args.seqlen, kTile));
     if (segments > 1) return {unsigned(units * segments), segments, kTile};
   }
   // [/snippet:backward_cut_rule]

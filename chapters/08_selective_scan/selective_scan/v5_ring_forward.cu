@@ -578,7 +578,7 @@ RingKernel kernel_for_many_states(const ScanArgs& args) {
 // pay: on an H100 (selective_scan_grid --grid cut, 2026-11-25, same call), (2, 64, 2048) in 32
 // segments of 64 steps against 16 of 128: forward 0.040 ms against 0.047 (fp32), forward +
 // backward 0.100 against 0.130. Each segment reads the summaries of all the segments before it,
-// so their number is bounded too (carry::segments_for, which also cuts short calls into
+// so their number is bounded too (carry::forward_segments_for, which also cuts short calls into
 // segments of one tile).
 // And a cut pays only where the groups leave multiprocessors without a block: with one on each,
 // two segments' blocks share a multiprocessor and pass 1 is pure cost ((2, 1536, 2048), 192
@@ -686,7 +686,7 @@ RingLaunch launch_for(const ScanArgs& args) {
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
       blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kCutThreads, p.shared_bytes);
-  const std::int64_t segments = carry::segments_for(places / groups, args.seqlen, kTile);
+  const std::int64_t segments = carry::forward_segments_for(places / groups, args.seqlen, kTile);
   if (segments > 1) {
     p.segments = int(segments);
     p.cut_kernel = cut_kernel;
