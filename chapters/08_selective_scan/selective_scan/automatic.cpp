@@ -8,10 +8,10 @@
 //   - too few items: version 5 still where it cuts the sequences into time segments (from 512
 //     steps, or from 256 where the groups leave multiprocessors without a block: up to 64
 //     segments of at least 64 steps (of one tile where they all fit: below 512 steps in the
-//     forward, up to 64 of them in the backward), each walked
-//     by a block of its own; the forward given its workspace, the backward within its own); else
-//     past 256 steps version 2, one block per channel that scans each chunk of 2048 steps in
-//     parallel across its threads, and up to 256 steps version 4's forward;
+//     forward, up to 64 of them in the backward), each walked by a block of its own; the forward
+//     given its workspace, the backward within its own); else past 256 steps version 2, one block
+//     per channel that scans each chunk of 2048 steps in parallel across its threads, and up to
+//     256 steps version 4's forward;
 //   - few states: version 2 loops over the states a call has; version 5's lanes walk 1, 2 or 4
 //     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. Measured on an
 //     H200 (selective_scan_grid --grid states --versions, 2026-11-26): at one state version 2's
