@@ -12,8 +12,10 @@
 
 namespace scan {
 
+// [snippet:exercise]
 void blelloch_down_sweep_level(std::span<double> tree, std::size_t stride) {
   // TODO(exercise): update every pair of this level.
+  // [/snippet:exercise]
   (void)tree, (void)stride;
 }
 

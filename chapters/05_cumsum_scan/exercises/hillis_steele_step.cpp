@@ -9,9 +9,11 @@
 
 namespace scan {
 
+// [snippet:exercise]
 std::vector<double> hillis_steele_step(std::span<const double> in, std::size_t offset) {
   std::vector<double> out(in.size(), 0.0);
   // TODO(exercise): fill out.
+  // [/snippet:exercise]
   (void)offset;
   return out;
 }

@@ -11,8 +11,10 @@
 
 namespace scan {
 
+// [snippet:exercise]
 LookBack look_back(std::span<const TileStatus> status, std::size_t tile) {
   // TODO(exercise): walk back over status[tile − 1], status[tile − 2], ...
+  // [/snippet:exercise]
   (void)status, (void)tile;
   return {true, 0.0, 0};
 }

@@ -8,8 +8,10 @@
 
 namespace ema {
 
+// [snippet:exercise]
 std::vector<double> carry_into_chunk(std::span<const Pair<double>> chunk_scan, double h_before) {
   // TODO(exercise): correct each local result with the carry.
+  // [/snippet:exercise]
   (void)h_before;
   std::vector<double> h(chunk_scan.size());
   for (std::size_t k = 0; k < chunk_scan.size(); ++k) h[k] = chunk_scan[k].b;

@@ -8,8 +8,10 @@
 
 namespace ema {
 
+// [snippet:exercise]
 Pair<double> compose_maps(Pair<double> first, Pair<double> second) {
   // TODO(exercise): compose the two affine maps.
+  // [/snippet:exercise]
   (void)first;
   return second;
 }

@@ -10,9 +10,11 @@
 
 namespace rscan {
 
+// [snippet:exercise]
 std::vector<Step> shuffle_down_step(std::span<const Step> lanes, std::size_t delta) {
   std::vector<Step> out(lanes.size());
   // TODO(exercise): fill out.
+  // [/snippet:exercise]
   (void)delta;
   return out;
 }

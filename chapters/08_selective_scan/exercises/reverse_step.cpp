@@ -9,9 +9,11 @@
 
 namespace ch08 {
 
+// [snippet:exercise]
 ReverseStep reverse_step(Complex A_bar, Complex c, Complex q_next) {
   ReverseStep step{};
   // TODO(exercise): fill step.g and step.q.
+  // [/snippet:exercise]
   (void)A_bar;
   (void)c;
   (void)q_next;

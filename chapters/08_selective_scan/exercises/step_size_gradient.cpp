@@ -8,8 +8,10 @@
 
 namespace ch08 {
 
+// [snippet:exercise]
 double step_size_gradient(double ddelta, double x, bool softplus) {
   // TODO(exercise): return ∂L/∂delta_raw.
+  // [/snippet:exercise]
   (void)ddelta;
   (void)x;
   (void)softplus;

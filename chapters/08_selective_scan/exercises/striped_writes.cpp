@@ -8,9 +8,11 @@
 
 namespace ch08 {
 
+// [snippet:exercise]
 std::vector<int> striped_steps(int thread, int threads, int items, int valid) {
   std::vector<int> steps;
   // TODO(exercise): fill steps.
+  // [/snippet:exercise]
   (void)thread;
   (void)threads;
   (void)items;

@@ -8,9 +8,11 @@
 
 namespace ch09 {
 
+// [snippet:exercise]
 void causal_conv1d_backward(std::span<const double> x, std::span<const double> weight, std::span<const double> dout,
                             std::span<double> dx, std::span<double> dweight, double& dbias) {
   // TODO(exercise): write dx; add into dweight and dbias.
+  // [/snippet:exercise]
   (void)x;
   (void)weight;
   (void)dout;

@@ -8,9 +8,11 @@
 
 namespace ch09 {
 
+// [snippet:exercise]
 void rms_norm_backward(std::span<const double> x, std::span<const double> weight, double inv_rms,
                        std::span<const double> dout, std::span<double> dx, std::span<double> dweight) {
   // TODO(exercise): write dx and add into dweight.
+  // [/snippet:exercise]
   (void)x;
   (void)weight;
   (void)inv_rms;

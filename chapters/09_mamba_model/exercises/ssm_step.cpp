@@ -9,9 +9,11 @@
 
 namespace ch09 {
 
+// [snippet:exercise]
 double ssm_step(std::span<double> h, std::span<const double> A, std::span<const double> B, std::span<const double> C,
                 double delta, double D, double u, double z) {
   // TODO(exercise): update h and return the gated output.
+  // [/snippet:exercise]
   (void)h;
   (void)A;
   (void)B;
