@@ -12,6 +12,7 @@
 
 namespace rnn {
 
+// [snippet:stub]
 Gradients backprop_through_time(const Weights& w, const std::vector<double>& x, const std::vector<double>& g,
                                 const std::vector<double>& h_initial) {
   const int H = w.hidden;
@@ -21,5 +22,6 @@ Gradients backprop_through_time(const Weights& w, const std::vector<double>& x, 
   (void)x, (void)g, (void)h_initial;
   return grad;
 }
+// [/snippet:stub]
 
 }  // namespace rnn

@@ -13,9 +13,11 @@
 
 namespace rnn {
 
+// [snippet:stub]
 __global__ void rnn_step_kernel(Activation f, int hidden, int batch, const float* W, const float* u, const float* x_t,
                                 const float* h_prev, float* h_next) {
   // TODO(exercise): compute h_next for this thread's (b, j).
 }
+// [/snippet:stub]
 
 }  // namespace rnn

@@ -13,10 +13,12 @@
 
 namespace zoh {
 
+// [snippet:stub]
 DiscreteSsm discretize_bilinear(const ContinuousSsm& s, double delta) {
   check_shapes(s, delta);
   // TODO(exercise): compute Ā and B̄.
   return {s.n, std::vector<double>(s.A.size(), 0.0), std::vector<double>(s.B.size(), 0.0), s.C, s.D};
 }
+// [/snippet:stub]
 
 }  // namespace zoh

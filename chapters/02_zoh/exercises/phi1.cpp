@@ -12,9 +12,11 @@
 
 namespace zoh {
 
+// [snippet:stub]
 double phi1(double z) {
   // TODO(exercise): return (exp(z) − 1)/z, accurately, with φ₁(0) = 1.
   return (std::exp(z) - 1.0) / z;
 }
+// [/snippet:stub]
 
 }  // namespace zoh

@@ -14,8 +14,10 @@
 
 namespace zoh {
 
+// [snippet:stub]
 __global__ void discretize_naive(Rule rule, DeviceProblem p) {
   // TODO(exercise): compute this thread's element of Ā and B̄.
 }
+// [/snippet:stub]
 
 }  // namespace zoh

@@ -10,9 +10,11 @@
 
 namespace conv {
 
+// [snippet:stub]
 __global__ void spectral_multiply(long long rows, int channels, int bins, float scale, const cufftComplex* kernel,
                                   cufftComplex* signal) {
   // TODO(exercise): multiply this thread's bin by its channel's kernel spectrum.
 }
+// [/snippet:stub]
 
 }  // namespace conv

@@ -10,11 +10,13 @@
 
 namespace conv {
 
+// [snippet:stub]
 std::vector<double> ssm_kernel(const Discretized& d, int length) {
   std::vector<double> K(length, 0.0);
   // TODO(exercise): fill K.
   (void)d;
   return K;
 }
+// [/snippet:stub]
 
 }  // namespace conv

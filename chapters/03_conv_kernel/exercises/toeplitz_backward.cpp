@@ -12,6 +12,7 @@
 
 namespace conv {
 
+// [snippet:stub]
 ToeplitzGradients causal_toeplitz_backward(const std::vector<double>& t, const std::vector<double>& x,
                                            const std::vector<double>& g) {
   if (t.size() != x.size() || g.size() != x.size())
@@ -20,5 +21,6 @@ ToeplitzGradients causal_toeplitz_backward(const std::vector<double>& t, const s
   // TODO(exercise): fill grad.dt and grad.dx.
   return grad;
 }
+// [/snippet:stub]
 
 }  // namespace conv

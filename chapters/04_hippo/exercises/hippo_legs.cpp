@@ -11,10 +11,12 @@
 
 namespace hippo {
 
+// [snippet:stub]
 Operator legs(int N) {
   Operator op{Matrix::Zero(N, N), Vector::Zero(N)};
   // TODO(exercise): fill op.A and op.B.
   return op;
 }
+// [/snippet:stub]
 
 }  // namespace hippo

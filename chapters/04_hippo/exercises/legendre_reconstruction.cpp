@@ -9,10 +9,12 @@
 
 namespace hippo {
 
+// [snippet:stub]
 double legendre_reconstruct(std::span<const double> c, double x) {
   // TODO(exercise): return the sum.
   (void)c, (void)x;
   return 0.0;
 }
+// [/snippet:stub]
 
 }  // namespace hippo

@@ -12,9 +12,11 @@
 
 namespace s4d {
 
+// [snippet:stub]
 __global__ void vandermonde_exp_per_element(int modes, int length, float scale, const float2* W, const float2* z,
                                             float* K) {
   // TODO(exercise): compute and store this thread's K[c, ℓ].
 }
+// [/snippet:stub]
 
 }  // namespace s4d
