@@ -45,15 +45,19 @@ std::string today() {
 
 Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::string command_line)
     : options_(options), out_dir_(options.out_dir.empty() ? "out/" + info.program : options.out_dir), date_(today()) {
+  // Printed with the first line of output, not here: a size that does not fit is refused (one
+  // line on stderr, exit code 2) before any section, and then no header stands above it.
   std::string rule;
   for (std::size_t i = columns(info.title); i < 76; ++i) rule += "━";
-  line(fmt::format("{} {} {}", kRule, info.title, rule));
-  line(fmt::format("  program  {}", command_line));
   const std::string device = gpu() ? device_name() : "none (" + no_gpu_reason() + ")";
-  line(fmt::format("  device   {}", device));
-  line(fmt::format("  date     {}", date_));
-  line(fmt::format("  seed     {}", options_.seed));
-  line(fmt::format("  output   {}/", out_dir_));
+  std::string build = fmt::format("CUDA architectures {}", BOOK_CUDA_ARCHITECTURES);
+  if (info.kernel_count > 0)
+    build += "; kernel versions " +
+             (info.versions_built.empty() ? fmt::format("1-{}", info.kernel_count) : info.versions_built);
+  header_ = fmt::format("{} {} {}\n", kRule, info.title, rule) + fmt::format("  program  {}\n", command_line) +
+            fmt::format("  device   {}\n", device) + fmt::format("  build    {}\n", build) +
+            fmt::format("  date     {}\n", date_) + fmt::format("  seed     {}\n", options_.seed) +
+            fmt::format("  output   {}/\n", out_dir_);
 }
 
 std::string Notebook::device_name() const {
@@ -64,6 +68,10 @@ std::string Notebook::device_name() const {
 }
 
 void Notebook::line(const std::string& text) const {
+  if (!header_.empty()) {
+    std::fputs(header_.c_str(), stdout);
+    header_.clear();
+  }
   std::fputs(text.c_str(), stdout);
   std::fputc('\n', stdout);
 }
@@ -161,9 +169,11 @@ std::string Notebook::no_gpu_reason() const {
   return why;
 }
 
-void Notebook::gpu_skip(const std::string& what) {
+void Notebook::gpu_skip(const std::string& what) { skip(what, "no GPU: " + no_gpu_reason()); }
+
+void Notebook::skip(const std::string& what, const std::string& why) {
   ++skipped_;
-  line(fmt::format("{}⊘ skipped: {} (no GPU: {})", kIndent, what, no_gpu_reason()));
+  line(fmt::format("{}⊘ skipped: {} ({})", kIndent, what, why));
 }
 
 int Notebook::finish() {

@@ -22,6 +22,8 @@ struct ChapterInfo {
   std::string program;   // "ch01_rnn"
   std::string title;     // "Chapter 01 · The RNN recurrence"
   int kernel_count = 0;  // numbered kernel versions (enables --kernel)
+  // Which of them this build holds, in words ("1-4; 5 needs sm_90"); empty: all of them.
+  std::string versions_built = {};
 };
 
 class Notebook {
@@ -47,6 +49,8 @@ class Notebook {
   // the one line that says what was skipped and why.
   bool gpu() const;
   void gpu_skip(const std::string& what);
+  // A GPU part skipped for another reason (a kernel version this build does not hold): one line.
+  void skip(const std::string& what, const std::string& why);
 
   const CommonOptions& options() const { return options_; }
   const std::string& out_dir() const { return out_dir_; }
@@ -69,6 +73,7 @@ class Notebook {
   int failed_ = 0;
   int skipped_ = 0;
   std::vector<std::string> failed_checks_;
+  mutable std::string header_;  // until the first line of output prints it
 };
 
 // "━━ Summary: 16 checks passed, 0 failed; 3 GPU parts skipped ━━" (the skipped part only

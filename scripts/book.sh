@@ -10,7 +10,12 @@ cd "$(dirname "$0")/.."
 book_require_cuda
 book_ensure_packages "${BOOK_BUILD_PACKAGES[@]}" "${BOOK_FONT_PACKAGES[@]}"
 build=build/default
-cmake --preset default
+# The GPU to build for: CUDA_ARCHITECTURES=86 scripts/book.sh sets it; otherwise the build directory keeps
+# its earlier choice (-DCMAKE_CUDA_ARCHITECTURES=...), and a new one takes this machine's GPUs, or
+# sm_90 without a GPU (cmake/CudaArchitectures.cmake says so when it configures).
+architectures=()
+[ -n "${CUDA_ARCHITECTURES:-}" ] && architectures=("-DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES")
+cmake --preset default "${architectures[@]}"
 # One compile job a core: ninja's default (cores + 2) took 641 s for the first build on 2 cores,
 # one a core 520 s (fresh clones of the same tree back to back, ccache off, 2026-11-26).
 # Build and run every chapter even when one fails (-k 0), so that each gets its line below.

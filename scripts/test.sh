@@ -13,7 +13,12 @@ case "$preset" in
   device*) ;;  # no apt there: the libraries were carried in (CMAKE_PREFIX_PATH)
   *) book_ensure_packages "${BOOK_BUILD_PACKAGES[@]}" "${BOOK_FONT_PACKAGES[@]}" ;;
 esac
-cmake --preset "$preset"
+# The GPU to build for: CUDA_ARCHITECTURES=86 scripts/test.sh sets it; otherwise the build directory keeps
+# its earlier choice (-DCMAKE_CUDA_ARCHITECTURES=...), and a new one takes this machine's GPUs, or
+# sm_90 without a GPU (cmake/CudaArchitectures.cmake says so when it configures).
+architectures=()
+[ -n "${CUDA_ARCHITECTURES:-}" ] && architectures=("-DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES")
+cmake --preset "$preset" "${architectures[@]}"
 cmake --build --preset "$preset" --parallel "$(nproc)"  # one job a core (book.sh says why)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

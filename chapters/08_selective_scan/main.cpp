@@ -6,22 +6,62 @@
 // checks both against the fp64 reference and times them against the bytes they must move.
 // Run with --help for the options; the chapter's text is README.md beside this file.
 #include "chapter_main.hpp"
+#include "official_times.hpp"
 #include "options.hpp"
 #include "sections.hpp"
 #include "selective_scan.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+// "1-5", or "1-4; 5 needs sm_90" in a build for older GPUs alone.
+std::string versions_built() {
+  std::string built, missing;
+  for (const auto& v : selective_scan::kVersions)
+    (selective_scan::version_built(v.id) ? built : missing) += std::to_string(int(v.id));
+  const auto range = [](const std::string& digits) {
+    return digits.size() > 1 ? digits.substr(0, 1) + "-" + digits.substr(digits.size() - 1) : digits;
+  };
+  return missing.empty() ? range(built) : range(built) + "; " + range(missing) + " needs sm_90";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   ch08::Options o;
   return common::run_chapter(
       {"ch08_selective_scan", "Chapter 08 · Mamba's selective scan, forward and backward",
-       selective_scan::kVersionCount},
+       selective_scan::kVersionCount, versions_built()},
       argc, argv,
       [&](CLI::App& app) {
+        // A version this build does not hold (version 5 without an sm_90 architecture) is refused
+        // here, in one line, rather than skipped in every section.
+        app.get_option("--kernel")
+            ->check(CLI::Validator(
+                [](std::string& value) -> std::string {
+                  const auto k = selective_scan::Kernel(std::atoi(value.c_str()));
+                  if (selective_scan::version_built(k)) return "";
+                  return "version " + value + " is not in this build (CUDA architectures " +
+                         selective_scan::built_architectures() + "): it needs sm_90";
+                },
+                "N"));
         app.add_option("--official", o.official_csv,
                        "official-bench's CSV, timed in the same device call: the benchmark's official times")
-            ->check(CLI::ExistingFile);
+            ->check(CLI::ExistingFile)
+            ->check(CLI::Validator(
+                [](std::string& path) -> std::string {  // read now, before any work, not at the benchmark
+                  try {
+                    ch08::read_official_csv(path);
+                    return "";
+                  } catch (const std::exception& e) {
+                    return e.what();
+                  }
+                },
+                "FILE"));
         app.add_option("--dtype", o.dtypes, "Input types of the GPU checks and of the small benchmark (repeatable)")
             ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
             ->capture_default_str();

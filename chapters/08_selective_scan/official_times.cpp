@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -33,7 +34,13 @@ std::map<std::string, OfficialTime> read_official_csv(const std::string& path) {
                                              std::stoi(cells[5]), std::stoi(cells[6]));
       times[spec] = {std::stod(cells[7]), std::stod(cells[8]), cells[0]};
     } catch (const std::exception&) {
-      throw std::runtime_error(fmt::format("{}:{}: not an official-bench row: {}", path, number, line));
+      // Shown as text: a file that is not a CSV at all would otherwise put its bytes on the terminal.
+      std::string shown;
+      for (const char c : line.substr(0, 60)) shown += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+      throw std::runtime_error(
+          fmt::format("{}:{}: not an official-bench row (device,dtype,batch,dim,seqlen,dstate,"
+                      "groups,fwd_ms,fwd_bwd_ms): {}{}",
+                      path, number, shown, line.size() > 60 ? "..." : ""));
     }
   }
   return times;

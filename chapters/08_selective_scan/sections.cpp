@@ -41,7 +41,7 @@ std::string version_label(Kernel k) {
 std::vector<Run> selected_runs(const common::CommonOptions& options) {
   std::vector<Run> runs;
   for (const auto& k : selective_scan::kVersions) {
-    if (!common::kernel_selected(options, int(k.id))) continue;
+    if (!common::kernel_selected(options, int(k.id)) || !selective_scan::version_built(k.id)) continue;
     runs.push_back({k.id, false});
     if (k.id == Kernel::checkpoints) runs.push_back({k.id, true});
   }

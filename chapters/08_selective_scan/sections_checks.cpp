@@ -60,6 +60,11 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
   std::string list;
   for (const auto& k : selective_scan::kVersions) list += fmt::format("\n  {:>2}  {:<8} {}", int(k.id), k.name, k.idea);
   nb.text("The versions (selective_scan.hpp):" + list);
+  for (const auto& k : selective_scan::kVersions)
+    if (!selective_scan::version_built(k.id))
+      nb.skip(fmt::format("version {}", int(k.id)),
+              fmt::format("not in this build (CUDA architectures {}): it needs sm_90",
+                          selective_scan::built_architectures()));
   const std::vector<CheckCase> cases = check_cases(o);
   std::string case_list;
   for (const CheckCase& c : cases) case_list += fmt::format("\n  {:<18} {}", c.size(), c.name);
@@ -120,7 +125,7 @@ void section_gpu_checks(Notebook& nb, const Options& o) {
   const std::vector<double> dout = normal_values(std::size_t(p.sequence_elements()), seed + 2);
   ch08::CheckGroup deterministic;
   for (const auto& k : selective_scan::kVersions) {
-    if (!common::kernel_selected(nb.options(), int(k.id))) continue;
+    if (!common::kernel_selected(nb.options(), int(k.id)) || !selective_scan::version_built(k.id)) continue;
     std::vector<ch08::Gradients> twice;
     for (int run = 0; run < 2; ++run) {
       ch08::DeviceProblem device(p, DataType::float32, k.id, /*deterministic=*/true);

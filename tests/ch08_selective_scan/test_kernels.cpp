@@ -2,6 +2,7 @@
 // grid, then the cases the official kernel does not take or gets wrong.
 #include "gpu_test.hpp"
 #include "scan_check.hpp"
+#include "version5_test.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,9 +16,12 @@ using selective_scan::Kernel;
 
 namespace {
 
-// Every explicit version, and the default: automatic's choice must pass the same checks.
-constexpr Kernel kVersions[] = {Kernel::naive,     Kernel::blocked,     Kernel::lanes,
-                                Kernel::registers, Kernel::checkpoints, Kernel::automatic};
+// Every explicit version this build holds, and the default: automatic's choice must pass the
+// same checks.
+std::vector<Kernel> versions() {
+  return ch08_test::built(
+      {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::checkpoints, Kernel::automatic});
+}
 
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
   Problem p;
@@ -39,7 +43,7 @@ Problem in_groups(std::int64_t dim, std::int64_t seqlen, int dstate, int variabl
 }
 
 void require_all_versions_match(const Problem& drawn, DataType type, bool deterministic = false) {
-  for (Kernel kernel : kVersions) {
+  for (Kernel kernel : versions()) {
     const auto outcome = run_and_compare(drawn, type, kernel, deterministic);
     INFO(describe(drawn, type, kernel) << "\n" << outcome.report);
     CHECK(outcome.ok);  // not REQUIRE: a failing grid shows every case that fails
@@ -107,7 +111,8 @@ TEST_CASE("every kernel configuration at small sizes", "[gpu]") {
         p.groups = 2;
         const Problem drawn = ch08::make_official_test_problem(p, 11);
         require_all_versions_match(drawn, type, /*deterministic=*/complex);
-        if (complex) continue;  // version 5's forward keeps no states for complex A
+        // Version 5's forward keeps no states for complex A, and none where version 5 cannot run.
+        if (complex || !ch08_test::why_no_version_5().empty()) continue;
         ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
         CHECK(probe.forward_params().state_checkpoints != nullptr);
         const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, /*keep_checkpoints=*/true);
@@ -140,7 +145,7 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(16, seqlen, dstate, variable);
           const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-          for (Kernel kernel : {Kernel::registers, Kernel::checkpoints}) {
+          for (Kernel kernel : ch08_test::built({Kernel::registers, Kernel::checkpoints})) {
             const auto outcome = run_and_compare(drawn, type, kernel);
             INFO(describe(p, type, kernel) << "\n" << outcome.report);
             CHECK(outcome.ok);
@@ -154,7 +159,7 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
 // that are not 16-byte aligned (fp32 at odd lengths, fp16 and bf16 at lengths that are not a
 // multiple of 8: the producer loads those value by value), an initial state.
 TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   int seed = 91;
   for (std::int64_t seqlen : {1, 33, 64, 2049, 4100})
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
@@ -171,7 +176,7 @@ TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
 // From 8192 channels version 5's forward gives a channel four lanes and a block 32 channels; the
 // test above stays below that. Short, so that compute-sanitizer can take it too.
 TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   int seed = 131;
   for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
     Problem p = shape(2, 4096, 40, 16);
@@ -190,7 +195,7 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
 // group, and in two groups whose channels end on half a block of eight; 16 and 9 states. Short,
 // so that compute-sanitizer can take it too.
 TEST_CASE("version 5's forward at 1 to 1.5 blocks a multiprocessor: sixteen lanes a channel", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   const std::int64_t blocks = common::gpu_status().device.multiprocessors * 5 / 4;
   int seed = 151;
   for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
@@ -213,7 +218,7 @@ TEST_CASE("version 5's forward at 1 to 1.5 blocks a multiprocessor: sixteen lane
 // 1, 3, 4, 5 and 8 states take each of these layouts at an edge or inside it; a constant C keeps
 // the 16-state walks with 3 states. Every input type.
 TEST_CASE("version 5: a lane walks only the states a call has", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   struct Case {
     std::int64_t batch, dim, seqlen;
     int dstate, variable;
@@ -244,7 +249,7 @@ TEST_CASE("version 5: a lane walks only the states a call has", "[gpu]") {
 // bf16 at 300 steps: the producer loads them value by value), an initial state past one chunk,
 // the kept states of an explicit call; every input type.
 TEST_CASE("version 5: more than 16 states", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   struct Case {
     std::int64_t dim, seqlen;
     int dstate;
@@ -273,7 +278,7 @@ TEST_CASE("version 5: more than 16 states", "[gpu]") {
 // (few channels: 4104 steps, which the test makes sure of, with and without the kept states; the
 // rule cuts some of the others too); every input type.
 TEST_CASE("version 5's backward: more than 16 states", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   struct Case {
     std::int64_t batch, dim, seqlen;
     int dstate, variable;
@@ -307,7 +312,7 @@ TEST_CASE("version 5's backward: more than 16 states", "[gpu]") {
 // and bf16 (4102 steps: the producer loads them value by value), the kept states, an initial
 // state; every input type. The backward of these calls is sliced too.
 TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   struct Case {
     std::int64_t dim, seqlen;
     int dstate;
@@ -343,7 +348,7 @@ TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]")
 // segments of the fewest steps a cut makes, ending in a partial tile, each way; 1112 steps:
 // the forward's segments of 64 steps, the backward's of one tile (34, the last partial).
 TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   int seed = 171;
   for (std::int64_t seqlen : {8200, 8269, 296, 1112})
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
@@ -366,7 +371,7 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
 // starts its segments on chunks (the forward's chunk states give h there, and the first launch
 // walks backwards only): 96 channel groups in three chunks, with and without the kept states.
 TEST_CASE("version 5's backward cut on whole chunks", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   for (bool keep_states : {false, true}) {
     Problem p = in_groups(1536, 3 * 2048, 16, 3);
     p.batch = 1;
@@ -388,7 +393,7 @@ TEST_CASE("version 5's backward cut on whole chunks", "[gpu]") {
 // the forward's blocks hold 32 channels (256 of them and one of 8). Every input type, each of B
 // and C variable, with and without the forward's kept states.
 TEST_CASE("version 5: a group's channels in part of a block", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   struct Case {
     std::int64_t batch, dim, seqlen;
     int groups;
@@ -428,7 +433,7 @@ TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
       for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
         const std::int64_t row_padding = aligned ? (seqlen + 7) / 8 * 8 + 8 - seqlen : 3;
         const Problem drawn = ch08::make_official_test_problem(in_groups(32, seqlen, 16, 3), unsigned(seed++));
-        for (Kernel kernel : kVersions) {
+        for (Kernel kernel : versions()) {
           const auto outcome = run_and_compare(drawn, type, kernel, false, 7, row_padding);
           INFO(describe(drawn, type, kernel) << ", rows padded by " << row_padding << "\n" << outcome.report);
           CHECK(outcome.ok);
@@ -440,7 +445,7 @@ TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
 // skips the sweep that recomputes them. Lengths not on whole tiles, not on 8 steps (rows not on
 // 16 bytes: version 4's backward, which ignores them), one chunk + 1, and a cut sequence.
 TEST_CASE("version 5's backward from the forward's checkpoints", "[gpu]") {
-  REQUIRE_GPU();
+  REQUIRE_VERSION_5();
   int seed = 191;
   for (std::int64_t seqlen : {1, 37, 64, 2049 + 7, 4100, 8200})
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16})
@@ -502,7 +507,7 @@ TEST_CASE("more channels than a grid dimension of 65535", "[gpu]") {
 // bit, in every output.
 TEST_CASE("deterministic backward is bit-identical run to run", "[gpu]") {
   REQUIRE_GPU();
-  for (Kernel kernel : kVersions) {
+  for (Kernel kernel : versions()) {
     Problem p = shape(2, 16, 3000, 8);
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
     p.groups = 2;
@@ -586,7 +591,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
   const Problem p = ch08::as_gpu_sees(ch08::make_official_test_problem(shape_only, 81), DataType::bfloat16);
   common::require_device_memory(std::size_t(3) * 4 * p.batch * p.dim * p.dstate + (std::size_t(1) << 30),
                                 "the 2^31 test");
-  for (Kernel kernel : kVersions) {
+  for (Kernel kernel : versions()) {
     INFO("kernel " << int(kernel));
     ch08::DeviceProblem device(p, DataType::bfloat16, kernel);
     device.forward();

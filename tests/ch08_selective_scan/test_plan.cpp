@@ -2,10 +2,12 @@
 // device for its multiprocessors and for the sm_90 code). The pointers are never dereferenced.
 #include "gpu_test.hpp"
 #include "selective_scan.hpp"
+#include "version5_test.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <tuple>
 
 using namespace selective_scan;
 
@@ -39,16 +41,10 @@ BackwardParams call(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, i
   return b;
 }
 
-bool sm90() {
-  const auto& d = common::gpu_status().device;
-  return d.compute_major >= 9;
-}
-
 }  // namespace
 
 TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]") {
-  REQUIRE_GPU();
-  REQUIRE(sm90());
+  REQUIRE_VERSION_5();
   const Plan v5 = plan_of(call(8, 1536, 512, 16, Kernel::checkpoints));
   CHECK(v5.summary() == "v5");
   CHECK(v5.why == "version 5 takes both directions");
@@ -66,7 +62,10 @@ TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]"
   CHECK(v5_constant.backward == Kernel::blocked);
   INFO(v5_constant.why);
   CHECK(v5_constant.why.find("dstate > 16 with a constant B or C") != std::string::npos);
+}
 
+TEST_CASE("versions 3 and 4 hand on what they cannot take", "[gpu]") {
+  REQUIRE_GPU();
   BackwardParams deterministic = call(2, 64, 512, 16, Kernel::registers);
   deterministic.deterministic = true;
   const Plan v4 = plan_of(deterministic);
@@ -78,8 +77,7 @@ TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]"
 }
 
 TEST_CASE("automatic follows its measured rule", "[gpu]") {
-  REQUIRE_GPU();
-  REQUIRE(sm90());
+  REQUIRE_VERSION_5();
   // Short sequences: version 4.
   CHECK(plan_of(call(8, 1536, 33, 16, Kernel::automatic)).forward == Kernel::registers);
   // Mamba's shapes: version 5 both ways.
@@ -123,7 +121,7 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
 
 TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {
   REQUIRE_GPU();
-  for (Kernel k : {Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::checkpoints})
+  for (Kernel k : ch08_test::built({Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::checkpoints}))
     for (std::int64_t seqlen : {100, 4096, 32768})
       for (int dstate : {16, 64}) {
         BackwardParams b = call(2, 64, seqlen, dstate, k);
@@ -138,8 +136,7 @@ TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {
 }
 
 TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
-  REQUIRE_GPU();
-  REQUIRE(sm90());
+  REQUIRE_VERSION_5();
   BackwardParams used = call(8, 1536, 2048, 16, Kernel::automatic);
   REQUIRE(state_checkpoints_floats(used.forward) > 0);
   used.forward.state_checkpoints = fake;
@@ -163,4 +160,48 @@ TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
   BackwardParams refused = call(1, 4, 4096, 16, Kernel::registers);
   refused.forward.state_checkpoints = fake;
   CHECK(validate(refused).find("keeps none") != std::string::npos);
+}
+
+// Where version 5 cannot run -- a build for older GPUs alone, or an older GPU -- automatic plans
+// versions 1 to 4 for every shape, the regimes of its rule included; asking for version 5 throws
+// Error naming the build's architectures where the build lacks it, and hands the call on where
+// only the GPU does. Where it runs, it takes the call.
+TEST_CASE("a version the build or the GPU lacks is never planned", "[gpu]") {
+  REQUIRE_GPU();
+  const std::string why_not = ch08_test::why_no_version_5();
+  INFO("version 5 here: " << (why_not.empty() ? "runs" : why_not));
+  for (const auto& [batch, dim, seqlen, dstate] :
+       {std::tuple<std::int64_t, std::int64_t, std::int64_t, int>{8, 1536, 2048, 16},
+        {1, 5120, 8192, 16},
+        {1, 256, 4096, 64},
+        {1, 4, 4096, 16},
+        {8, 1536, 2048, 2},
+        {8, 1536, 33, 16}}) {
+    BackwardParams automatic = call(batch, dim, seqlen, dstate, Kernel::automatic);
+    automatic.forward.workspace = fake;
+    const Plan plan = plan_of(automatic);
+    INFO("(" << batch << ", " << dim << ", " << seqlen << ", " << dstate << "): " << plan.summary() << ": "
+             << plan.why);
+    if (!why_not.empty()) {
+      CHECK(plan.forward != Kernel::checkpoints);
+      CHECK(plan.backward != Kernel::checkpoints);
+      CHECK(state_checkpoints_floats(automatic.forward) == 0);
+    }
+  }
+  const BackwardParams asked = call(8, 1536, 2048, 16, Kernel::checkpoints);
+  if (!version_built(Kernel::checkpoints)) {
+    const std::string line = validate(asked);
+    CHECK(line.find("version 5 needs code for sm_90") != std::string::npos);
+    CHECK(line.find(built_architectures()) != std::string::npos);
+    CHECK_THROWS_AS(plan_of(asked), Error);
+    CHECK_THROWS_WITH(plan_of(asked), Catch::Contains(line));
+  } else if (!why_not.empty()) {
+    CHECK(validate(asked).empty());
+    const Plan handed_on = plan_of(asked);
+    CHECK(handed_on.forward == Kernel::registers);
+    CHECK(handed_on.why.find("no sm_90 code for this GPU") != std::string::npos);
+  } else {
+    CHECK(validate(asked).empty());
+    CHECK(plan_of(asked).summary() == "v5");
+  }
 }

@@ -57,10 +57,29 @@ std::vector<float> normal(std::size_t count, float scale, std::mt19937& rng) {
   return values;
 }
 
+// The CUDA runtime says "CUDA driver version is insufficient" also where there is no driver at
+// all: tell the two apart before the first allocation.
+void require_gpu() {
+  int devices = 0;
+  if (const cudaError_t status = cudaGetDeviceCount(&devices); status != cudaSuccess || devices == 0) {
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
+    if (driver == 0)
+      std::fprintf(stderr, "no NVIDIA driver: libcuda.so.1 is not installed, so no GPU can be used\n");
+    else if (status == cudaErrorInsufficientDriver)
+      std::fprintf(stderr, "the NVIDIA driver is too old for this CUDA runtime: %s\n", cudaGetErrorString(status));
+    else
+      std::fprintf(stderr, "no CUDA-capable device: %s\n",
+                   status == cudaSuccess ? "the driver sees no GPU" : cudaGetErrorString(status));
+    std::exit(1);
+  }
+}
+
 }  // namespace
 
 int main() try {
   namespace ss = selective_scan;
+  require_gpu();
   const std::int64_t batch = 2, dim = 4, seqlen = 300;
   const int dstate = 8;
   const std::size_t sequence = batch * dim * seqlen, projection = batch * dstate * seqlen;

@@ -63,7 +63,8 @@ struct Config {
 std::vector<Config> configs(const Options& o) {
   std::vector<Config> c{{Kernel::automatic, false}, {Kernel::automatic, true}};
   if (o.versions)
-    for (Kernel k : {Kernel::blocked, Kernel::registers, Kernel::checkpoints}) c.push_back({k, false});
+    for (Kernel k : {Kernel::blocked, Kernel::registers, Kernel::checkpoints})
+      if (selective_scan::version_built(k)) c.push_back({k, false});
   return c;
 }
 

@@ -132,6 +132,7 @@ detail::ScanArgs as_backward_sees(const ForwardParams& p) {
 std::string check_forward(const ForwardParams& p) {
   const DataType t = p.input_type;
   if (p.kernel != Kernel::automatic && !version_of(p.kernel)) return "unknown kernel version";
+  if (!version_built(p.kernel)) return detail::not_built(p.kernel);
   return first_of({
       check_sizes(p.sizes, p.B.variable || p.C.variable),
       check_sequence(p.u, "u", t, true),
@@ -226,7 +227,7 @@ std::string validate(const BackwardParams& p) {
 // The sizes a caller allocates, before it has every buffer: only the sizes and the version need
 // to be valid (else 0).
 bool sizes_known(const ForwardParams& p) {
-  return (p.kernel == Kernel::automatic || version_of(p.kernel)) &&
+  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && version_built(p.kernel) &&
          check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
 }
 std::int64_t state_checkpoints_floats(const ForwardParams& p) {

@@ -3,7 +3,9 @@
 #include "device_facts.hpp"
 
 #include "check.hpp"
+#include "selective_scan.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -61,13 +63,18 @@ int blocks_per_multiprocessor(const void* kernel, int threads, int shared_bytes)
   });
 }
 
-int binary_version(const void* kernel) {
+std::string sm90_code_refusal(const void* kernel) {
+  if (!version_built(Kernel::checkpoints))
+    return std::string("a build without sm_90 code (CUDA architectures ") + built_architectures() + ")";
   static std::map<std::pair<int, const void*>, int> answers;
-  return remembered(answers, std::make_pair(current_device(), kernel), [&] {
+  // The architecture the loaded code's body was compiled for is its PTX's (__CUDA_ARCH__): the
+  // binary's alone would say 90 for sm_80 PTX that the driver compiled for an H100.
+  const int compiled_for = remembered(answers, std::make_pair(current_device(), kernel), [&] {
     cudaFuncAttributes attributes{};
     SELECTIVE_SCAN_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    return attributes.binaryVersion;
+    return std::min(attributes.ptxVersion, attributes.binaryVersion);
   });
+  return compiled_for < 90 ? "no sm_90 code for this GPU" : "";
 }
 
 }  // namespace selective_scan::detail

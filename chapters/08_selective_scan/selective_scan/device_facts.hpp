@@ -5,6 +5,8 @@
 // change while the program runs.
 #pragma once
 
+#include <string>
+
 namespace selective_scan::detail {
 
 int current_device();
@@ -15,8 +17,10 @@ void allow_shared_memory(const void* kernel, int shared_bytes);
 // Blocks of `kernel` that fit on one multiprocessor of the current device with `threads` threads
 // and `shared_bytes` of dynamic shared memory.
 int blocks_per_multiprocessor(const void* kernel, int threads, int shared_bytes);
-// The architecture (major * 10 + minor) of the code loaded for `kernel` on the current device:
-// below 90, the body of an sm_90-only kernel was compiled out.
-int binary_version(const void* kernel);
+// Why `kernel`, whose body exists only in code compiled for sm_90 or newer, cannot run on the
+// current device ("" when it can): the build holds no such code (built_architectures()), or the
+// code loaded for this device was compiled for an older architecture -- sm_80 code on any GPU,
+// or PTX for sm_80 that the driver compiled for this one (its binary is sm_90, its body empty).
+std::string sm90_code_refusal(const void* kernel);
 
 }  // namespace selective_scan::detail

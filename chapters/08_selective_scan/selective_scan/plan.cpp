@@ -59,6 +59,8 @@ int ring_segments(const ScanArgs& args, DataType type) {
 
 Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
                DataType type, bool sizing) {
+  // A version the build lacks is an error, not a hand-over: the caller asked for code it does not have.
+  if (!version_built(asked)) throw Error("selective_scan: " + not_built(asked));
   Plan plan;
   plan.asked = asked;
   const bool forward_workspace = sizing || forward_args.workspace;

@@ -15,6 +15,9 @@ struct Route {
   std::string why;
 };
 
+// Why a version this build lacks cannot run, in one line naming the build's architectures.
+std::string not_built(Kernel k);
+
 // Kernel::automatic: the fastest body measured for the call (automatic.cpp holds the rule and
 // the measurements behind it).
 // forward_workspace: whether the forward has (or, for the sizes, will have) its workspace, with

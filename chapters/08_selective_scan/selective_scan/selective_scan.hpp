@@ -102,6 +102,14 @@ constexpr const Version* version_of(Kernel k) {
 }
 // [/snippet:versions]
 
+// [snippet:build]
+// What this build holds. Version 5 needs sm_90 (bulk and tensor copies, mbarriers): a build for
+// older GPUs alone (CMAKE_CUDA_ARCHITECTURES 80, 86, 89 or 80-virtual) compiles no body for its
+// kernels. plan_of() then never picks it, and a call that asks for it throws Error.
+const char* built_architectures();  // as configured, e.g. "90" or "80-virtual"
+bool version_built(Kernel k);       // Kernel::automatic: always
+// [/snippet:build]
+
 // Largest supported dstate, and the number of time steps between two stored chunk states.
 constexpr int kMaxStates = 256;
 constexpr std::int64_t kChunkLength = 2048;

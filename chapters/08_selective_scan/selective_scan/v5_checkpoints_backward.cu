@@ -913,11 +913,8 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if (args.seqlen % 4 != 0) return "seqlen not a multiple of 4";
   if ((args.B.variable && !on_16_bytes(args.dB)) || (args.C.variable && !on_16_bytes(args.dC)))
     return "dB or dC not on 16 bytes";
-  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  if (binary_version(reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>)) <
-      90)
-    return "no sm_90 code for this GPU";
-  return "";
+  return sm90_code_refusal(
+      reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>));
 }
 
 std::int64_t checkpoints_backward_items(const ScanArgs& args) { return launch_units(args) * grid_for(args).segments; }

@@ -749,10 +749,7 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
   if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (!(args.B.variable || args.C.variable)) return "B and C both constant";
-  // The kernel's body exists only in code built for sm_90 or newer: ask what was loaded.
-  if (binary_version(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args))) < 90)
-    return "no sm_90 code for this GPU";
-  return "";
+  return sm90_code_refusal(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args)));
 }
 
 std::int64_t ring_forward_items(const ScanArgs& args, int segments) {
