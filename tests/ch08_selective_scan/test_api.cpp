@@ -13,7 +13,7 @@ namespace {
 // A call that validate() accepts. The pointers are never dereferenced: the tests below only
 // break one thing at a time and expect an error before any launch.
 struct ValidCall {
-  int fake[1] = {};
+  alignas(16) int fake[1] = {};  // the workspace starts on 16 bytes
   ForwardParams f;
   BackwardParams b;
   ValidCall() {

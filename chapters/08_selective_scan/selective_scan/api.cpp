@@ -4,10 +4,12 @@
 #include "plan.hpp"
 #include "scan_args.hpp"
 #include "selective_scan.hpp"
+#include "sizes_fit.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
 #include <string>
 
 namespace selective_scan {
@@ -22,8 +24,32 @@ const char* name(DataType type) {
   return "an unknown type";
 }
 
+std::string first_of(std::initializer_list<std::string> problems) {
+  for (const auto& p : problems)
+    if (!p.empty()) return p;
+  return "";
+}
+
+std::int64_t element_bytes(DataType type) {
+  switch (type) {
+    case DataType::float32: return 4;
+    case DataType::float16:
+    case DataType::bfloat16: return 2;
+  }
+  return 0;
+}
+bool known(DataType type) { return element_bytes(type) != 0; }
+
+// A pointer the kernels read or write element by element must sit on its elements' size (a
+// misaligned load would stop the GPU's context, not return an error); the workspace holds
+// 8-byte words and 16-byte atomic adds at 16-byte offsets.
+std::string check_alignment(const void* data, std::int64_t bytes, const char* what) {
+  if (!data || bytes < 1 || reinterpret_cast<std::uintptr_t>(data) % bytes == 0) return "";
+  return std::string(what) + " is not on a " + std::to_string(bytes) + "-byte boundary";
+}
+
 // Each check returns the first problem it finds as one line, or "" when there is none.
-std::string check_sizes(const Sizes& s, bool any_variable) {
+std::string check_sizes(const Sizes& s, bool any_variable, bool is_complex) {
   if (s.batch < 1 || s.dim < 1 || s.seqlen < 1)
     return "batch, dim and seqlen must be at least 1 (got " + std::to_string(s.batch) + ", " + std::to_string(s.dim) +
            ", " + std::to_string(s.seqlen) + ")";
@@ -32,19 +58,35 @@ std::string check_sizes(const Sizes& s, bool any_variable) {
   if (s.groups < 1) return "groups must be at least 1 (got " + std::to_string(s.groups) + ")";
   if (any_variable && s.dim % s.groups != 0)
     return "dim (" + std::to_string(s.dim) + ") must be divisible by groups (" + std::to_string(s.groups) + ")";
-  return "";
+  return detail::sizes_do_not_fit(s, is_complex);
 }
 
 template <class Tensor>
-std::string check_sequence(const Tensor& t, const char* what, DataType input_type, bool required) {
+std::string check_sequence(const Tensor& t, const char* what, DataType input_type, bool required, const Sizes& s) {
   if (!t.data) return required ? std::string(what) + " is required but its pointer is null" : "";
   if (t.type != input_type)
     return std::string(what) + " is " + name(t.type) + " but the input type is " + name(input_type);
   if (t.batch_stride < 0 || t.dim_stride < 0) return std::string(what) + " has a negative stride";
-  return "";
+  return first_of({
+      check_alignment(t.data, element_bytes(t.type), what),
+      detail::reach_does_not_fit(
+          what, {{s.batch, t.batch_stride, "batch", "batch_stride"}, {s.dim, t.dim_stride, "dim", "dim_stride"}},
+          s.seqlen, "seqlen", element_bytes(t.type)),
+  });
 }
 
-std::string check_projection(const StateProjection<const void*>& p, const char* what, DataType input_type) {
+// A (dim, dstate) fp32 tensor with a stride along dim, in floats (complex: in pairs).
+std::string check_per_channel_states(const void* data, std::int64_t dim_stride, const char* what, bool is_complex,
+                                     const Sizes& s) {
+  const std::int64_t value_bytes = is_complex ? 8 : 4;
+  return first_of({
+      check_alignment(data, sizeof(float), what),
+      detail::reach_does_not_fit(what, {{s.dim, dim_stride, "dim", "dim_stride"}}, s.dstate, "dstate", value_bytes),
+  });
+}
+
+std::string check_projection(const StateProjection<const void*>& p, const char* what, DataType input_type,
+                             bool is_complex, const Sizes& s) {
   if (!p.data) return std::string(what) + " is required but its pointer is null";
   const DataType expected = p.variable ? input_type : DataType::float32;
   if (p.type != expected)
@@ -52,13 +94,17 @@ std::string check_projection(const StateProjection<const void*>& p, const char* 
            " must be " + name(expected);
   if (p.batch_stride < 0 || p.group_stride < 0 || p.state_stride < 0 || p.dim_stride < 0)
     return std::string(what) + " has a negative stride";
-  return "";
-}
-
-std::string first_of(std::initializer_list<std::string> problems) {
-  for (const auto& p : problems)
-    if (!p.empty()) return p;
-  return "";
+  if (!p.variable) return check_per_channel_states(p.data, p.dim_stride, what, is_complex, s);
+  // A complex variable B or C holds (seqlen, 2) real numbers a row; its strides count each one.
+  const std::int64_t row = detail::checked_product({s.seqlen, is_complex ? 2 : 1}).value_or(0);
+  return first_of({
+      check_alignment(p.data, element_bytes(p.type), what),
+      detail::reach_does_not_fit(what,
+                                 {{s.batch, p.batch_stride, "batch", "batch_stride"},
+                                  {s.groups, p.group_stride, "groups", "group_stride"},
+                                  {s.dstate, p.state_stride, "dstate", "state_stride"}},
+                                 row, is_complex ? "seqlen * 2" : "seqlen", element_bytes(p.type)),
+  });
 }
 
 // [snippet:run_plan]
@@ -131,40 +177,58 @@ detail::ScanArgs as_backward_sees(const ForwardParams& p) {
 // Every check of validate() but the ones that need the plan.
 std::string check_forward(const ForwardParams& p) {
   const DataType t = p.input_type;
+  const Sizes& s = p.sizes;
+  const bool is_complex = p.flags.complex;
   if (p.kernel != Kernel::automatic && !version_of(p.kernel)) return "unknown kernel version";
   if (!version_built(p.kernel)) return detail::not_built(p.kernel);
+  if (!known(t)) return "input_type is not float32, float16 or bfloat16";
   return first_of({
-      check_sizes(p.sizes, p.B.variable || p.C.variable),
-      check_sequence(p.u, "u", t, true),
-      check_sequence(p.delta, "delta", t, true),
-      check_sequence(p.z, "z", t, false),
+      check_sizes(s, p.B.variable || p.C.variable, is_complex),
+      check_sequence(p.u, "u", t, true, s),
+      check_sequence(p.delta, "delta", t, true, s),
+      check_sequence(p.z, "z", t, false, s),
       p.A ? "" : "A is required but its pointer is null",
-      p.A_dim_stride < 0 ? "A has a negative stride" : "",
-      check_projection(p.B, "B", t),
-      check_projection(p.C, "C", t),
-      check_sequence(p.out, "out", t, true),
-      check_sequence(p.out_z, "out_z", t, p.z.data != nullptr),
+      p.A_dim_stride < 0 ? "A has a negative stride"
+                         : check_per_channel_states(p.A, p.A_dim_stride, "A", is_complex, s),
+      check_projection(p.B, "B", t, is_complex, s),
+      check_projection(p.C, "C", t, is_complex, s),
+      check_alignment(p.D, sizeof(float), "D"),
+      check_alignment(p.delta_bias, sizeof(float), "delta_bias"),
+      check_alignment(p.initial_state, sizeof(float), "initial_state"),
+      check_sequence(p.out, "out", t, true, s),
+      check_sequence(p.out_z, "out_z", t, p.z.data != nullptr, s),
       p.out_z.data && !p.z.data ? "out_z is given but z is not" : "",
-      p.chunk_states ? "" : "chunk_states is required but its pointer is null",
+      p.chunk_states ? check_alignment(p.chunk_states, sizeof(float), "chunk_states")
+                     : "chunk_states is required but its pointer is null",
+      check_alignment(p.last_state, sizeof(float), "last_state"),
+      check_alignment(p.state_checkpoints, sizeof(float), "state_checkpoints"),
+      check_alignment(p.workspace, 16, "the workspace"),
   });
 }
 
 std::string check_backward(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
   const DataType t = f.input_type;
+  const Sizes& s = f.sizes;
+  const auto gradient = [](const float* data, const char* what) {
+    return data ? check_alignment(data, sizeof(float), what)
+                : std::string(what) + " is required but its pointer is null";
+  };
   return first_of({
       check_forward(f),
-      check_sequence(p.dout, "dout", t, true),
-      check_sequence(p.du, "du", t, true),
-      check_sequence(p.ddelta, "ddelta", t, true),
-      check_sequence(p.dz, "dz", t, f.z.data != nullptr),
+      check_sequence(p.dout, "dout", t, true, s),
+      check_sequence(p.du, "du", t, true, s),
+      check_sequence(p.ddelta, "ddelta", t, true, s),
+      check_sequence(p.dz, "dz", t, f.z.data != nullptr, s),
       p.dz.data && !f.z.data ? "dz is given but z is not" : "",
-      p.dA ? "" : "dA is required but its pointer is null",
-      p.dB ? "" : "dB is required but its pointer is null",
-      p.dC ? "" : "dC is required but its pointer is null",
-      f.D && !p.dD ? "dD is required when D is given" : "",
-      f.delta_bias && !p.ddelta_bias ? "ddelta_bias is required when delta_bias is given" : "",
-      p.dinitial_state && !f.initial_state ? "dinitial_state is given but initial_state is not" : "",
+      gradient(p.dA, "dA"),
+      gradient(p.dB, "dB"),
+      gradient(p.dC, "dC"),
+      f.D && !p.dD ? "dD is required when D is given" : check_alignment(p.dD, sizeof(float), "dD"),
+      f.delta_bias && !p.ddelta_bias ? "ddelta_bias is required when delta_bias is given"
+                                     : check_alignment(p.ddelta_bias, sizeof(float), "ddelta_bias"),
+      p.dinitial_state && !f.initial_state ? "dinitial_state is given but initial_state is not"
+                                           : check_alignment(p.dinitial_state, sizeof(float), "dinitial_state"),
       // Every version's backward sums per-channel partial gradients there.
       p.workspace ? "" : "workspace is required (see backward_workspace_bytes)",
   });
@@ -182,35 +246,46 @@ Plan plan_without_checks(const BackwardParams& p, bool sizing = false) {
 // The check that needs the plan: an explicit version is given kept states only where its forward
 // keeps them. Kernel::automatic takes them as an offer: its plan uses them where it chose version
 // 5 both ways, and leaves them alone elsewhere. The plan asks the driver, so it is made only for a
-// call that gives kept states.
-std::string check_plan(const ForwardParams& p, const Plan* plan) {
+// call that gives kept states -- the same plan the entry point would run (a backward's own: its
+// flags can send it elsewhere than a forward's plan would).
+template <class Params>
+std::string check_plan(const ForwardParams& p, const Params& call, const Plan* plan) {
   if (!p.state_checkpoints || p.kernel == Kernel::automatic) return "";
-  const std::int64_t kept = plan ? plan->state_checkpoints_floats : plan_without_checks(p).state_checkpoints_floats;
+  const std::int64_t kept = plan ? plan->state_checkpoints_floats : plan_without_checks(call).state_checkpoints_floats;
   return kept == 0 ? "state_checkpoints is given but this call keeps none (state_checkpoints_floats is 0)" : "";
 }
 
 }  // namespace
 
+// 0 for sizes that validate() refuses: their product may not fit (nor mean anything).
 std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
-  const std::int64_t chunks = (s.seqlen + kChunkLength - 1) / kChunkLength;
+  if (!check_sizes(s, false, is_complex).empty()) return 0;
+  const std::int64_t chunks = s.seqlen / kChunkLength + (s.seqlen % kChunkLength != 0);
   return s.batch * s.dim * chunks * s.dstate * (is_complex ? 2 : 1);
 }
 
+// Every refusal of validate(), the plan's own too.
 Plan plan_of(const ForwardParams& p) {
   if (const std::string problem = check_forward(p); !problem.empty())
     throw Error("selective_scan::plan_of: " + problem);
-  return plan_without_checks(p);
+  Plan plan = plan_without_checks(p);
+  if (const std::string problem = check_plan(p, p, &plan); !problem.empty())
+    throw Error("selective_scan::plan_of: " + problem);
+  return plan;
 }
 Plan plan_of(const BackwardParams& p) {
   if (const std::string problem = check_backward(p); !problem.empty())
     throw Error("selective_scan::plan_of: " + problem);
-  return plan_without_checks(p);
+  Plan plan = plan_without_checks(p);
+  if (const std::string problem = check_plan(p.forward, p, &plan); !problem.empty())
+    throw Error("selective_scan::plan_of: " + problem);
+  return plan;
 }
 
 std::string validate(const ForwardParams& p) {
   if (std::string problem = check_forward(p); !problem.empty()) return problem;
   try {
-    return check_plan(p, nullptr);
+    return check_plan(p, p, nullptr);
   } catch (const Error& e) {  // the driver's answer, when the plan could not be made
     return e.what();
   }
@@ -218,17 +293,17 @@ std::string validate(const ForwardParams& p) {
 std::string validate(const BackwardParams& p) {
   if (std::string problem = check_backward(p); !problem.empty()) return problem;
   try {
-    return check_plan(p.forward, nullptr);
+    return check_plan(p.forward, p, nullptr);
   } catch (const Error& e) {
     return e.what();
   }
 }
 
-// The sizes a caller allocates, before it has every buffer: only the sizes and the version need
-// to be valid (else 0).
+// The sizes a caller allocates, before it has every buffer: only the sizes, the input type and
+// the version need to be valid (else 0), and so every count the plan derives fits.
 bool sizes_known(const ForwardParams& p) {
-  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && version_built(p.kernel) &&
-         check_sizes(p.sizes, p.B.variable || p.C.variable).empty();
+  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && version_built(p.kernel) && known(p.input_type) &&
+         check_sizes(p.sizes, p.B.variable || p.C.variable, p.flags.complex).empty();
 }
 std::int64_t state_checkpoints_floats(const ForwardParams& p) {
   return sizes_known(p) ? plan_without_checks(p, true).state_checkpoints_floats : 0;
@@ -245,7 +320,7 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_forward(p); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
   const Plan plan = plan_without_checks(p);
-  if (const std::string problem = check_plan(p, &plan); !problem.empty())
+  if (const std::string problem = check_plan(p, p, &plan); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
   // Only version 5 keeps h, and under automatic only for version 5's backward (plan.cpp).
@@ -257,7 +332,7 @@ void backward(const BackwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_backward(p); !problem.empty())
     throw Error("selective_scan::backward: " + problem);
   const Plan plan = plan_without_checks(p);
-  if (const std::string problem = check_plan(p.forward, &plan); !problem.empty())
+  if (const std::string problem = check_plan(p.forward, p, &plan); !problem.empty())
     throw Error("selective_scan::backward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
   if (!plan.backward_reads_kept_states) args.state_checkpoints = nullptr;  // the forward kept none
