@@ -56,10 +56,14 @@ void write_data(const Figure& f, const fs::path& path) {
 // The plot commands shared by the SVG and the character versions.
 std::string plot_commands(const Figure& f, bool for_terminal) {
   std::ostringstream gp;
-  // The character terminal prints enhanced-text markup literally, so it gets plain titles.
-  auto text = [&](const std::string& s) { return quoted(s) + (for_terminal ? " noenhanced" : ""); };
-  gp << "set title " << text(f.title) << "\n";
-  gp << "set xlabel " << text(f.x_label) << "\nset ylabel " << text(f.y_label) << "\n";
+  // The SVG terminal is enhanced (the log axes' 10^{%L} tics need it), so a text is marked noenhanced
+  // unless its figure or series asks for markup. The character terminal would print markup
+  // literally: it gets every text plain.
+  auto text = [&](const std::string& s, bool markup) {
+    return quoted(s) + (markup && !for_terminal ? "" : " noenhanced");
+  };
+  gp << "set title " << text(f.title, f.markup) << "\n";
+  gp << "set xlabel " << text(f.x_label, f.markup) << "\nset ylabel " << text(f.y_label, f.markup) << "\n";
   if (f.log_x) gp << "set logscale x\nset format x '10^{%L}'\n";
   if (f.log_y) gp << "set logscale y\nset format y '10^{%L}'\n";
   if (for_terminal) {
@@ -73,7 +77,7 @@ std::string plot_commands(const Figure& f, bool for_terminal) {
   gp << "plot ";
   for (std::size_t i = 0; i < f.series.size(); ++i) {
     gp << (i ? ", \\\n     " : "") << quoted(f.name + ".dat") << " index " << i << " using 1:2 with "
-       << (for_terminal ? "lines" : f.series[i].style) << " title " << text(f.series[i].title);
+       << (for_terminal ? "lines" : f.series[i].style) << " title " << text(f.series[i].title, f.series[i].markup);
   }
   gp << "\n";
   return gp.str();
@@ -115,7 +119,8 @@ DrawnFigure draw_figure(const Figure& f, const std::string& out_dir) {
   // One script makes both files, so `gnuplot NAME.gp` alone redraws everything.
   std::ofstream script(result.script_path);
   script << "# " << f.title << " -- run `gnuplot " << f.name << ".gp` in this directory\n"
-         << "set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'\n"
+         << "set terminal svg size " << f.width << "," << f.height
+         << " dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'\n"
          << "set output " << quoted(f.name + ".svg") << "\n"
          << plot_commands(f, false) << "unset output\nreset\n"
          << "set terminal dumb size 78,26 mono\n"

@@ -19,6 +19,9 @@ struct Series {
   std::vector<double> x;
   std::vector<double> y;
   std::string style = "lines lw 2";  // a gnuplot "with" clause
+  // The title in gnuplot's enhanced-text markup (x_t, e^{-x}); off, it is shown as written, so a
+  // kernel's name such as scan_one_thread keeps its underscores.
+  bool markup = false;
 };
 
 struct Figure {
@@ -30,6 +33,11 @@ struct Figure {
   bool log_y = false;
   std::vector<Series> series;
   std::vector<std::string> settings;  // extra gnuplot commands, e.g. "set yrange [-1:1]"
+  // The title and axis labels in gnuplot's enhanced-text markup (h_{k-1}, A^k); off, shown as written.
+  // Each series says so for its own title.
+  bool markup = false;
+  int width = 760;  // of the SVG, in pixels; the book scales it to its column
+  int height = 460;
 };
 
 struct DrawnFigure {

@@ -93,11 +93,11 @@ void section_tanh_rnn(Notebook& nb, const Options& o) {
            false,
            {},
            {"set key outside right top"}};
-  f.series.push_back({"input x_t", range(120), one.x, "lines lw 3 lc rgb '#bbbbbb'"});
+  f.series.push_back({"input x_t", range(120), one.x, "lines lw 3 lc rgb '#bbbbbb'", true});  // x_t: a subscript
   for (int j = 0; j < 4; ++j) {
     std::vector<double> unit;
     for (int t = 0; t < 120; ++t) unit.push_back(h[t + 1][j]);
-    f.series.push_back({fmt::format("h_t[{}]", j), range(120), unit});
+    f.series.push_back({fmt::format("h_t[{}]", j), range(120), unit, "lines lw 2", true});
   }
   nb.figure(f);
 }
@@ -119,6 +119,7 @@ void section_memory(Notebook& nb, const Options& o) {
            true,
            {},
            {"set yrange [1e-12:1e3]"}};
+  f.markup = true;  // dh_t, dx_0: subscripts
   std::vector<std::vector<std::string>> rows;
   for (double radius : {0.5, 0.9, 0.99, 1.01}) {
     const auto w = rnn::random_weights(o.hidden, radius, nb.options().seed);
@@ -170,6 +171,7 @@ void section_gradients(Notebook& nb, const Options& o) {
            true,
            {},
            {"set yrange [1e-16:1e8]"}};
+  f.markup = true;  // dh_{-1}, ||...||_2: subscripts
   std::vector<std::vector<std::string>> rows;
   auto add = [&](Activation act, double radius) {
     const auto w = rnn::random_weights(o.hidden, radius, nb.options().seed);
@@ -216,6 +218,7 @@ void section_linear_is_ssm(Notebook& nb, const Options& o) {
 
   Figure f{"ssm_kernel",     "The linear RNN's convolution kernel K_k = C A^k B", "lag k", "K_k", false, false, {},
            {"set xzeroaxis"}};
+  f.markup = true;  // K_k, A^k
   for (double radius : {0.5, 0.9, 0.99}) {
     const auto wr = rnn::random_weights(o.hidden, radius, nb.options().seed);
     f.series.push_back({fmt::format("ρ = {}", radius), range(80), rnn::linear_rnn_kernel(wr, 80)});

@@ -155,6 +155,7 @@ void section_exact_for_staircase(Notebook& nb) {
            true,
            {},
            {"set key inside right center", "set format y '10^{%T}'"}};
+  f.markup = true;  // max_k, y_k: subscripts
   for (Method method : zoh::kMethods)
     f.series.push_back({zoh::name(method), deltas, errors[method], "linespoints lw 2"});
   nb.figure(f);
@@ -200,6 +201,7 @@ void section_responses(Notebook& nb) {
                  false,
                  {},
                  {"set key inside left bottom", "set yrange [-6:4]", "set xzeroaxis"}};
+  impulse.markup = true;  // K_k
   std::vector<double> exact_step, exact_impulse;
   for (double t : fine) {
     exact_step.push_back(kOscillator.step_response(t));
@@ -291,6 +293,7 @@ void section_diagonal(Notebook& nb) {
            true,
            {},
            {"set key inside right top", "set yrange [1e-18:10]"}};
+  f.markup = true;  // e^z
   Series naive{"(exp(z) − 1)/z as written", {}, {}, "linespoints lw 2"};
   Series stable{"expm1(z)/z", {}, {}, "linespoints lw 2"};
   std::vector<double> got, expected;
@@ -353,7 +356,7 @@ void section_gap(Notebook& nb) {
       {},
       {"set key inside right bottom", "set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind",
        "set label 1 'Mamba at initialisation' at 0.0015, graph 0.93"}};
-  Series exact{"z/(e^z − 1) − 1", {}, {}, "lines lw 2"};
+  Series exact{"z/(e^z − 1) − 1", {}, {}, "lines lw 2", true};  // e^z
   Series first_order{"Δ|a|/2 (first order)", {}, {}, "lines lw 2 dt 2"};
   for (double e = -4; e <= 1.0001; e += 0.05) {
     const double x = std::pow(10.0, e);

@@ -98,6 +98,7 @@ void section_kernel(Notebook& nb, const Options&) {
            true,
            {},
            {"set yrange [1e-6:1e3]", "set key inside right top"}};
+  f.markup = true;  // K̄_ℓ: a subscript
   std::vector<std::vector<std::string>> rows;
   int wrong_predictions = 0;
   for (auto [a, delta] : {std::pair{-1.0, 1.0}, std::pair{-1.0, 0.2}, std::pair{-1.0, 0.05}, std::pair{-0.1, 0.2},
@@ -136,6 +137,7 @@ void section_oscillating(Notebook& nb, const Options&) {
            false,
            {},
            {"set xzeroaxis", "set key inside right top", "set yrange [-0.2:0.35]"}};
+  f.markup = true;  // K̄_ℓ
   double worst_imaginary = 0;
   std::vector<double> got, closed;
   for (auto [alpha, omega] : {std::pair{0.2, 1.0}, std::pair{0.2, 4.0}, std::pair{1.0, 4.0}, std::pair{0.05, 2.0}}) {
@@ -491,11 +493,13 @@ void section_time_varying(Notebook& nb, const Options&) {
            false,
            {},
            {"set key inside right top"}};
+  f.markup = true;  // M_{t,s}, Δ_t
   for (int s : {0, 10, 20, 30}) {
     std::vector<double> column;
     for (int t = s; t < s + 60; ++t)
       column.push_back(M_varying[std::size_t(t) * L + s] / M_varying[std::size_t(s) * L + s]);
-    f.series.push_back({fmt::format("impulse at s = {} (Δ_s = {})", s, varying[s]), range(60), column});
+    f.series.push_back(
+        {fmt::format("impulse at s = {} (Δ_s = {})", s, varying[s]), range(60), column, "lines lw 2", true});
   }
   std::vector<double> k;
   for (int t = 0; t < 60; ++t) k.push_back(M_fixed[std::size_t(t) * L] / M_fixed[0]);

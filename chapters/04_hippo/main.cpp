@@ -213,6 +213,7 @@ void section_legs_online(Notebook& nb, const Options& o) {
              false,
              {},
              {"set key outside right top"}};
+  rec.markup = true;  // c_L
   rec.series.push_back({"signal", time, thin(f), "lines lw 4 lc rgb '#bbbbbb'"});
   for (int N : {4, 16, 64})
     rec.series.push_back({fmt::format("N = {}", N), time,
@@ -276,6 +277,7 @@ void section_legt(Notebook& nb, const Options& o) {
                false,
                {},
                {"set key outside right top", "set xzeroaxis"}};
+  basis.markup = true;  // c_n, K_n
   Vector state = d.B_bar;
   std::vector<std::vector<double>> response(4);
   for (int j = 0; j < lags; ++j) {
@@ -290,7 +292,7 @@ void section_legt(Notebook& nb, const Options& o) {
       ideal.push_back(j < theta ? std::sqrt(2.0 * n + 1) * hippo::legendre_values(n + 1, x)[n] : 0.0);
     }
     basis.series.push_back(
-        {fmt::format("n = {}: g_n on the window", n), range(lags), ideal, "lines lw 1 dt 2 lc 'black'"});
+        {fmt::format("n = {}: g_n on the window", n), range(lags), ideal, "lines lw 1 dt 2 lc 'black'", true});
   }
   nb.figure(basis);
 }
@@ -395,6 +397,7 @@ void section_s4d_kernels(Notebook& nb, const Options& o) {
                  false,
                  {},
                  {"set key outside right top", "set xzeroaxis"}};
+  kernels.markup = true;  // K̄_ℓ
   std::mt19937_64 rng(nb.options().seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (s4d::Init init : s4d::kInits) {
@@ -418,6 +421,7 @@ void section_s4d_kernels(Notebook& nb, const Options& o) {
                false,
                {},
                {"set key outside right top", "set xzeroaxis"}};
+  basis.markup = true;  // B̄_n Ā_n^ℓ
   for (int n : {0, 1, 2, 4}) {
     s4d::Channel ch{{s4d::complex(-0.5, std::numbers::pi * n)}, {1.0}, {1.0}, dt, true};
     basis.series.push_back({fmt::format("n = {}", n), range(L), s4d::kernel_vandermonde(ch, L)});

@@ -110,18 +110,22 @@ Figure dependency_figure(const std::string& name, const std::string& title,
                          const std::vector<Arrow>& arrows) {
   const std::size_t n = states.front().size();
   Figure f{name, title, "element j", "", false, false, {}, {}};
+  // Rows far enough apart for labels that read at the book's scale (the figure is shown at its
+  // own width): 56 px a row, plus the title and the axis.
+  f.height = 160 + 56 * static_cast<int>(states.size());
   Series nodes{"", {}, {}, "points pt 7 ps 0.9 lc rgb '#444444'"};
   std::string ytics = "set ytics (";
   for (std::size_t r = 0; r < states.size(); ++r) {
     for (std::size_t j = 0; j < n; ++j) {
       nodes.x.push_back(static_cast<double>(j));
       nodes.y.push_back(-static_cast<double>(r));
-      f.settings.push_back(fmt::format("set label '{}' at {},{} center font ',7' front", scan::held_range(states[r][j]),
-                                       j, -static_cast<double>(r) + 0.3));
+      f.settings.push_back(fmt::format("set label '{}' at {},{} center font ',10' boxed front",
+                                       scan::held_range(states[r][j]), j, -static_cast<double>(r) + 0.3));
     }
     ytics += fmt::format("{}'{}' {}", r ? ", " : "", row_names[r], -static_cast<double>(r));
   }
   f.series.push_back(nodes);
+  f.settings.push_back("set style textbox opaque noborder margins 0.5,0.5");  // arrows pass behind the labels
   f.settings.push_back(ytics + ")");
   f.settings.push_back("unset key");
   f.settings.push_back("set grid noxtics noytics");
@@ -164,9 +168,10 @@ void section_hillis_steele(Notebook& nb) {
       if (j >= offset) arrows.push_back({double(j - offset), y0, double(j), y1, "#1f77b4"});
     }
   }
-  nb.figure(dependency_figure("hillis_steele", "Hillis-Steele: each element adds the one 2^s places to its left",
-                              traced, row_names, arrows),
-            false);
+  Figure figure = dependency_figure("hillis_steele", "Hillis-Steele: each element adds the one 2^s places to its left",
+                                    traced, row_names, arrows);
+  figure.markup = true;  // 2^s
+  nb.figure(figure, false);
   std::size_t additions = 0;
   for (std::size_t offset = 1; offset < 16; offset *= 2) additions += 16 - offset;
   nb.value("additions for N = 16", fmt::format("{} (the sequential loop: 15)", additions));

@@ -126,6 +126,7 @@ void section_impulse(Notebook& nb) {
            true,
            {},
            {"set yrange [1e-6:1]", "set key top right"}};
+  f.markup = true;  // h_k, α^k
   std::vector<std::vector<std::string>> rows;
   double worst = 0;
   for (double alpha : {0.5, 0.8, 0.9, 0.97, 0.99}) {
@@ -227,6 +228,7 @@ void section_underflow(Notebook& nb) {
            "step k",    "log2 A_k",
            false,       false,
            {},          {"set key inside bottom left", "set arrow from 149,-260 to 149,0 nohead dt 2"}};
+  f.markup = true;  // a_k, A_k
   Series s64{"fp64", {}, {}}, s32{"fp32 (0 from k = 149: log2 = -inf, not drawn)", {}, {}, "lines lw 3 dt 2"};
   for (std::size_t k = 0; k < steps; ++k) {
     s64.x.push_back(double(k)), s64.y.push_back(std::log2(p64[k]));
@@ -365,6 +367,7 @@ void section_benchmark(Notebook& nb) {
            true,
            {},
            {"set key outside right top", "set yrange [0.1:*]"}};
+  f.markup = true;  // the title's h_{k-1}; the series, kernels' names, stay plain
   for (Series s : results.series()) {
     if (s.title.rfind("copy", 0) == 0) s.style = "lines lw 3 dt 2 lc rgb 'black'";
     f.series.push_back(s);

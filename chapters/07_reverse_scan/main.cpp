@@ -173,6 +173,7 @@ void section_vanishing(Notebook& nb) {
              true,
              {},
              {"set yrange [1e-20:1e3]", "set key inside right center"}};
+  fig.markup = true;  // g_k, b_k
   std::vector<std::vector<std::string>> rows;
   for (double decay : {0.5, 0.9, 0.99, 1.0, 1.01}) {
     std::vector<double> a(length, decay), dy(length, 0.0);

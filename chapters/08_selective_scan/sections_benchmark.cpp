@@ -297,6 +297,9 @@ void section_benchmark(Notebook& nb, const Options& o) {
 
   Figure f{
       "bench_floor", "Each version's time over its floor (lower is better)", "", "time ÷ floor", false, true, {}, {}};
+  // The rotated configuration names and a key of up to 16 series take about 300 px below the
+  // plot: a taller figure leaves the plot itself about 400 px.
+  f.height = 760;
   std::string tics;
   for (std::size_t i = 0; i < configs.size(); ++i)
     tics += fmt::format("{}\"{} {}×{}×{}{}{}\" {}", tics.empty() ? "" : ", ", dtype_name(configs[i].type),

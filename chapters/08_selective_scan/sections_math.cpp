@@ -134,9 +134,10 @@ void section_selective_delta(Notebook& nb) {
            false,
            false,
            {},
-           {"set key inside top right", "set yrange [-0.5:3]"}};
-  Series su{"input u_t", {}, {}, "lines lw 1"}, sd{"step size δ_t", {}, {}, "lines lw 2"},
-      sh{"state h_t (A = −1)", {}, {}, "lines lw 2"};
+           {"set key inside top right", "set yrange [-0.5:4.5]"}};  // h reaches 3.7 after the first burst
+  // u_t, δ_t, h_t: subscripts
+  Series su{"input u_t", {}, {}, "lines lw 1", true}, sd{"step size δ_t", {}, {}, "lines lw 2", true},
+      sh{"state h_t (A = −1)", {}, {}, "lines lw 2", true};
   for (std::size_t t = 0; t < L; ++t) {
     su.x.push_back(double(t)), su.y.push_back(u[t]);
     sd.x.push_back(double(t)), sd.y.push_back(delta[t]);
@@ -166,6 +167,7 @@ void section_state_decay(Notebook& nb) {
            true,
            {},
            {"set key inside top right", "set yrange [1e-8:1]"}};
+  f.markup = true;  // h_k, A_n
   for (int n = 0; n < N; ++n) {
     const double A = -(n + 1.0);
     std::vector<double> u(K, 0.0);
@@ -232,7 +234,7 @@ void section_zoh_vs_euler(Notebook& nb) {
            false,
            {},
            {"set key inside bottom left", "set yrange [0:1.1]"}};
-  Series ratio{"ZOH: (1 − e^{−x}) / x", {}, {}, "lines lw 2"},
+  Series ratio{"ZOH: (1 − e^{−x}) / x", {}, {}, "lines lw 2", true},  // the axis label's B̄_ZOH stays plain
       one{"Euler (Mamba's kernel): 1", {}, {}, "lines lw 2 dt 2"};
   for (int i = 0; i <= 80; ++i) {
     const double x = std::pow(10.0, -3.0 + 4.3 * i / 80);

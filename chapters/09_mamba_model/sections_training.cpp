@@ -338,6 +338,7 @@ void section_decays(Notebook& nb, const Trained& trained) {
            true,
            {},
            {"set key inside top left"}};
+  f.markup = true;  // A_n
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
     const TrainedModel* run = trained.find(kind);
     const ModelConfig& c = run->config;

@@ -1,9 +1,9 @@
 # Time for 16384 sequences against their length (H = 32, tanh) -- run `gnuplot bench_time.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_time.svg'
-set title 'Time for 16384 sequences against their length (H = 32, tanh)'
-set xlabel 'sequence length L'
-set ylabel 'median time (ms)'
+set title 'Time for 16384 sequences against their length (H = 32, tanh)' noenhanced
+set xlabel 'sequence length L' noenhanced
+set ylabel 'median time (ms)' noenhanced
 set logscale x
 set format x '10^{%L}'
 set logscale y
@@ -11,10 +11,10 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key inside right bottom
-plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 (1 core)', \
-     'bench_time.dat' index 1 using 1:2 with linespoints lw 2 title 'GPU kernel 1', \
-     'bench_time.dat' index 2 using 1:2 with linespoints lw 2 title 'GPU kernel 2', \
-     'bench_time.dat' index 3 using 1:2 with linespoints lw 2 title 'GPU kernel 3'
+plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 (1 core)' noenhanced, \
+     'bench_time.dat' index 1 using 1:2 with linespoints lw 2 title 'GPU kernel 1' noenhanced, \
+     'bench_time.dat' index 2 using 1:2 with linespoints lw 2 title 'GPU kernel 2' noenhanced, \
+     'bench_time.dat' index 3 using 1:2 with linespoints lw 2 title 'GPU kernel 3' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -9,11 +9,11 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-16:1e8]
-plot 'gradient_norm.dat' index 0 using 1:2 with lines lw 2 title 'tanh, ρ = 0.5', \
-     'gradient_norm.dat' index 1 using 1:2 with lines lw 2 title 'tanh, ρ = 0.9', \
-     'gradient_norm.dat' index 2 using 1:2 with lines lw 2 title 'tanh, ρ = 1.5', \
-     'gradient_norm.dat' index 3 using 1:2 with lines lw 2 title 'tanh, ρ = 3', \
-     'gradient_norm.dat' index 4 using 1:2 with lines lw 2 title 'linear, ρ = 1.05'
+plot 'gradient_norm.dat' index 0 using 1:2 with lines lw 2 title 'tanh, ρ = 0.5' noenhanced, \
+     'gradient_norm.dat' index 1 using 1:2 with lines lw 2 title 'tanh, ρ = 0.9' noenhanced, \
+     'gradient_norm.dat' index 2 using 1:2 with lines lw 2 title 'tanh, ρ = 1.5' noenhanced, \
+     'gradient_norm.dat' index 3 using 1:2 with lines lw 2 title 'tanh, ρ = 3' noenhanced, \
+     'gradient_norm.dat' index 4 using 1:2 with lines lw 2 title 'linear, ρ = 1.05' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

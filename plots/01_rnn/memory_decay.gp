@@ -9,11 +9,11 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-12:1e3]
-plot 'memory_decay.dat' index 0 using 1:2 with lines lw 2 title 'linear, ρ = 0.5', \
-     'memory_decay.dat' index 1 using 1:2 with lines lw 2 title 'linear, ρ = 0.9', \
-     'memory_decay.dat' index 2 using 1:2 with lines lw 2 title 'linear, ρ = 0.99', \
-     'memory_decay.dat' index 3 using 1:2 with lines lw 2 title 'linear, ρ = 1.01', \
-     'memory_decay.dat' index 4 using 1:2 with lines lw 2 dt 2 lc rgb 'black' title 'tanh, ρ = 0.9'
+plot 'memory_decay.dat' index 0 using 1:2 with lines lw 2 title 'linear, ρ = 0.5' noenhanced, \
+     'memory_decay.dat' index 1 using 1:2 with lines lw 2 title 'linear, ρ = 0.9' noenhanced, \
+     'memory_decay.dat' index 2 using 1:2 with lines lw 2 title 'linear, ρ = 0.99' noenhanced, \
+     'memory_decay.dat' index 3 using 1:2 with lines lw 2 title 'linear, ρ = 1.01' noenhanced, \
+     'memory_decay.dat' index 4 using 1:2 with lines lw 2 dt 2 lc rgb 'black' title 'tanh, ρ = 0.9' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

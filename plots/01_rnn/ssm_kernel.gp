@@ -7,9 +7,9 @@ set ylabel 'K_k'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set xzeroaxis
-plot 'ssm_kernel.dat' index 0 using 1:2 with lines lw 2 title 'ρ = 0.5', \
-     'ssm_kernel.dat' index 1 using 1:2 with lines lw 2 title 'ρ = 0.9', \
-     'ssm_kernel.dat' index 2 using 1:2 with lines lw 2 title 'ρ = 0.99'
+plot 'ssm_kernel.dat' index 0 using 1:2 with lines lw 2 title 'ρ = 0.5' noenhanced, \
+     'ssm_kernel.dat' index 1 using 1:2 with lines lw 2 title 'ρ = 0.9' noenhanced, \
+     'ssm_kernel.dat' index 2 using 1:2 with lines lw 2 title 'ρ = 0.99' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -1,9 +1,9 @@
 # Hidden state of a tanh RNN driven by a pulse (t = 10..14), then a sine (t ≥ 60) -- run `gnuplot trajectories.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'trajectories.svg'
-set title 'Hidden state of a tanh RNN driven by a pulse (t = 10..14), then a sine (t ≥ 60)'
-set xlabel 'step t'
-set ylabel 'value'
+set title 'Hidden state of a tanh RNN driven by a pulse (t = 10..14), then a sine (t ≥ 60)' noenhanced
+set xlabel 'step t' noenhanced
+set ylabel 'value' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top

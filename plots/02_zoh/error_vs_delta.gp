@@ -12,10 +12,10 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key right bottom
 set format y '10^{%T}'
-plot 'error_vs_delta.dat' index 0 using 1:2 with linespoints lw 2 title 'ZOH', \
-     'error_vs_delta.dat' index 1 using 1:2 with linespoints lw 2 title 'bilinear', \
-     'error_vs_delta.dat' index 2 using 1:2 with linespoints lw 2 title 'Euler', \
-     'error_vs_delta.dat' index 3 using 1:2 with linespoints lw 2 title 'Mamba (ZOH Ā, Euler B̄)'
+plot 'error_vs_delta.dat' index 0 using 1:2 with linespoints lw 2 title 'ZOH' noenhanced, \
+     'error_vs_delta.dat' index 1 using 1:2 with linespoints lw 2 title 'bilinear' noenhanced, \
+     'error_vs_delta.dat' index 2 using 1:2 with linespoints lw 2 title 'Euler' noenhanced, \
+     'error_vs_delta.dat' index 3 using 1:2 with linespoints lw 2 title 'Mamba (ZOH Ā, Euler B̄)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -8,11 +8,11 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key right top
 set xzeroaxis
-plot 'impulse_response.dat' index 0 using 1:2 with lines lw 3 lc rgb '#bbbbbb' title 'exact g(t)', \
-     'impulse_response.dat' index 1 using 1:2 with steps lw 2 title 'ZOH', \
-     'impulse_response.dat' index 2 using 1:2 with steps lw 2 title 'bilinear', \
-     'impulse_response.dat' index 3 using 1:2 with steps lw 2 title 'Euler', \
-     'impulse_response.dat' index 4 using 1:2 with steps lw 2 title 'Mamba (ZOH Ā, Euler B̄)'
+plot 'impulse_response.dat' index 0 using 1:2 with lines lw 3 lc rgb '#bbbbbb' title 'exact g(t)' noenhanced, \
+     'impulse_response.dat' index 1 using 1:2 with steps lw 2 title 'ZOH' noenhanced, \
+     'impulse_response.dat' index 2 using 1:2 with steps lw 2 title 'bilinear' noenhanced, \
+     'impulse_response.dat' index 3 using 1:2 with steps lw 2 title 'Euler' noenhanced, \
+     'impulse_response.dat' index 4 using 1:2 with steps lw 2 title 'Mamba (ZOH Ā, Euler B̄)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

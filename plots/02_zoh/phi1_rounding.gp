@@ -12,8 +12,8 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key left bottom
 set yrange [1e-18:10]
-plot 'phi1_rounding.dat' index 0 using 1:2 with linespoints lw 2 title '(exp(z) − 1)/z as written', \
-     'phi1_rounding.dat' index 1 using 1:2 with linespoints lw 2 title 'expm1(z)/z'
+plot 'phi1_rounding.dat' index 0 using 1:2 with linespoints lw 2 title '(exp(z) − 1)/z as written' noenhanced, \
+     'phi1_rounding.dat' index 1 using 1:2 with linespoints lw 2 title 'expm1(z)/z' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -10,11 +10,11 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-6:1e3]
 set key inside right top
-plot 'kernel_decay.dat' index 0 using 1:2 with lines lw 2 title 'A = -1, Δ = 1 (Ā = 0.368)', \
-     'kernel_decay.dat' index 1 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.2 (Ā = 0.819)', \
-     'kernel_decay.dat' index 2 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.05 (Ā = 0.951)', \
-     'kernel_decay.dat' index 3 using 1:2 with lines lw 2 title 'A = -0.1, Δ = 0.2 (Ā = 0.980)', \
-     'kernel_decay.dat' index 4 using 1:2 with lines lw 2 title 'A = -0.1, Δ = 0.05 (Ā = 0.995)'
+plot 'kernel_decay.dat' index 0 using 1:2 with lines lw 2 title 'A = -1, Δ = 1 (Ā = 0.368)' noenhanced, \
+     'kernel_decay.dat' index 1 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.2 (Ā = 0.819)' noenhanced, \
+     'kernel_decay.dat' index 2 using 1:2 with lines lw 2 title 'A = -1, Δ = 0.05 (Ā = 0.951)' noenhanced, \
+     'kernel_decay.dat' index 3 using 1:2 with lines lw 2 title 'A = -0.1, Δ = 0.2 (Ā = 0.980)' noenhanced, \
+     'kernel_decay.dat' index 4 using 1:2 with lines lw 2 title 'A = -0.1, Δ = 0.05 (Ā = 0.995)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -9,10 +9,10 @@ set key outside right top box opaque
 set xzeroaxis
 set key inside right top
 set yrange [-0.2:0.35]
-plot 'kernel_oscillating.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.2, ω = 1 (|Ā| = 0.980)', \
-     'kernel_oscillating.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.2, ω = 4 (|Ā| = 0.980)', \
-     'kernel_oscillating.dat' index 2 using 1:2 with lines lw 2 title 'α = 1, ω = 4 (|Ā| = 0.905)', \
-     'kernel_oscillating.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.05, ω = 2 (|Ā| = 0.995)'
+plot 'kernel_oscillating.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.2, ω = 1 (|Ā| = 0.980)' noenhanced, \
+     'kernel_oscillating.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.2, ω = 4 (|Ā| = 0.980)' noenhanced, \
+     'kernel_oscillating.dat' index 2 using 1:2 with lines lw 2 title 'α = 1, ω = 4 (|Ā| = 0.905)' noenhanced, \
+     'kernel_oscillating.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.05, ω = 2 (|Ā| = 0.995)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

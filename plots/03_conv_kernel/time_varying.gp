@@ -11,7 +11,7 @@ plot 'time_varying.dat' index 0 using 1:2 with lines lw 2 title 'impulse at s = 
      'time_varying.dat' index 1 using 1:2 with lines lw 2 title 'impulse at s = 10 (Δ_s = 0.02)', \
      'time_varying.dat' index 2 using 1:2 with lines lw 2 title 'impulse at s = 20 (Δ_s = 0.5)', \
      'time_varying.dat' index 3 using 1:2 with lines lw 2 title 'impulse at s = 30 (Δ_s = 0.5)', \
-     'time_varying.dat' index 4 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'fixed Δ = 0.1 (K̄, any s)'
+     'time_varying.dat' index 4 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'fixed Δ = 0.1 (K̄, any s)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -8,13 +8,13 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
 set xzeroaxis
-plot 'basis_kernels.dat' index 0 using 1:2 with lines lw 2 title 'n = 0 (recurrence)', \
+plot 'basis_kernels.dat' index 0 using 1:2 with lines lw 2 title 'n = 0 (recurrence)' noenhanced, \
      'basis_kernels.dat' index 1 using 1:2 with lines lw 1 dt 2 lc 'black' title 'n = 0: g_n on the window', \
-     'basis_kernels.dat' index 2 using 1:2 with lines lw 2 title 'n = 1 (recurrence)', \
+     'basis_kernels.dat' index 2 using 1:2 with lines lw 2 title 'n = 1 (recurrence)' noenhanced, \
      'basis_kernels.dat' index 3 using 1:2 with lines lw 1 dt 2 lc 'black' title 'n = 1: g_n on the window', \
-     'basis_kernels.dat' index 4 using 1:2 with lines lw 2 title 'n = 2 (recurrence)', \
+     'basis_kernels.dat' index 4 using 1:2 with lines lw 2 title 'n = 2 (recurrence)' noenhanced, \
      'basis_kernels.dat' index 5 using 1:2 with lines lw 1 dt 2 lc 'black' title 'n = 2: g_n on the window', \
-     'basis_kernels.dat' index 6 using 1:2 with lines lw 2 title 'n = 3 (recurrence)', \
+     'basis_kernels.dat' index 6 using 1:2 with lines lw 2 title 'n = 3 (recurrence)' noenhanced, \
      'basis_kernels.dat' index 7 using 1:2 with lines lw 1 dt 2 lc 'black' title 'n = 3: g_n on the window'
 unset output
 reset

@@ -7,10 +7,10 @@ set ylabel 'value'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
-plot 'legs_reconstruction.dat' index 0 using 1:2 with lines lw 4 lc rgb '#bbbbbb' title 'signal', \
-     'legs_reconstruction.dat' index 1 using 1:2 with lines lw 2 title 'N = 4', \
-     'legs_reconstruction.dat' index 2 using 1:2 with lines lw 2 title 'N = 16', \
-     'legs_reconstruction.dat' index 3 using 1:2 with lines lw 2 title 'N = 64'
+plot 'legs_reconstruction.dat' index 0 using 1:2 with lines lw 4 lc rgb '#bbbbbb' title 'signal' noenhanced, \
+     'legs_reconstruction.dat' index 1 using 1:2 with lines lw 2 title 'N = 4' noenhanced, \
+     'legs_reconstruction.dat' index 2 using 1:2 with lines lw 2 title 'N = 16' noenhanced, \
+     'legs_reconstruction.dat' index 3 using 1:2 with lines lw 2 title 'N = 64' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

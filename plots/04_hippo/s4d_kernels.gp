@@ -8,9 +8,9 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
 set xzeroaxis
-plot 's4d_kernels.dat' index 0 using 1:2 with lines lw 2 title 'S4D-Lin', \
-     's4d_kernels.dat' index 1 using 1:2 with lines lw 2 title 'S4D-Inv', \
-     's4d_kernels.dat' index 2 using 1:2 with lines lw 2 title 'S4D-Real'
+plot 's4d_kernels.dat' index 0 using 1:2 with lines lw 2 title 'S4D-Lin' noenhanced, \
+     's4d_kernels.dat' index 1 using 1:2 with lines lw 2 title 'S4D-Inv' noenhanced, \
+     's4d_kernels.dat' index 2 using 1:2 with lines lw 2 title 'S4D-Real' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -8,10 +8,10 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
 set xzeroaxis
-plot 's4d_lin_basis.dat' index 0 using 1:2 with lines lw 2 title 'n = 0', \
-     's4d_lin_basis.dat' index 1 using 1:2 with lines lw 2 title 'n = 1', \
-     's4d_lin_basis.dat' index 2 using 1:2 with lines lw 2 title 'n = 2', \
-     's4d_lin_basis.dat' index 3 using 1:2 with lines lw 2 title 'n = 4'
+plot 's4d_lin_basis.dat' index 0 using 1:2 with lines lw 2 title 'n = 0' noenhanced, \
+     's4d_lin_basis.dat' index 1 using 1:2 with lines lw 2 title 'n = 1' noenhanced, \
+     's4d_lin_basis.dat' index 2 using 1:2 with lines lw 2 title 'n = 2' noenhanced, \
+     's4d_lin_basis.dat' index 3 using 1:2 with lines lw 2 title 'n = 4' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

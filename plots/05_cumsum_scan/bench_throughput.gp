@@ -1,9 +1,9 @@
 # Inclusive scan of N floats: GB/s (8 bytes per element) -- run `gnuplot bench_throughput.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_throughput.svg'
-set title 'Inclusive scan of N floats: GB/s (8 bytes per element)'
-set xlabel 'N (elements)'
-set ylabel 'GB/s'
+set title 'Inclusive scan of N floats: GB/s (8 bytes per element)' noenhanced
+set xlabel 'N (elements)' noenhanced
+set ylabel 'GB/s' noenhanced
 set logscale x
 set format x '10^{%L}'
 set logscale y
@@ -12,18 +12,18 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
 set yrange [0.1:*]
-plot 'bench_throughput.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 loop (1 core)', \
-     'bench_throughput.dat' index 1 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'copy (cudaMemcpy D2D)', \
-     'bench_throughput.dat' index 2 using 1:2 with linespoints lw 2 title '1 scan_one_thread', \
-     'bench_throughput.dat' index 3 using 1:2 with linespoints lw 2 title '2 scan_hillis_steele', \
-     'bench_throughput.dat' index 4 using 1:2 with linespoints lw 2 title '3 scan_blelloch', \
-     'bench_throughput.dat' index 5 using 1:2 with linespoints lw 2 title '4 scan_warp_shuffle', \
-     'bench_throughput.dat' index 6 using 1:2 with linespoints lw 2 title '5 scan_cub_block', \
-     'bench_throughput.dat' index 7 using 1:2 with linespoints lw 2 title '6 scan_reduce_then_scan', \
-     'bench_throughput.dat' index 8 using 1:2 with linespoints lw 2 title '7 scan_decoupled_look_back', \
-     'bench_throughput.dat' index 9 using 1:2 with linespoints lw 2 title '8 cub_device_scan', \
-     'bench_throughput.dat' index 10 using 1:2 with linespoints lw 2 title '9 thrust_inclusive_scan', \
-     'bench_throughput.dat' index 11 using 1:2 with linespoints lw 2 title '10 thrust_inclusive_scan_cached'
+plot 'bench_throughput.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 loop (1 core)' noenhanced, \
+     'bench_throughput.dat' index 1 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'copy (cudaMemcpy D2D)' noenhanced, \
+     'bench_throughput.dat' index 2 using 1:2 with linespoints lw 2 title '1 scan_one_thread' noenhanced, \
+     'bench_throughput.dat' index 3 using 1:2 with linespoints lw 2 title '2 scan_hillis_steele' noenhanced, \
+     'bench_throughput.dat' index 4 using 1:2 with linespoints lw 2 title '3 scan_blelloch' noenhanced, \
+     'bench_throughput.dat' index 5 using 1:2 with linespoints lw 2 title '4 scan_warp_shuffle' noenhanced, \
+     'bench_throughput.dat' index 6 using 1:2 with linespoints lw 2 title '5 scan_cub_block' noenhanced, \
+     'bench_throughput.dat' index 7 using 1:2 with linespoints lw 2 title '6 scan_reduce_then_scan' noenhanced, \
+     'bench_throughput.dat' index 8 using 1:2 with linespoints lw 2 title '7 scan_decoupled_look_back' noenhanced, \
+     'bench_throughput.dat' index 9 using 1:2 with linespoints lw 2 title '8 cub_device_scan' noenhanced, \
+     'bench_throughput.dat' index 10 using 1:2 with linespoints lw 2 title '9 thrust_inclusive_scan' noenhanced, \
+     'bench_throughput.dat' index 11 using 1:2 with linespoints lw 2 title '10 thrust_inclusive_scan_cached' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -1,171 +1,172 @@
 # Blelloch: up-sweep (a reduction tree), then down-sweep (prefixes) -- run `gnuplot blelloch.gp` in this directory
-set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
+set terminal svg size 760,720 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'blelloch.svg'
-set title 'Blelloch: up-sweep (a reduction tree), then down-sweep (prefixes)'
-set xlabel 'element j'
-set ylabel ''
+set title 'Blelloch: up-sweep (a reduction tree), then down-sweep (prefixes)' noenhanced
+set xlabel 'element j' noenhanced
+set ylabel '' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set label '0' at 0,0.3 center font ',7' front
-set label '1' at 1,0.3 center font ',7' front
-set label '2' at 2,0.3 center font ',7' front
-set label '3' at 3,0.3 center font ',7' front
-set label '4' at 4,0.3 center font ',7' front
-set label '5' at 5,0.3 center font ',7' front
-set label '6' at 6,0.3 center font ',7' front
-set label '7' at 7,0.3 center font ',7' front
-set label '8' at 8,0.3 center font ',7' front
-set label '9' at 9,0.3 center font ',7' front
-set label '10' at 10,0.3 center font ',7' front
-set label '11' at 11,0.3 center font ',7' front
-set label '12' at 12,0.3 center font ',7' front
-set label '13' at 13,0.3 center font ',7' front
-set label '14' at 14,0.3 center font ',7' front
-set label '15' at 15,0.3 center font ',7' front
-set label '0' at 0,-0.7 center font ',7' front
-set label '0..1' at 1,-0.7 center font ',7' front
-set label '2' at 2,-0.7 center font ',7' front
-set label '2..3' at 3,-0.7 center font ',7' front
-set label '4' at 4,-0.7 center font ',7' front
-set label '4..5' at 5,-0.7 center font ',7' front
-set label '6' at 6,-0.7 center font ',7' front
-set label '6..7' at 7,-0.7 center font ',7' front
-set label '8' at 8,-0.7 center font ',7' front
-set label '8..9' at 9,-0.7 center font ',7' front
-set label '10' at 10,-0.7 center font ',7' front
-set label '10..11' at 11,-0.7 center font ',7' front
-set label '12' at 12,-0.7 center font ',7' front
-set label '12..13' at 13,-0.7 center font ',7' front
-set label '14' at 14,-0.7 center font ',7' front
-set label '14..15' at 15,-0.7 center font ',7' front
-set label '0' at 0,-1.7 center font ',7' front
-set label '0..1' at 1,-1.7 center font ',7' front
-set label '2' at 2,-1.7 center font ',7' front
-set label '0..3' at 3,-1.7 center font ',7' front
-set label '4' at 4,-1.7 center font ',7' front
-set label '4..5' at 5,-1.7 center font ',7' front
-set label '6' at 6,-1.7 center font ',7' front
-set label '4..7' at 7,-1.7 center font ',7' front
-set label '8' at 8,-1.7 center font ',7' front
-set label '8..9' at 9,-1.7 center font ',7' front
-set label '10' at 10,-1.7 center font ',7' front
-set label '8..11' at 11,-1.7 center font ',7' front
-set label '12' at 12,-1.7 center font ',7' front
-set label '12..13' at 13,-1.7 center font ',7' front
-set label '14' at 14,-1.7 center font ',7' front
-set label '12..15' at 15,-1.7 center font ',7' front
-set label '0' at 0,-2.7 center font ',7' front
-set label '0..1' at 1,-2.7 center font ',7' front
-set label '2' at 2,-2.7 center font ',7' front
-set label '0..3' at 3,-2.7 center font ',7' front
-set label '4' at 4,-2.7 center font ',7' front
-set label '4..5' at 5,-2.7 center font ',7' front
-set label '6' at 6,-2.7 center font ',7' front
-set label '0..7' at 7,-2.7 center font ',7' front
-set label '8' at 8,-2.7 center font ',7' front
-set label '8..9' at 9,-2.7 center font ',7' front
-set label '10' at 10,-2.7 center font ',7' front
-set label '8..11' at 11,-2.7 center font ',7' front
-set label '12' at 12,-2.7 center font ',7' front
-set label '12..13' at 13,-2.7 center font ',7' front
-set label '14' at 14,-2.7 center font ',7' front
-set label '8..15' at 15,-2.7 center font ',7' front
-set label '0' at 0,-3.7 center font ',7' front
-set label '0..1' at 1,-3.7 center font ',7' front
-set label '2' at 2,-3.7 center font ',7' front
-set label '0..3' at 3,-3.7 center font ',7' front
-set label '4' at 4,-3.7 center font ',7' front
-set label '4..5' at 5,-3.7 center font ',7' front
-set label '6' at 6,-3.7 center font ',7' front
-set label '0..7' at 7,-3.7 center font ',7' front
-set label '8' at 8,-3.7 center font ',7' front
-set label '8..9' at 9,-3.7 center font ',7' front
-set label '10' at 10,-3.7 center font ',7' front
-set label '8..11' at 11,-3.7 center font ',7' front
-set label '12' at 12,-3.7 center font ',7' front
-set label '12..13' at 13,-3.7 center font ',7' front
-set label '14' at 14,-3.7 center font ',7' front
-set label '0..15' at 15,-3.7 center font ',7' front
-set label '0' at 0,-4.7 center font ',7' front
-set label '0..1' at 1,-4.7 center font ',7' front
-set label '2' at 2,-4.7 center font ',7' front
-set label '0..3' at 3,-4.7 center font ',7' front
-set label '4' at 4,-4.7 center font ',7' front
-set label '4..5' at 5,-4.7 center font ',7' front
-set label '6' at 6,-4.7 center font ',7' front
-set label '0..7' at 7,-4.7 center font ',7' front
-set label '8' at 8,-4.7 center font ',7' front
-set label '8..9' at 9,-4.7 center font ',7' front
-set label '10' at 10,-4.7 center font ',7' front
-set label '8..11' at 11,-4.7 center font ',7' front
-set label '12' at 12,-4.7 center font ',7' front
-set label '12..13' at 13,-4.7 center font ',7' front
-set label '14' at 14,-4.7 center font ',7' front
-set label '∅' at 15,-4.7 center font ',7' front
-set label '0' at 0,-5.7 center font ',7' front
-set label '0..1' at 1,-5.7 center font ',7' front
-set label '2' at 2,-5.7 center font ',7' front
-set label '0..3' at 3,-5.7 center font ',7' front
-set label '4' at 4,-5.7 center font ',7' front
-set label '4..5' at 5,-5.7 center font ',7' front
-set label '6' at 6,-5.7 center font ',7' front
-set label '∅' at 7,-5.7 center font ',7' front
-set label '8' at 8,-5.7 center font ',7' front
-set label '8..9' at 9,-5.7 center font ',7' front
-set label '10' at 10,-5.7 center font ',7' front
-set label '8..11' at 11,-5.7 center font ',7' front
-set label '12' at 12,-5.7 center font ',7' front
-set label '12..13' at 13,-5.7 center font ',7' front
-set label '14' at 14,-5.7 center font ',7' front
-set label '0..7' at 15,-5.7 center font ',7' front
-set label '0' at 0,-6.7 center font ',7' front
-set label '0..1' at 1,-6.7 center font ',7' front
-set label '2' at 2,-6.7 center font ',7' front
-set label '∅' at 3,-6.7 center font ',7' front
-set label '4' at 4,-6.7 center font ',7' front
-set label '4..5' at 5,-6.7 center font ',7' front
-set label '6' at 6,-6.7 center font ',7' front
-set label '0..3' at 7,-6.7 center font ',7' front
-set label '8' at 8,-6.7 center font ',7' front
-set label '8..9' at 9,-6.7 center font ',7' front
-set label '10' at 10,-6.7 center font ',7' front
-set label '0..7' at 11,-6.7 center font ',7' front
-set label '12' at 12,-6.7 center font ',7' front
-set label '12..13' at 13,-6.7 center font ',7' front
-set label '14' at 14,-6.7 center font ',7' front
-set label '0..11' at 15,-6.7 center font ',7' front
-set label '0' at 0,-7.7 center font ',7' front
-set label '∅' at 1,-7.7 center font ',7' front
-set label '2' at 2,-7.7 center font ',7' front
-set label '0..1' at 3,-7.7 center font ',7' front
-set label '4' at 4,-7.7 center font ',7' front
-set label '0..3' at 5,-7.7 center font ',7' front
-set label '6' at 6,-7.7 center font ',7' front
-set label '0..5' at 7,-7.7 center font ',7' front
-set label '8' at 8,-7.7 center font ',7' front
-set label '0..7' at 9,-7.7 center font ',7' front
-set label '10' at 10,-7.7 center font ',7' front
-set label '0..9' at 11,-7.7 center font ',7' front
-set label '12' at 12,-7.7 center font ',7' front
-set label '0..11' at 13,-7.7 center font ',7' front
-set label '14' at 14,-7.7 center font ',7' front
-set label '0..13' at 15,-7.7 center font ',7' front
-set label '∅' at 0,-8.7 center font ',7' front
-set label '0' at 1,-8.7 center font ',7' front
-set label '0..1' at 2,-8.7 center font ',7' front
-set label '0..2' at 3,-8.7 center font ',7' front
-set label '0..3' at 4,-8.7 center font ',7' front
-set label '0..4' at 5,-8.7 center font ',7' front
-set label '0..5' at 6,-8.7 center font ',7' front
-set label '0..6' at 7,-8.7 center font ',7' front
-set label '0..7' at 8,-8.7 center font ',7' front
-set label '0..8' at 9,-8.7 center font ',7' front
-set label '0..9' at 10,-8.7 center font ',7' front
-set label '0..10' at 11,-8.7 center font ',7' front
-set label '0..11' at 12,-8.7 center font ',7' front
-set label '0..12' at 13,-8.7 center font ',7' front
-set label '0..13' at 14,-8.7 center font ',7' front
-set label '0..14' at 15,-8.7 center font ',7' front
+set label '0' at 0,0.3 center font ',10' boxed front
+set label '1' at 1,0.3 center font ',10' boxed front
+set label '2' at 2,0.3 center font ',10' boxed front
+set label '3' at 3,0.3 center font ',10' boxed front
+set label '4' at 4,0.3 center font ',10' boxed front
+set label '5' at 5,0.3 center font ',10' boxed front
+set label '6' at 6,0.3 center font ',10' boxed front
+set label '7' at 7,0.3 center font ',10' boxed front
+set label '8' at 8,0.3 center font ',10' boxed front
+set label '9' at 9,0.3 center font ',10' boxed front
+set label '10' at 10,0.3 center font ',10' boxed front
+set label '11' at 11,0.3 center font ',10' boxed front
+set label '12' at 12,0.3 center font ',10' boxed front
+set label '13' at 13,0.3 center font ',10' boxed front
+set label '14' at 14,0.3 center font ',10' boxed front
+set label '15' at 15,0.3 center font ',10' boxed front
+set label '0' at 0,-0.7 center font ',10' boxed front
+set label '0..1' at 1,-0.7 center font ',10' boxed front
+set label '2' at 2,-0.7 center font ',10' boxed front
+set label '2..3' at 3,-0.7 center font ',10' boxed front
+set label '4' at 4,-0.7 center font ',10' boxed front
+set label '4..5' at 5,-0.7 center font ',10' boxed front
+set label '6' at 6,-0.7 center font ',10' boxed front
+set label '6..7' at 7,-0.7 center font ',10' boxed front
+set label '8' at 8,-0.7 center font ',10' boxed front
+set label '8..9' at 9,-0.7 center font ',10' boxed front
+set label '10' at 10,-0.7 center font ',10' boxed front
+set label '10..11' at 11,-0.7 center font ',10' boxed front
+set label '12' at 12,-0.7 center font ',10' boxed front
+set label '12..13' at 13,-0.7 center font ',10' boxed front
+set label '14' at 14,-0.7 center font ',10' boxed front
+set label '14..15' at 15,-0.7 center font ',10' boxed front
+set label '0' at 0,-1.7 center font ',10' boxed front
+set label '0..1' at 1,-1.7 center font ',10' boxed front
+set label '2' at 2,-1.7 center font ',10' boxed front
+set label '0..3' at 3,-1.7 center font ',10' boxed front
+set label '4' at 4,-1.7 center font ',10' boxed front
+set label '4..5' at 5,-1.7 center font ',10' boxed front
+set label '6' at 6,-1.7 center font ',10' boxed front
+set label '4..7' at 7,-1.7 center font ',10' boxed front
+set label '8' at 8,-1.7 center font ',10' boxed front
+set label '8..9' at 9,-1.7 center font ',10' boxed front
+set label '10' at 10,-1.7 center font ',10' boxed front
+set label '8..11' at 11,-1.7 center font ',10' boxed front
+set label '12' at 12,-1.7 center font ',10' boxed front
+set label '12..13' at 13,-1.7 center font ',10' boxed front
+set label '14' at 14,-1.7 center font ',10' boxed front
+set label '12..15' at 15,-1.7 center font ',10' boxed front
+set label '0' at 0,-2.7 center font ',10' boxed front
+set label '0..1' at 1,-2.7 center font ',10' boxed front
+set label '2' at 2,-2.7 center font ',10' boxed front
+set label '0..3' at 3,-2.7 center font ',10' boxed front
+set label '4' at 4,-2.7 center font ',10' boxed front
+set label '4..5' at 5,-2.7 center font ',10' boxed front
+set label '6' at 6,-2.7 center font ',10' boxed front
+set label '0..7' at 7,-2.7 center font ',10' boxed front
+set label '8' at 8,-2.7 center font ',10' boxed front
+set label '8..9' at 9,-2.7 center font ',10' boxed front
+set label '10' at 10,-2.7 center font ',10' boxed front
+set label '8..11' at 11,-2.7 center font ',10' boxed front
+set label '12' at 12,-2.7 center font ',10' boxed front
+set label '12..13' at 13,-2.7 center font ',10' boxed front
+set label '14' at 14,-2.7 center font ',10' boxed front
+set label '8..15' at 15,-2.7 center font ',10' boxed front
+set label '0' at 0,-3.7 center font ',10' boxed front
+set label '0..1' at 1,-3.7 center font ',10' boxed front
+set label '2' at 2,-3.7 center font ',10' boxed front
+set label '0..3' at 3,-3.7 center font ',10' boxed front
+set label '4' at 4,-3.7 center font ',10' boxed front
+set label '4..5' at 5,-3.7 center font ',10' boxed front
+set label '6' at 6,-3.7 center font ',10' boxed front
+set label '0..7' at 7,-3.7 center font ',10' boxed front
+set label '8' at 8,-3.7 center font ',10' boxed front
+set label '8..9' at 9,-3.7 center font ',10' boxed front
+set label '10' at 10,-3.7 center font ',10' boxed front
+set label '8..11' at 11,-3.7 center font ',10' boxed front
+set label '12' at 12,-3.7 center font ',10' boxed front
+set label '12..13' at 13,-3.7 center font ',10' boxed front
+set label '14' at 14,-3.7 center font ',10' boxed front
+set label '0..15' at 15,-3.7 center font ',10' boxed front
+set label '0' at 0,-4.7 center font ',10' boxed front
+set label '0..1' at 1,-4.7 center font ',10' boxed front
+set label '2' at 2,-4.7 center font ',10' boxed front
+set label '0..3' at 3,-4.7 center font ',10' boxed front
+set label '4' at 4,-4.7 center font ',10' boxed front
+set label '4..5' at 5,-4.7 center font ',10' boxed front
+set label '6' at 6,-4.7 center font ',10' boxed front
+set label '0..7' at 7,-4.7 center font ',10' boxed front
+set label '8' at 8,-4.7 center font ',10' boxed front
+set label '8..9' at 9,-4.7 center font ',10' boxed front
+set label '10' at 10,-4.7 center font ',10' boxed front
+set label '8..11' at 11,-4.7 center font ',10' boxed front
+set label '12' at 12,-4.7 center font ',10' boxed front
+set label '12..13' at 13,-4.7 center font ',10' boxed front
+set label '14' at 14,-4.7 center font ',10' boxed front
+set label '∅' at 15,-4.7 center font ',10' boxed front
+set label '0' at 0,-5.7 center font ',10' boxed front
+set label '0..1' at 1,-5.7 center font ',10' boxed front
+set label '2' at 2,-5.7 center font ',10' boxed front
+set label '0..3' at 3,-5.7 center font ',10' boxed front
+set label '4' at 4,-5.7 center font ',10' boxed front
+set label '4..5' at 5,-5.7 center font ',10' boxed front
+set label '6' at 6,-5.7 center font ',10' boxed front
+set label '∅' at 7,-5.7 center font ',10' boxed front
+set label '8' at 8,-5.7 center font ',10' boxed front
+set label '8..9' at 9,-5.7 center font ',10' boxed front
+set label '10' at 10,-5.7 center font ',10' boxed front
+set label '8..11' at 11,-5.7 center font ',10' boxed front
+set label '12' at 12,-5.7 center font ',10' boxed front
+set label '12..13' at 13,-5.7 center font ',10' boxed front
+set label '14' at 14,-5.7 center font ',10' boxed front
+set label '0..7' at 15,-5.7 center font ',10' boxed front
+set label '0' at 0,-6.7 center font ',10' boxed front
+set label '0..1' at 1,-6.7 center font ',10' boxed front
+set label '2' at 2,-6.7 center font ',10' boxed front
+set label '∅' at 3,-6.7 center font ',10' boxed front
+set label '4' at 4,-6.7 center font ',10' boxed front
+set label '4..5' at 5,-6.7 center font ',10' boxed front
+set label '6' at 6,-6.7 center font ',10' boxed front
+set label '0..3' at 7,-6.7 center font ',10' boxed front
+set label '8' at 8,-6.7 center font ',10' boxed front
+set label '8..9' at 9,-6.7 center font ',10' boxed front
+set label '10' at 10,-6.7 center font ',10' boxed front
+set label '0..7' at 11,-6.7 center font ',10' boxed front
+set label '12' at 12,-6.7 center font ',10' boxed front
+set label '12..13' at 13,-6.7 center font ',10' boxed front
+set label '14' at 14,-6.7 center font ',10' boxed front
+set label '0..11' at 15,-6.7 center font ',10' boxed front
+set label '0' at 0,-7.7 center font ',10' boxed front
+set label '∅' at 1,-7.7 center font ',10' boxed front
+set label '2' at 2,-7.7 center font ',10' boxed front
+set label '0..1' at 3,-7.7 center font ',10' boxed front
+set label '4' at 4,-7.7 center font ',10' boxed front
+set label '0..3' at 5,-7.7 center font ',10' boxed front
+set label '6' at 6,-7.7 center font ',10' boxed front
+set label '0..5' at 7,-7.7 center font ',10' boxed front
+set label '8' at 8,-7.7 center font ',10' boxed front
+set label '0..7' at 9,-7.7 center font ',10' boxed front
+set label '10' at 10,-7.7 center font ',10' boxed front
+set label '0..9' at 11,-7.7 center font ',10' boxed front
+set label '12' at 12,-7.7 center font ',10' boxed front
+set label '0..11' at 13,-7.7 center font ',10' boxed front
+set label '14' at 14,-7.7 center font ',10' boxed front
+set label '0..13' at 15,-7.7 center font ',10' boxed front
+set label '∅' at 0,-8.7 center font ',10' boxed front
+set label '0' at 1,-8.7 center font ',10' boxed front
+set label '0..1' at 2,-8.7 center font ',10' boxed front
+set label '0..2' at 3,-8.7 center font ',10' boxed front
+set label '0..3' at 4,-8.7 center font ',10' boxed front
+set label '0..4' at 5,-8.7 center font ',10' boxed front
+set label '0..5' at 6,-8.7 center font ',10' boxed front
+set label '0..6' at 7,-8.7 center font ',10' boxed front
+set label '0..7' at 8,-8.7 center font ',10' boxed front
+set label '0..8' at 9,-8.7 center font ',10' boxed front
+set label '0..9' at 10,-8.7 center font ',10' boxed front
+set label '0..10' at 11,-8.7 center font ',10' boxed front
+set label '0..11' at 12,-8.7 center font ',10' boxed front
+set label '0..12' at 13,-8.7 center font ',10' boxed front
+set label '0..13' at 14,-8.7 center font ',10' boxed front
+set label '0..14' at 15,-8.7 center font ',10' boxed front
+set style textbox opaque noborder margins 0.5,0.5
 set ytics ('input' -0, 'up 1' -1, 'up 2' -2, 'up 4' -3, 'up 8' -4, 'clear root' -5, 'down 8' -6, 'down 4' -7, 'down 2' -8, 'down 1' -9)
 unset key
 set grid noxtics noytics
@@ -331,7 +332,7 @@ set arrow from 13,-8.08 to 12,-8.92 head filled size 0.12,20 lw 1.2 lc rgb '#ff7
 set arrow from 15,-8.08 to 15,-8.92 head filled size 0.12,20 lw 1.2 lc rgb '#1f77b4' back
 set arrow from 14,-8.08 to 15,-8.92 head filled size 0.12,20 lw 1.2 lc rgb '#1f77b4' back
 set arrow from 15,-8.08 to 14,-8.92 head filled size 0.12,20 lw 1.2 lc rgb '#ff7f0e' back
-plot 'blelloch.dat' index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#444444' title ''
+plot 'blelloch.dat' index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#444444' title '' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -340,166 +341,167 @@ set title 'Blelloch: up-sweep (a reduction tree), then down-sweep (prefixes)' no
 set xlabel 'element j' noenhanced
 set ylabel '' noenhanced
 set key below
-set label '0' at 0,0.3 center font ',7' front
-set label '1' at 1,0.3 center font ',7' front
-set label '2' at 2,0.3 center font ',7' front
-set label '3' at 3,0.3 center font ',7' front
-set label '4' at 4,0.3 center font ',7' front
-set label '5' at 5,0.3 center font ',7' front
-set label '6' at 6,0.3 center font ',7' front
-set label '7' at 7,0.3 center font ',7' front
-set label '8' at 8,0.3 center font ',7' front
-set label '9' at 9,0.3 center font ',7' front
-set label '10' at 10,0.3 center font ',7' front
-set label '11' at 11,0.3 center font ',7' front
-set label '12' at 12,0.3 center font ',7' front
-set label '13' at 13,0.3 center font ',7' front
-set label '14' at 14,0.3 center font ',7' front
-set label '15' at 15,0.3 center font ',7' front
-set label '0' at 0,-0.7 center font ',7' front
-set label '0..1' at 1,-0.7 center font ',7' front
-set label '2' at 2,-0.7 center font ',7' front
-set label '2..3' at 3,-0.7 center font ',7' front
-set label '4' at 4,-0.7 center font ',7' front
-set label '4..5' at 5,-0.7 center font ',7' front
-set label '6' at 6,-0.7 center font ',7' front
-set label '6..7' at 7,-0.7 center font ',7' front
-set label '8' at 8,-0.7 center font ',7' front
-set label '8..9' at 9,-0.7 center font ',7' front
-set label '10' at 10,-0.7 center font ',7' front
-set label '10..11' at 11,-0.7 center font ',7' front
-set label '12' at 12,-0.7 center font ',7' front
-set label '12..13' at 13,-0.7 center font ',7' front
-set label '14' at 14,-0.7 center font ',7' front
-set label '14..15' at 15,-0.7 center font ',7' front
-set label '0' at 0,-1.7 center font ',7' front
-set label '0..1' at 1,-1.7 center font ',7' front
-set label '2' at 2,-1.7 center font ',7' front
-set label '0..3' at 3,-1.7 center font ',7' front
-set label '4' at 4,-1.7 center font ',7' front
-set label '4..5' at 5,-1.7 center font ',7' front
-set label '6' at 6,-1.7 center font ',7' front
-set label '4..7' at 7,-1.7 center font ',7' front
-set label '8' at 8,-1.7 center font ',7' front
-set label '8..9' at 9,-1.7 center font ',7' front
-set label '10' at 10,-1.7 center font ',7' front
-set label '8..11' at 11,-1.7 center font ',7' front
-set label '12' at 12,-1.7 center font ',7' front
-set label '12..13' at 13,-1.7 center font ',7' front
-set label '14' at 14,-1.7 center font ',7' front
-set label '12..15' at 15,-1.7 center font ',7' front
-set label '0' at 0,-2.7 center font ',7' front
-set label '0..1' at 1,-2.7 center font ',7' front
-set label '2' at 2,-2.7 center font ',7' front
-set label '0..3' at 3,-2.7 center font ',7' front
-set label '4' at 4,-2.7 center font ',7' front
-set label '4..5' at 5,-2.7 center font ',7' front
-set label '6' at 6,-2.7 center font ',7' front
-set label '0..7' at 7,-2.7 center font ',7' front
-set label '8' at 8,-2.7 center font ',7' front
-set label '8..9' at 9,-2.7 center font ',7' front
-set label '10' at 10,-2.7 center font ',7' front
-set label '8..11' at 11,-2.7 center font ',7' front
-set label '12' at 12,-2.7 center font ',7' front
-set label '12..13' at 13,-2.7 center font ',7' front
-set label '14' at 14,-2.7 center font ',7' front
-set label '8..15' at 15,-2.7 center font ',7' front
-set label '0' at 0,-3.7 center font ',7' front
-set label '0..1' at 1,-3.7 center font ',7' front
-set label '2' at 2,-3.7 center font ',7' front
-set label '0..3' at 3,-3.7 center font ',7' front
-set label '4' at 4,-3.7 center font ',7' front
-set label '4..5' at 5,-3.7 center font ',7' front
-set label '6' at 6,-3.7 center font ',7' front
-set label '0..7' at 7,-3.7 center font ',7' front
-set label '8' at 8,-3.7 center font ',7' front
-set label '8..9' at 9,-3.7 center font ',7' front
-set label '10' at 10,-3.7 center font ',7' front
-set label '8..11' at 11,-3.7 center font ',7' front
-set label '12' at 12,-3.7 center font ',7' front
-set label '12..13' at 13,-3.7 center font ',7' front
-set label '14' at 14,-3.7 center font ',7' front
-set label '0..15' at 15,-3.7 center font ',7' front
-set label '0' at 0,-4.7 center font ',7' front
-set label '0..1' at 1,-4.7 center font ',7' front
-set label '2' at 2,-4.7 center font ',7' front
-set label '0..3' at 3,-4.7 center font ',7' front
-set label '4' at 4,-4.7 center font ',7' front
-set label '4..5' at 5,-4.7 center font ',7' front
-set label '6' at 6,-4.7 center font ',7' front
-set label '0..7' at 7,-4.7 center font ',7' front
-set label '8' at 8,-4.7 center font ',7' front
-set label '8..9' at 9,-4.7 center font ',7' front
-set label '10' at 10,-4.7 center font ',7' front
-set label '8..11' at 11,-4.7 center font ',7' front
-set label '12' at 12,-4.7 center font ',7' front
-set label '12..13' at 13,-4.7 center font ',7' front
-set label '14' at 14,-4.7 center font ',7' front
-set label '∅' at 15,-4.7 center font ',7' front
-set label '0' at 0,-5.7 center font ',7' front
-set label '0..1' at 1,-5.7 center font ',7' front
-set label '2' at 2,-5.7 center font ',7' front
-set label '0..3' at 3,-5.7 center font ',7' front
-set label '4' at 4,-5.7 center font ',7' front
-set label '4..5' at 5,-5.7 center font ',7' front
-set label '6' at 6,-5.7 center font ',7' front
-set label '∅' at 7,-5.7 center font ',7' front
-set label '8' at 8,-5.7 center font ',7' front
-set label '8..9' at 9,-5.7 center font ',7' front
-set label '10' at 10,-5.7 center font ',7' front
-set label '8..11' at 11,-5.7 center font ',7' front
-set label '12' at 12,-5.7 center font ',7' front
-set label '12..13' at 13,-5.7 center font ',7' front
-set label '14' at 14,-5.7 center font ',7' front
-set label '0..7' at 15,-5.7 center font ',7' front
-set label '0' at 0,-6.7 center font ',7' front
-set label '0..1' at 1,-6.7 center font ',7' front
-set label '2' at 2,-6.7 center font ',7' front
-set label '∅' at 3,-6.7 center font ',7' front
-set label '4' at 4,-6.7 center font ',7' front
-set label '4..5' at 5,-6.7 center font ',7' front
-set label '6' at 6,-6.7 center font ',7' front
-set label '0..3' at 7,-6.7 center font ',7' front
-set label '8' at 8,-6.7 center font ',7' front
-set label '8..9' at 9,-6.7 center font ',7' front
-set label '10' at 10,-6.7 center font ',7' front
-set label '0..7' at 11,-6.7 center font ',7' front
-set label '12' at 12,-6.7 center font ',7' front
-set label '12..13' at 13,-6.7 center font ',7' front
-set label '14' at 14,-6.7 center font ',7' front
-set label '0..11' at 15,-6.7 center font ',7' front
-set label '0' at 0,-7.7 center font ',7' front
-set label '∅' at 1,-7.7 center font ',7' front
-set label '2' at 2,-7.7 center font ',7' front
-set label '0..1' at 3,-7.7 center font ',7' front
-set label '4' at 4,-7.7 center font ',7' front
-set label '0..3' at 5,-7.7 center font ',7' front
-set label '6' at 6,-7.7 center font ',7' front
-set label '0..5' at 7,-7.7 center font ',7' front
-set label '8' at 8,-7.7 center font ',7' front
-set label '0..7' at 9,-7.7 center font ',7' front
-set label '10' at 10,-7.7 center font ',7' front
-set label '0..9' at 11,-7.7 center font ',7' front
-set label '12' at 12,-7.7 center font ',7' front
-set label '0..11' at 13,-7.7 center font ',7' front
-set label '14' at 14,-7.7 center font ',7' front
-set label '0..13' at 15,-7.7 center font ',7' front
-set label '∅' at 0,-8.7 center font ',7' front
-set label '0' at 1,-8.7 center font ',7' front
-set label '0..1' at 2,-8.7 center font ',7' front
-set label '0..2' at 3,-8.7 center font ',7' front
-set label '0..3' at 4,-8.7 center font ',7' front
-set label '0..4' at 5,-8.7 center font ',7' front
-set label '0..5' at 6,-8.7 center font ',7' front
-set label '0..6' at 7,-8.7 center font ',7' front
-set label '0..7' at 8,-8.7 center font ',7' front
-set label '0..8' at 9,-8.7 center font ',7' front
-set label '0..9' at 10,-8.7 center font ',7' front
-set label '0..10' at 11,-8.7 center font ',7' front
-set label '0..11' at 12,-8.7 center font ',7' front
-set label '0..12' at 13,-8.7 center font ',7' front
-set label '0..13' at 14,-8.7 center font ',7' front
-set label '0..14' at 15,-8.7 center font ',7' front
+set label '0' at 0,0.3 center font ',10' boxed front
+set label '1' at 1,0.3 center font ',10' boxed front
+set label '2' at 2,0.3 center font ',10' boxed front
+set label '3' at 3,0.3 center font ',10' boxed front
+set label '4' at 4,0.3 center font ',10' boxed front
+set label '5' at 5,0.3 center font ',10' boxed front
+set label '6' at 6,0.3 center font ',10' boxed front
+set label '7' at 7,0.3 center font ',10' boxed front
+set label '8' at 8,0.3 center font ',10' boxed front
+set label '9' at 9,0.3 center font ',10' boxed front
+set label '10' at 10,0.3 center font ',10' boxed front
+set label '11' at 11,0.3 center font ',10' boxed front
+set label '12' at 12,0.3 center font ',10' boxed front
+set label '13' at 13,0.3 center font ',10' boxed front
+set label '14' at 14,0.3 center font ',10' boxed front
+set label '15' at 15,0.3 center font ',10' boxed front
+set label '0' at 0,-0.7 center font ',10' boxed front
+set label '0..1' at 1,-0.7 center font ',10' boxed front
+set label '2' at 2,-0.7 center font ',10' boxed front
+set label '2..3' at 3,-0.7 center font ',10' boxed front
+set label '4' at 4,-0.7 center font ',10' boxed front
+set label '4..5' at 5,-0.7 center font ',10' boxed front
+set label '6' at 6,-0.7 center font ',10' boxed front
+set label '6..7' at 7,-0.7 center font ',10' boxed front
+set label '8' at 8,-0.7 center font ',10' boxed front
+set label '8..9' at 9,-0.7 center font ',10' boxed front
+set label '10' at 10,-0.7 center font ',10' boxed front
+set label '10..11' at 11,-0.7 center font ',10' boxed front
+set label '12' at 12,-0.7 center font ',10' boxed front
+set label '12..13' at 13,-0.7 center font ',10' boxed front
+set label '14' at 14,-0.7 center font ',10' boxed front
+set label '14..15' at 15,-0.7 center font ',10' boxed front
+set label '0' at 0,-1.7 center font ',10' boxed front
+set label '0..1' at 1,-1.7 center font ',10' boxed front
+set label '2' at 2,-1.7 center font ',10' boxed front
+set label '0..3' at 3,-1.7 center font ',10' boxed front
+set label '4' at 4,-1.7 center font ',10' boxed front
+set label '4..5' at 5,-1.7 center font ',10' boxed front
+set label '6' at 6,-1.7 center font ',10' boxed front
+set label '4..7' at 7,-1.7 center font ',10' boxed front
+set label '8' at 8,-1.7 center font ',10' boxed front
+set label '8..9' at 9,-1.7 center font ',10' boxed front
+set label '10' at 10,-1.7 center font ',10' boxed front
+set label '8..11' at 11,-1.7 center font ',10' boxed front
+set label '12' at 12,-1.7 center font ',10' boxed front
+set label '12..13' at 13,-1.7 center font ',10' boxed front
+set label '14' at 14,-1.7 center font ',10' boxed front
+set label '12..15' at 15,-1.7 center font ',10' boxed front
+set label '0' at 0,-2.7 center font ',10' boxed front
+set label '0..1' at 1,-2.7 center font ',10' boxed front
+set label '2' at 2,-2.7 center font ',10' boxed front
+set label '0..3' at 3,-2.7 center font ',10' boxed front
+set label '4' at 4,-2.7 center font ',10' boxed front
+set label '4..5' at 5,-2.7 center font ',10' boxed front
+set label '6' at 6,-2.7 center font ',10' boxed front
+set label '0..7' at 7,-2.7 center font ',10' boxed front
+set label '8' at 8,-2.7 center font ',10' boxed front
+set label '8..9' at 9,-2.7 center font ',10' boxed front
+set label '10' at 10,-2.7 center font ',10' boxed front
+set label '8..11' at 11,-2.7 center font ',10' boxed front
+set label '12' at 12,-2.7 center font ',10' boxed front
+set label '12..13' at 13,-2.7 center font ',10' boxed front
+set label '14' at 14,-2.7 center font ',10' boxed front
+set label '8..15' at 15,-2.7 center font ',10' boxed front
+set label '0' at 0,-3.7 center font ',10' boxed front
+set label '0..1' at 1,-3.7 center font ',10' boxed front
+set label '2' at 2,-3.7 center font ',10' boxed front
+set label '0..3' at 3,-3.7 center font ',10' boxed front
+set label '4' at 4,-3.7 center font ',10' boxed front
+set label '4..5' at 5,-3.7 center font ',10' boxed front
+set label '6' at 6,-3.7 center font ',10' boxed front
+set label '0..7' at 7,-3.7 center font ',10' boxed front
+set label '8' at 8,-3.7 center font ',10' boxed front
+set label '8..9' at 9,-3.7 center font ',10' boxed front
+set label '10' at 10,-3.7 center font ',10' boxed front
+set label '8..11' at 11,-3.7 center font ',10' boxed front
+set label '12' at 12,-3.7 center font ',10' boxed front
+set label '12..13' at 13,-3.7 center font ',10' boxed front
+set label '14' at 14,-3.7 center font ',10' boxed front
+set label '0..15' at 15,-3.7 center font ',10' boxed front
+set label '0' at 0,-4.7 center font ',10' boxed front
+set label '0..1' at 1,-4.7 center font ',10' boxed front
+set label '2' at 2,-4.7 center font ',10' boxed front
+set label '0..3' at 3,-4.7 center font ',10' boxed front
+set label '4' at 4,-4.7 center font ',10' boxed front
+set label '4..5' at 5,-4.7 center font ',10' boxed front
+set label '6' at 6,-4.7 center font ',10' boxed front
+set label '0..7' at 7,-4.7 center font ',10' boxed front
+set label '8' at 8,-4.7 center font ',10' boxed front
+set label '8..9' at 9,-4.7 center font ',10' boxed front
+set label '10' at 10,-4.7 center font ',10' boxed front
+set label '8..11' at 11,-4.7 center font ',10' boxed front
+set label '12' at 12,-4.7 center font ',10' boxed front
+set label '12..13' at 13,-4.7 center font ',10' boxed front
+set label '14' at 14,-4.7 center font ',10' boxed front
+set label '∅' at 15,-4.7 center font ',10' boxed front
+set label '0' at 0,-5.7 center font ',10' boxed front
+set label '0..1' at 1,-5.7 center font ',10' boxed front
+set label '2' at 2,-5.7 center font ',10' boxed front
+set label '0..3' at 3,-5.7 center font ',10' boxed front
+set label '4' at 4,-5.7 center font ',10' boxed front
+set label '4..5' at 5,-5.7 center font ',10' boxed front
+set label '6' at 6,-5.7 center font ',10' boxed front
+set label '∅' at 7,-5.7 center font ',10' boxed front
+set label '8' at 8,-5.7 center font ',10' boxed front
+set label '8..9' at 9,-5.7 center font ',10' boxed front
+set label '10' at 10,-5.7 center font ',10' boxed front
+set label '8..11' at 11,-5.7 center font ',10' boxed front
+set label '12' at 12,-5.7 center font ',10' boxed front
+set label '12..13' at 13,-5.7 center font ',10' boxed front
+set label '14' at 14,-5.7 center font ',10' boxed front
+set label '0..7' at 15,-5.7 center font ',10' boxed front
+set label '0' at 0,-6.7 center font ',10' boxed front
+set label '0..1' at 1,-6.7 center font ',10' boxed front
+set label '2' at 2,-6.7 center font ',10' boxed front
+set label '∅' at 3,-6.7 center font ',10' boxed front
+set label '4' at 4,-6.7 center font ',10' boxed front
+set label '4..5' at 5,-6.7 center font ',10' boxed front
+set label '6' at 6,-6.7 center font ',10' boxed front
+set label '0..3' at 7,-6.7 center font ',10' boxed front
+set label '8' at 8,-6.7 center font ',10' boxed front
+set label '8..9' at 9,-6.7 center font ',10' boxed front
+set label '10' at 10,-6.7 center font ',10' boxed front
+set label '0..7' at 11,-6.7 center font ',10' boxed front
+set label '12' at 12,-6.7 center font ',10' boxed front
+set label '12..13' at 13,-6.7 center font ',10' boxed front
+set label '14' at 14,-6.7 center font ',10' boxed front
+set label '0..11' at 15,-6.7 center font ',10' boxed front
+set label '0' at 0,-7.7 center font ',10' boxed front
+set label '∅' at 1,-7.7 center font ',10' boxed front
+set label '2' at 2,-7.7 center font ',10' boxed front
+set label '0..1' at 3,-7.7 center font ',10' boxed front
+set label '4' at 4,-7.7 center font ',10' boxed front
+set label '0..3' at 5,-7.7 center font ',10' boxed front
+set label '6' at 6,-7.7 center font ',10' boxed front
+set label '0..5' at 7,-7.7 center font ',10' boxed front
+set label '8' at 8,-7.7 center font ',10' boxed front
+set label '0..7' at 9,-7.7 center font ',10' boxed front
+set label '10' at 10,-7.7 center font ',10' boxed front
+set label '0..9' at 11,-7.7 center font ',10' boxed front
+set label '12' at 12,-7.7 center font ',10' boxed front
+set label '0..11' at 13,-7.7 center font ',10' boxed front
+set label '14' at 14,-7.7 center font ',10' boxed front
+set label '0..13' at 15,-7.7 center font ',10' boxed front
+set label '∅' at 0,-8.7 center font ',10' boxed front
+set label '0' at 1,-8.7 center font ',10' boxed front
+set label '0..1' at 2,-8.7 center font ',10' boxed front
+set label '0..2' at 3,-8.7 center font ',10' boxed front
+set label '0..3' at 4,-8.7 center font ',10' boxed front
+set label '0..4' at 5,-8.7 center font ',10' boxed front
+set label '0..5' at 6,-8.7 center font ',10' boxed front
+set label '0..6' at 7,-8.7 center font ',10' boxed front
+set label '0..7' at 8,-8.7 center font ',10' boxed front
+set label '0..8' at 9,-8.7 center font ',10' boxed front
+set label '0..9' at 10,-8.7 center font ',10' boxed front
+set label '0..10' at 11,-8.7 center font ',10' boxed front
+set label '0..11' at 12,-8.7 center font ',10' boxed front
+set label '0..12' at 13,-8.7 center font ',10' boxed front
+set label '0..13' at 14,-8.7 center font ',10' boxed front
+set label '0..14' at 15,-8.7 center font ',10' boxed front
+set style textbox opaque noborder margins 0.5,0.5
 set ytics ('input' -0, 'up 1' -1, 'up 2' -2, 'up 4' -3, 'up 8' -4, 'clear root' -5, 'down 8' -6, 'down 4' -7, 'down 2' -8, 'down 1' -9)
 unset key
 set grid noxtics noytics

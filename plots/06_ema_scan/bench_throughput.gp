@@ -12,15 +12,15 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key outside right top
 set yrange [0.1:*]
-plot 'bench_throughput.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 loop (1 core)', \
-     'bench_throughput.dat' index 1 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'copy (cudaMemcpy D2D)', \
-     'bench_throughput.dat' index 2 using 1:2 with linespoints lw 2 title '1 ema_one_thread', \
-     'bench_throughput.dat' index 3 using 1:2 with linespoints lw 2 title '2 ema_warp_pairs', \
-     'bench_throughput.dat' index 4 using 1:2 with linespoints lw 2 title '3 ema_cub_block', \
-     'bench_throughput.dat' index 5 using 1:2 with linespoints lw 2 title '4 ema_look_back', \
-     'bench_throughput.dat' index 6 using 1:2 with linespoints lw 2 title '5 ema_look_back_window', \
-     'bench_throughput.dat' index 7 using 1:2 with linespoints lw 2 title '6 cub_device_scan', \
-     'bench_throughput.dat' index 8 using 1:2 with linespoints lw 2 title '7 cub_device_scan_float2'
+plot 'bench_throughput.dat' index 0 using 1:2 with linespoints lw 2 title 'CPU fp32 loop (1 core)' noenhanced, \
+     'bench_throughput.dat' index 1 using 1:2 with lines lw 3 dt 2 lc rgb 'black' title 'copy (cudaMemcpy D2D)' noenhanced, \
+     'bench_throughput.dat' index 2 using 1:2 with linespoints lw 2 title '1 ema_one_thread' noenhanced, \
+     'bench_throughput.dat' index 3 using 1:2 with linespoints lw 2 title '2 ema_warp_pairs' noenhanced, \
+     'bench_throughput.dat' index 4 using 1:2 with linespoints lw 2 title '3 ema_cub_block' noenhanced, \
+     'bench_throughput.dat' index 5 using 1:2 with linespoints lw 2 title '4 ema_look_back' noenhanced, \
+     'bench_throughput.dat' index 6 using 1:2 with linespoints lw 2 title '5 ema_look_back_window' noenhanced, \
+     'bench_throughput.dat' index 7 using 1:2 with linespoints lw 2 title '6 cub_device_scan' noenhanced, \
+     'bench_throughput.dat' index 8 using 1:2 with linespoints lw 2 title '7 cub_device_scan_float2' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -10,11 +10,11 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-6:1]
 set key top right
-plot 'impulse_response.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.5', \
-     'impulse_response.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.8', \
-     'impulse_response.dat' index 2 using 1:2 with lines lw 2 title 'α = 0.9', \
-     'impulse_response.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.97', \
-     'impulse_response.dat' index 4 using 1:2 with lines lw 2 title 'α = 0.99'
+plot 'impulse_response.dat' index 0 using 1:2 with lines lw 2 title 'α = 0.5' noenhanced, \
+     'impulse_response.dat' index 1 using 1:2 with lines lw 2 title 'α = 0.8' noenhanced, \
+     'impulse_response.dat' index 2 using 1:2 with lines lw 2 title 'α = 0.9' noenhanced, \
+     'impulse_response.dat' index 3 using 1:2 with lines lw 2 title 'α = 0.97' noenhanced, \
+     'impulse_response.dat' index 4 using 1:2 with lines lw 2 title 'α = 0.99' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

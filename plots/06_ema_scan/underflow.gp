@@ -8,8 +8,8 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key inside bottom left
 set arrow from 149,-260 to 149,0 nohead dt 2
-plot 'underflow.dat' index 0 using 1:2 with lines lw 2 title 'fp64', \
-     'underflow.dat' index 1 using 1:2 with lines lw 3 dt 2 title 'fp32 (0 from k = 149: log2 = -inf, not drawn)'
+plot 'underflow.dat' index 0 using 1:2 with lines lw 2 title 'fp64' noenhanced, \
+     'underflow.dat' index 1 using 1:2 with lines lw 3 dt 2 title 'fp32 (0 from k = 149: log2 = -inf, not drawn)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

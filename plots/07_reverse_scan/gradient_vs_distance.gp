@@ -10,11 +10,11 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set yrange [1e-20:1e3]
 set key inside right center
-plot 'gradient_vs_distance.dat' index 0 using 1:2 with lines lw 2 title 'a = 0.5', \
-     'gradient_vs_distance.dat' index 1 using 1:2 with lines lw 2 title 'a = 0.9', \
-     'gradient_vs_distance.dat' index 2 using 1:2 with lines lw 2 title 'a = 0.99', \
-     'gradient_vs_distance.dat' index 3 using 1:2 with lines lw 2 title 'a = 1', \
-     'gradient_vs_distance.dat' index 4 using 1:2 with lines lw 2 title 'a = 1.01'
+plot 'gradient_vs_distance.dat' index 0 using 1:2 with lines lw 2 title 'a = 0.5' noenhanced, \
+     'gradient_vs_distance.dat' index 1 using 1:2 with lines lw 2 title 'a = 0.9' noenhanced, \
+     'gradient_vs_distance.dat' index 2 using 1:2 with lines lw 2 title 'a = 0.99' noenhanced, \
+     'gradient_vs_distance.dat' index 3 using 1:2 with lines lw 2 title 'a = 1' noenhanced, \
+     'gradient_vs_distance.dat' index 4 using 1:2 with lines lw 2 title 'a = 1.01' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -1,9 +1,9 @@
 # Speedup over the official kernel (its H200 times of 2026-11-21) -- run `gnuplot bench_official.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_official.svg'
-set title 'Speedup over the official kernel (its H200 times of 2026-11-21)'
-set xlabel ''
-set ylabel 'official time ÷ this version''s'
+set title 'Speedup over the official kernel (its H200 times of 2026-11-21)' noenhanced
+set xlabel '' noenhanced
+set ylabel 'official time ÷ this version''s' noenhanced
 set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
@@ -13,20 +13,20 @@ set xrange [0.5:6.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
-plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title 'v1 forward', \
-     'bench_official.dat' index 1 using 1:2 with points pt 5 ps 1.2 lc 1 title 'v1 fwd+bwd', \
-     'bench_official.dat' index 2 using 1:2 with points pt 7 ps 1.2 lc 2 title 'v2 forward', \
-     'bench_official.dat' index 3 using 1:2 with points pt 5 ps 1.2 lc 2 title 'v2 fwd+bwd', \
-     'bench_official.dat' index 4 using 1:2 with points pt 7 ps 1.2 lc 3 title 'v3 forward', \
-     'bench_official.dat' index 5 using 1:2 with points pt 5 ps 1.2 lc 3 title 'v3 fwd+bwd', \
-     'bench_official.dat' index 6 using 1:2 with points pt 7 ps 1.2 lc 4 title 'v4 forward', \
-     'bench_official.dat' index 7 using 1:2 with points pt 5 ps 1.2 lc 4 title 'v4 fwd+bwd', \
-     'bench_official.dat' index 8 using 1:2 with points pt 7 ps 1.2 lc 5 title 'v5 forward', \
-     'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 lc 5 title 'v5 fwd+bwd', \
-     'bench_official.dat' index 10 using 1:2 with points pt 7 ps 1.2 lc 6 title 'v5 + kept h forward', \
-     'bench_official.dat' index 11 using 1:2 with points pt 5 ps 1.2 lc 6 title 'v5 + kept h fwd+bwd', \
-     'bench_official.dat' index 12 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel', \
-     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2×'
+plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title 'v1 forward' noenhanced, \
+     'bench_official.dat' index 1 using 1:2 with points pt 5 ps 1.2 lc 1 title 'v1 fwd+bwd' noenhanced, \
+     'bench_official.dat' index 2 using 1:2 with points pt 7 ps 1.2 lc 2 title 'v2 forward' noenhanced, \
+     'bench_official.dat' index 3 using 1:2 with points pt 5 ps 1.2 lc 2 title 'v2 fwd+bwd' noenhanced, \
+     'bench_official.dat' index 4 using 1:2 with points pt 7 ps 1.2 lc 3 title 'v3 forward' noenhanced, \
+     'bench_official.dat' index 5 using 1:2 with points pt 5 ps 1.2 lc 3 title 'v3 fwd+bwd' noenhanced, \
+     'bench_official.dat' index 6 using 1:2 with points pt 7 ps 1.2 lc 4 title 'v4 forward' noenhanced, \
+     'bench_official.dat' index 7 using 1:2 with points pt 5 ps 1.2 lc 4 title 'v4 fwd+bwd' noenhanced, \
+     'bench_official.dat' index 8 using 1:2 with points pt 7 ps 1.2 lc 5 title 'v5 forward' noenhanced, \
+     'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 lc 5 title 'v5 fwd+bwd' noenhanced, \
+     'bench_official.dat' index 10 using 1:2 with points pt 7 ps 1.2 lc 6 title 'v5 + kept h forward' noenhanced, \
+     'bench_official.dat' index 11 using 1:2 with points pt 5 ps 1.2 lc 6 title 'v5 + kept h fwd+bwd' noenhanced, \
+     'bench_official.dat' index 12 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel' noenhanced, \
+     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2×' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

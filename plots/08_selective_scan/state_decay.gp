@@ -10,11 +10,11 @@ set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key inside top right
 set yrange [1e-8:1]
-plot 'state_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 0 (A = -1)', \
-     'state_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 1 (A = -2)', \
-     'state_decay.dat' index 2 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 3 (A = -4)', \
-     'state_decay.dat' index 3 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 7 (A = -8)', \
-     'state_decay.dat' index 4 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 15 (A = -16)'
+plot 'state_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 0 (A = -1)' noenhanced, \
+     'state_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 1 (A = -2)' noenhanced, \
+     'state_decay.dat' index 2 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 3 (A = -4)' noenhanced, \
+     'state_decay.dat' index 3 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 7 (A = -8)' noenhanced, \
+     'state_decay.dat' index 4 using 1:2 with linespoints lw 2 pt 7 ps 0.5 title 'n = 15 (A = -16)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

@@ -9,9 +9,9 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key inside top left
-plot 'learned_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'selective model, trained', \
-     'learned_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'LTI model, trained', \
-     'learned_decay.dat' index 2 using 1:2 with lines lw 1 dt 2 title 'initial (S4D-real: n + 1)'
+plot 'learned_decay.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'selective model, trained' noenhanced, \
+     'learned_decay.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'LTI model, trained' noenhanced, \
+     'learned_decay.dat' index 2 using 1:2 with lines lw 1 dt 2 title 'initial (S4D-real: n + 1)' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono

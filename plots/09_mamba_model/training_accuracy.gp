@@ -1,17 +1,17 @@
 # Token accuracy at the copy positions, training batches -- run `gnuplot training_accuracy.gp` in this directory
 set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'training_accuracy.svg'
-set title 'Token accuracy at the copy positions, training batches'
-set xlabel 'step'
-set ylabel 'accuracy (%)'
+set title 'Token accuracy at the copy positions, training batches' noenhanced
+set xlabel 'step' noenhanced
+set ylabel 'accuracy (%)' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set key inside bottom right
 set yrange [0:100]
-plot 'training_accuracy.dat' index 0 using 1:2 with lines lw 2 title 'selective, seed 1', \
-     'training_accuracy.dat' index 1 using 1:2 with lines lw 2 title 'LTI, seed 1', \
-     'training_accuracy.dat' index 2 using 1:2 with lines lw 2 title 'selective, seed 2', \
-     'training_accuracy.dat' index 3 using 1:2 with lines lw 2 title 'LTI, seed 2'
+plot 'training_accuracy.dat' index 0 using 1:2 with lines lw 2 title 'selective, seed 1' noenhanced, \
+     'training_accuracy.dat' index 1 using 1:2 with lines lw 2 title 'LTI, seed 1' noenhanced, \
+     'training_accuracy.dat' index 2 using 1:2 with lines lw 2 title 'selective, seed 2' noenhanced, \
+     'training_accuracy.dat' index 3 using 1:2 with lines lw 2 title 'LTI, seed 2' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono
