@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Render the book: OUT_DIR/index.html (contents) + one HTML page for each page that
+# Render the book: OUT_DIR/index.html (introduction and contents) + one HTML page for each page that
 # book/pages lists, one pandoc run each. Any pandoc warning fails the build, and so do
 # a control byte in the markdown, a link to a file that does not exist, an image or a
 # link that did not parse, and math left as text (book/pages.lua).
@@ -99,6 +99,9 @@ for i in "${!sources[@]}"; do
   render "$OUT/${pages[$i]}" "$f" --toc --toc-depth=3 --resource-path="$(dirname "$f"):." "$f"
 done
 
-render "$OUT/index.html" "the contents page" -M book-page=contents --resource-path=. /dev/null
+# The contents page opens with the book's introduction, where the tree has one.
+intro=()
+[ -f book/introduction.md ] && intro=(-M book-intro=book/introduction.md)
+render "$OUT/index.html" "the contents page" -M book-page=contents "${intro[@]}" --resource-path=. /dev/null
 
 echo "$OUT/index.html"

@@ -10,8 +10,8 @@
 --
 -- Metadata set by build.sh: book-pages (one "LABEL PAGE SOURCE" per page, in book
 -- order: book/pages), book-reader (the pandoc reader format), book-repo (the
--- repository root relative to the book's directory); from metadata.yaml:
--- book-title, source-url.
+-- repository root relative to the book's directory), book-intro (the contents page's
+-- introduction, if any); from metadata.yaml: book-title, source-url.
 
 local stringify = pandoc.utils.stringify
 
@@ -139,6 +139,49 @@ local function check_text(doc, pg)
   })
 end
 
+-- An image's alt text is its caption as plain text, and pandoc would write the caption's math
+-- there as raw TeX ("\bar A_t"). Where the caption has math, the alt text is the caption written
+-- by pandoc's plain writer (math as Unicode: "Ā_(t)"), with a sub- or superscript in Unicode
+-- where each of its characters has one ("Āₜ", "e^(kΔA_(n))" stays as it is).
+local SUB = { ["0"] = "₀", ["1"] = "₁", ["2"] = "₂", ["3"] = "₃", ["4"] = "₄", ["5"] = "₅", ["6"] = "₆",
+  ["7"] = "₇", ["8"] = "₈", ["9"] = "₉", ["+"] = "₊", ["−"] = "₋", ["-"] = "₋", ["="] = "₌", ["("] = "₍",
+  [")"] = "₎", a = "ₐ", e = "ₑ", h = "ₕ", i = "ᵢ", j = "ⱼ", k = "ₖ", l = "ₗ", m = "ₘ", n = "ₙ", o = "ₒ",
+  p = "ₚ", r = "ᵣ", s = "ₛ", t = "ₜ", u = "ᵤ", v = "ᵥ", x = "ₓ" }
+local SUP = { ["0"] = "⁰", ["1"] = "¹", ["2"] = "²", ["3"] = "³", ["4"] = "⁴", ["5"] = "⁵", ["6"] = "⁶",
+  ["7"] = "⁷", ["8"] = "⁸", ["9"] = "⁹", ["+"] = "⁺", ["−"] = "⁻", ["-"] = "⁻", ["="] = "⁼", ["("] = "⁽",
+  [")"] = "⁾", i = "ⁱ", n = "ⁿ", k = "ᵏ", t = "ᵗ", x = "ˣ", T = "ᵀ" }
+
+local function scripted(text, map)
+  local out = {}
+  for _, c in utf8.codes(text) do
+    local s = map[utf8.char(c)]
+    if not s then return nil end
+    out[#out + 1] = s
+  end
+  return table.concat(out)
+end
+
+local function plain_alt(caption)
+  local text = pandoc.write(pandoc.Pandoc({ pandoc.Plain(caption) }), "plain", { wrap_text = "wrap-none" })
+  text = text:gsub("_%(([^()]*)%)", function(x) return scripted(x, SUB) end)
+  text = text:gsub("%^%(([^()]*)%)", function(x) return scripted(x, SUP) end)
+  for c = 0x2000, 0x200A do text = text:gsub(utf8.char(c), " ") end  -- texmath's spaces around operators
+  return (text:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
+end
+
+local function image_alt(doc)
+  return doc:walk({
+    Image = function(img)
+      local has_math = false
+      pandoc.Span(img.caption):walk({ Math = function() has_math = true end })
+      if has_math and not img.attributes["alt"] then
+        img.attributes["alt"] = plain_alt(img.caption)
+        return img
+      end
+    end,
+  })
+end
+
 -- Section numbers from the page's label: 8b.1, 8b.2, 8b.2.1 (no number for
 -- {.unnumbered}), as a span in the header, so the table of contents shows them.
 local function number_sections(doc, pg)
@@ -208,12 +251,31 @@ local function chapter_page(doc, chapters, reader, book_title)
   local repo = doc.meta["book-repo"] and stringify(doc.meta["book-repo"]) or "."
   doc = doc:walk({ Link = function(l) return rewrite_link(l, ch, chapters, source_url, repo) end })
   doc = number_sections(doc, ch)
+  doc = image_alt(doc)
   if #problems > 0 then fail(table.concat(problems, "\n")) end
 
   -- After the walks: these links are already the pages' addresses.
   doc.meta["include-before"] = pandoc.MetaBlocks({ nav_block(chapters, idx, reader, "top") })
   doc.meta["include-after"] = pandoc.MetaBlocks({ nav_block(chapters, idx, reader, "bottom") })
   return doc
+end
+
+-- The contents page's introduction (book/introduction.md, when the tree has one): read as a
+-- page in book/ would be, its links resolved and checked the same way.
+local function introduction(doc, chapters, reader)
+  local path = doc.meta["book-intro"] and stringify(doc.meta["book-intro"]) or ""
+  if path == "" then return {} end
+  local f = io.open(path, "rb")
+  if not f then fail("pages.lua: cannot read " .. path) end
+  local intro = pandoc.read(f:read("a"), reader)
+  f:close()
+  local pg = { label = "contents", href = "index.html", path = path, dir = path:match("^(.*)/[^/]*$") or "." }
+  check_text(intro, pg)
+  local source_url = doc.meta["source-url"] and stringify(doc.meta["source-url"]) or ""
+  local repo = doc.meta["book-repo"] and stringify(doc.meta["book-repo"]) or "."
+  intro = intro:walk({ Link = function(l) return rewrite_link(l, pg, chapters, source_url, repo) end })
+  if #problems > 0 then fail(table.concat(problems, "\n")) end
+  return intro.blocks
 end
 
 local function contents_page(doc, chapters, reader, book_title)
@@ -235,7 +297,14 @@ local function contents_page(doc, chapters, reader, book_title)
     if #subs > 0 then item[2] = pandoc.BulletList(subs) end
     items[#items + 1] = item
   end
-  doc.blocks = { pandoc.Div({ pandoc.BulletList(items) }, pandoc.Attr("book-contents", { "book-contents" })) }
+  local intro = introduction(doc, chapters, reader)
+  doc.blocks = {}
+  if #intro > 0 then
+    doc.blocks[1] = pandoc.Div(intro, pandoc.Attr("", { "book-intro" }))
+    doc.blocks[2] = pandoc.Header(2, { pandoc.Str("Contents") }, pandoc.Attr("contents"))
+  end
+  doc.blocks[#doc.blocks + 1] =
+    pandoc.Div({ pandoc.BulletList(items) }, pandoc.Attr("book-contents", { "book-contents" }))
   doc.meta.title = pandoc.MetaString(book_title)
   return doc
 end
