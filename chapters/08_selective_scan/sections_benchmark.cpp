@@ -416,6 +416,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
   // Without --official only the official kernel's six configurations have a time: bench_configs()
   // lists them first.
   against_official.settings = axis_settings(measured.empty() ? std::size(kOfficialRuns) : configs.size());
+  against_official.height = f.height;  // the same configuration names and key below the plot
   std::vector<Series> official_speedups;
   common::CheckedTiming timing(nb, {2, bench ? 10 : 5, true});
   const std::vector<Run> runs = selected_runs(nb.options());

@@ -1,5 +1,5 @@
 # Speedup over the official kernel (its H200 times of 2026-11-21) -- run `gnuplot bench_official.gp` in this directory
-set terminal svg size 760,460 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
+set terminal svg size 760,760 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_official.svg'
 set title 'Speedup over the official kernel (its H200 times of 2026-11-21)' noenhanced
 set xlabel '' noenhanced
