@@ -43,8 +43,12 @@ std::string missing_value(const CLI::App& app, int argc, const char* const* argv
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word == "--") break;
-    if (word.find('=') != std::string::npos) continue;
     const CLI::Option* option = option_named(app, word);
+    if (word.find('=') != std::string::npos) {  // "--seed=": no value, and CLI11 would take the next word for it
+      if (option != nullptr && word.back() == '=' && option->get_items_expected_min() > 0)
+        return fmt::format("{}: the value is missing ({})", word.substr(0, word.size() - 1), value_kind(*option));
+      continue;
+    }
     if (option == nullptr || option->get_items_expected_min() == 0) continue;  // not an option, or a flag
     if (i + 1 == argc) return fmt::format("{}: the value is missing ({})", word, value_kind(*option));
     if (option_named(app, argv[i + 1]) != nullptr)
