@@ -124,4 +124,13 @@ function(book_test target)
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})
   set_property(GLOBAL APPEND PROPERTY BOOK_TEST_TARGETS ${target})
+  # exercise_tests_<chapter>: a chapter's test programs that hold exercise tests, which
+  # scripts/exercise builds (and nothing else) before it runs an exercise's tests.
+  string(REGEX MATCH "^ch[0-9][0-9]_[a-z0-9_]+" chapter "${ARG_PREFIX}")
+  if(chapter AND ARG_KINDS MATCHES "exercise")
+    if(NOT TARGET exercise_tests_${chapter})
+      add_custom_target(exercise_tests_${chapter})
+    endif()
+    add_dependencies(exercise_tests_${chapter} ${target})
+  endif()
 endfunction()

@@ -15,6 +15,7 @@ int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::funct
   CLI::App app(info.title, info.program);
   CommonOptions options;
   add_common_options(app, options, info.kernel_count);
+  if (CLI::Option* kernel = app.get_option_no_throw("--kernel")) kernel->group(kGpuOptions);
   if (add_options) add_options(app);
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
   try {
@@ -33,6 +34,12 @@ int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::funct
   for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
   try {
     Notebook notebook(info, options, command_line);
+    if (!notebook.gpu()) {
+      std::string given;
+      for (const CLI::Option* o : app.get_options([](const CLI::Option* o) { return o->get_group() == kGpuOptions; }))
+        if (o->count() > 0) given += (given.empty() ? "" : ", ") + o->get_name();
+      if (!given.empty()) notebook.header_line("unused", given + ": they steer GPU sections only, and none runs here");
+    }
     body(notebook);
     return notebook.finish();
   } catch (const OptionError& e) {  // sizes whose product does not fit (require_host_memory, ...)

@@ -67,6 +67,10 @@ std::string Notebook::device_name() const {
                      static_cast<double>(d.global_memory_bytes) / (1u << 30));
 }
 
+void Notebook::header_line(const std::string& name, const std::string& value) {
+  header_ += fmt::format("  {:<8} {}\n", name, value);
+}
+
 void Notebook::line(const std::string& text) const {
   if (!header_.empty()) {
     std::fputs(header_.c_str(), stdout);

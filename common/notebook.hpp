@@ -30,6 +30,8 @@ class Notebook {
  public:
   Notebook(const ChapterInfo& info, const CommonOptions& options, std::string command_line);
 
+  // One more "  name     value" line of the header (before the first section).
+  void header_line(const std::string& name, const std::string& value);
   void section(const std::string& title);
   void text(const std::string& paragraph);                        // hidden by --quiet
   void value(const std::string& name, const std::string& value);  // hidden by --quiet

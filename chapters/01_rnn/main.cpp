@@ -318,10 +318,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
       bench ? std::vector<int>{16, 64, 256, 1024, 4096, 16384} : std::vector<int>{16, 64, 256, 1024};
   const int cpu_max_length = bench ? 1024 : 256;  // beyond this one core takes seconds per run
   constexpr int checked_sequences = 64;           // re-checked against fp64 after timing
-  nb.text(
-      fmt::format("{} sequences, H = {}, tanh. CPU: the batched fp32 loop on one core (Eigen).\n"
-                  "GPU: each kernel is checked on the first {} sequences before and after it is timed.",
-                  batch, o.hidden, checked_sequences));
+  nb.text(fmt::format(
+      "{} sequences, H = {}, tanh. CPU: the batched fp32 loop on one core (Eigen), up to L = {}\n"
+      "(\"-\" past it: one core takes seconds a run there; --bench goes further). GPU: each kernel is\n"
+      "checked on the first {} sequences before and after it is timed; \"-\" for a kernel --kernel left out.",
+      batch, o.hidden, cpu_max_length, checked_sequences));
   const bool gpu = nb.gpu();
   if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);

@@ -61,25 +61,32 @@ int main(int argc, char** argv) {
                     return e.what();
                   }
                 },
-                "FILE"));
+                "FILE"))
+            ->group(common::kGpuOptions);
         app.add_option("--dtype", o.dtypes, "Input types of the GPU checks and of the small benchmark (repeatable)")
             ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--check-seqlen", o.check_seqlen, "seqlen of the longest GPU check (dstate 64)")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--batch", o.batch, "batch of the benchmark without --bench")
             ->check(common::integer_in(1, 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--dim", o.dim, "dim of the benchmark without --bench")
             ->check(common::integer_in(1, 1024))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--seqlen", o.seqlen, "seqlen of the benchmark without --bench")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--dstate", o.dstate, "dstate of the benchmark without --bench")
             ->check(common::integer_in(1, selective_scan::kMaxStates))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
       },
       [&](common::Notebook& nb) {
         if (nb.gpu() && !nb.options().bench) ch08::require_benchmark_fits(o);

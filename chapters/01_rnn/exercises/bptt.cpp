@@ -5,7 +5,7 @@
 //   dh += g[t] c;        dc += g[t] h_t;      da = dh ⊙ (1 − h_t²)
 //   dW += da h_{t−1}ᵀ;   du += da x_t;        dh = Wᵀ da   (now ∂ℓ/∂h_{t−1})
 // and return the last dh as dh_initial. trajectory() (reference.hpp) gives every h_t.
-// Test it with:  ctest --preset exercises -R "ch01_rnn.exercise 2"
+// Test it with:  scripts/exercise ch01_rnn 2
 #include "bptt.hpp"
 
 #include "reference.hpp"

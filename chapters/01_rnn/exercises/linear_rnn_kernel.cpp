@@ -3,7 +3,7 @@
 // Return K with K[k] = c · W^k u for k = 0 .. length−1 (fp64), where W is H × H row-major
 // (w.W), u = w.u and c = w.c. Hint: never form W^k; keep the vector W^k u and multiply it by
 // W once per step -- H² work per k instead of H³.
-// Test it with:  ctest --preset exercises -R "ch01_rnn.exercise 1"
+// Test it with:  scripts/exercise ch01_rnn 1
 #include "unrolled.hpp"
 
 namespace rnn {

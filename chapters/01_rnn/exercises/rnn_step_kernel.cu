@@ -5,7 +5,7 @@
 // row-major) and writes
 //     h_next[b, j] = f( Σ_k W[j, k] · h_prev[b, k]  +  u[j] · x_t[b] )
 // where f(a) is activate(f, a) (activation.cuh). Threads past batch × hidden must do nothing.
-// Test it on a GPU with:  ctest --preset exercises -R "ch01_rnn.exercise 3"
+// Test it on a GPU with:  scripts/exercise ch01_rnn 3
 #include "activation.cuh"
 #include "rnn_step_kernel.cuh"
 

@@ -6,7 +6,7 @@
 //     Ā = (I − ΔA/2)⁻¹ (I + ΔA/2),   B̄ = (I − ΔA/2)⁻¹ ΔB,   C and D unchanged.
 // dense_matrix.hpp converts between the row-major vectors and Eigen (matrix_of, vector_of,
 // to_row_major, to_std); solve with Eigen::PartialPivLU rather than forming an inverse.
-// Test it with:  ctest --preset exercises -R "ch02_zoh.exercise 2"
+// Test it with:  scripts/exercise ch02_zoh 2
 #include "discretize.hpp"
 
 #include "dense_matrix.hpp"

@@ -5,7 +5,7 @@
 //   |z| ~ 1e-12    (a tiny step: exp(z) − 1 cancels and loses most of its digits)
 //   z = −800       (exp underflows: φ₁ → −1/z)
 // Hint: the C++ standard library has a function for exp(z) − 1 that does not cancel.
-// Test it with:  ctest --preset exercises -R "ch02_zoh.exercise 1"
+// Test it with:  scripts/exercise ch02_zoh 1
 #include "diagonal.hpp"
 
 #include <cmath>

@@ -6,7 +6,7 @@
 //     p.Bbar[i] = input_factor(rule, Δ, a, b)      a = p.A[d·N + n],  b = p.B[(b·L + l)·N + n]
 // (N = p.state, D = p.channels; input_factor is in discretize_math.cuh). Threads with
 // i ≥ p.count must do nothing. Use std::size_t for indices: count can pass 2³¹.
-// Test it on a GPU with:  ctest --preset exercises -R "ch02_zoh.exercise 3"
+// Test it on a GPU with:  scripts/exercise ch02_zoh 3
 #include "discretize_math.cuh"
 #include "zoh_naive_kernel.cuh"
 

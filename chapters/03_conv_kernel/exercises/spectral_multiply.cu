@@ -5,7 +5,7 @@
 //     signal[row, f] = signal[row, f] · kernel[row % channels, f] · scale
 // where the product is a complex product ((a.x + i a.y)(b.x + i b.y)) and scale = 1/N undoes
 // the unnormalized inverse FFT. Threads past rows × bins must do nothing.
-// Test it on a GPU with:  ctest --preset exercises -R "ch03_conv_kernel.exercise 3"
+// Test it on a GPU with:  scripts/exercise ch03_conv_kernel 3
 #include "spectral_multiply.cuh"
 
 namespace conv {

@@ -5,7 +5,7 @@
 // The matrix V_{n,ℓ} = Ā_n^ℓ is a Vandermonde matrix, and K = Re (C ⊙ B̄)ᵀ V. Hint: compute
 // Ā_n^ℓ as exp(ℓ · log Ā_n) rather than by ℓ multiplications, so that no rounding error
 // accumulates along ℓ.
-// Test it with:  ctest --preset exercises -R "ch03_conv_kernel.exercise 1"
+// Test it with:  scripts/exercise ch03_conv_kernel 1
 #include "diagonal_ssm.hpp"
 
 namespace conv {

@@ -5,7 +5,7 @@
 //   dx[j] = ∂ℓ/∂x_j = Σ_i g_i ∂o_i/∂x_j   for j = 0 .. n−1
 // Work out which (i, j) pairs each t_k appears in, and which outputs each x_j reaches. Both
 // sums are Toeplitz products themselves; the README derives them.
-// Test it with:  ctest --preset exercises -R "ch03_conv_kernel.exercise 2"
+// Test it with:  scripts/exercise ch03_conv_kernel 2
 #include "toeplitz.hpp"
 
 #include <stdexcept>

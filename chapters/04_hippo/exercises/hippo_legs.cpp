@@ -6,7 +6,7 @@
 //   A(n, k) = 0                       for n < k      (above: A is lower triangular)
 //   B(n)    = √(2n + 1)
 // The README derives them from the Legendre identity (x + 1) P'_n = n P_n + Σ_{k<n} (2k+1) P_k.
-// Test it with:  ctest --preset exercises -R "ch04_hippo.exercise 2"
+// Test it with:  scripts/exercise ch04_hippo 2
 #include "hippo.hpp"
 
 namespace hippo {

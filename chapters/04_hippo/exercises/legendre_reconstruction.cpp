@@ -4,7 +4,7 @@
 // polynomial of degree n. Do not call legendre_values (that allocates for every x): walk the
 // three-term recurrence  P_0 = 1,  P_1 = x,  (n + 1) P_{n+1} = (2n + 1) x P_n − n P_{n−1}
 // alongside the sum, keeping only the last two polynomials. c may be empty (the sum is 0).
-// Test it with:  ctest --preset exercises -R "ch04_hippo.exercise 1"
+// Test it with:  scripts/exercise ch04_hippo 1
 #include "legendre.hpp"
 
 namespace hippo {

@@ -6,7 +6,7 @@
 // Compute each power as complex_exp_halfturns(ℓ · z) (complex_float.cuh), never by
 // multiplying Ā by itself ℓ times. Threads
 // with ℓ ≥ length must write nothing.
-// Test it on a GPU with:  ctest --preset exercises -R "ch04_hippo.exercise 3"
+// Test it on a GPU with:  scripts/exercise ch04_hippo 3
 #include "complex_float.cuh"
 #include "vandermonde_exp_kernel.cuh"
 

@@ -7,7 +7,7 @@
 // right's value to the left child, and give the right child that value plus the left half:
 //     t = tree[left];  tree[left] = tree[right];  tree[right] += t.
 // blelloch_trace() calls it for strides n/2, ..., 2, 1; the result is the exclusive scan.
-// Test it with:  ctest --preset exercises -R "ch05_cumsum_scan.exercise 2"
+// Test it with:  scripts/exercise ch05_cumsum_scan 2
 #include "scan_simulation.hpp"
 
 namespace scan {

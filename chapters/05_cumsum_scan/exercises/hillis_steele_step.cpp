@@ -4,7 +4,7 @@
 // j < offset. Read only `in`: every element must see the values from before this step (on
 // the GPU that is why the kernel keeps two buffers). After the steps with offsets 1, 2, 4, ...
 // element j holds x_0 + ... + x_j.
-// Test it with:  ctest --preset exercises -R "ch05_cumsum_scan.exercise 1"
+// Test it with:  scripts/exercise ch05_cumsum_scan 1
 #include "scan_simulation.hpp"
 
 namespace scan {

@@ -6,7 +6,7 @@
 //   - flag aggregate: add its value (that tile's own sum) and go on to p − 1;
 //   - flag prefix:    add its value (the sum of tiles 0..p) and stop; ready = true.
 // Tile 0 has no predecessor: ready, prefix 0, nothing inspected.
-// Test it with:  ctest --preset exercises -R "ch05_cumsum_scan.exercise 3"
+// Test it with:  scripts/exercise ch05_cumsum_scan 3
 #include "scan_simulation.hpp"
 
 namespace scan {

@@ -3,7 +3,7 @@
 // chunk_scan[k] = (A_k, B_k) is the chunk's inclusive scan of pairs, computed as if the state
 // before the chunk were 0. Return every h_k of the chunk given the real state before it,
 // h_before. (Version 4's tiles do exactly this once the look-back has found h_before.)
-// Test it with:  ctest --preset exercises -R "ch06_ema_scan.exercise 2"
+// Test it with:  scripts/exercise ch06_ema_scan 2
 #include "reference.hpp"
 
 namespace ema {

@@ -3,7 +3,7 @@
 // A pair (a, b) is the map h -> a h + b. Return the pair of the map "first, then second":
 // apply `first` to h, then `second` to the result, and read off the new a and b. Check
 // by hand that (1, 0) is an identity on both sides.
-// Test it with:  ctest --preset exercises -R "ch06_ema_scan.exercise 1"
+// Test it with:  scripts/exercise ch06_ema_scan 1
 #include "reference.hpp"
 
 namespace ema {

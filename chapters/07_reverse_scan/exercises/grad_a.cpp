@@ -2,7 +2,7 @@
 //
 // Return grad_a with grad_a_k = g_k h_{k−1} for every sequence of `shape`; the state before
 // the first step of each sequence is h_{−1} = 0 (do not read the previous sequence's last h).
-// Test it with:  ctest --preset exercises -R "ch07_reverse_scan.exercise 2"
+// Test it with:  scripts/exercise ch07_reverse_scan 2
 #include "reference.hpp"
 
 namespace rscan {

@@ -5,7 +5,7 @@
 // the values from before this step, as __shfl_down_sync hands each lane its neighbour's value
 // from before the exchange. Which of the two goes first in combine_reverse matters: lane i's
 // step comes earlier in time than lane i + delta's.
-// Test it with:  ctest --preset exercises -R "ch07_reverse_scan.exercise 3"
+// Test it with:  scripts/exercise ch07_reverse_scan 3
 #include "scan_simulation.hpp"
 
 namespace rscan {

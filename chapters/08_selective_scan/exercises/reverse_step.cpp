@@ -4,7 +4,7 @@
 // c_t = s dy_t conj(C_t), what reaches h_t through its own output. Return g_t = ∂L/∂h_t and q_t,
 // what step t hands back to h_{t−1} through h_t = Ā_t h_{t−1} + Δ_t B_t u_t. Mind the
 // conjugate: a complex gradient passes back through a product w = a·v as conj(a)·(gradient of w).
-// Test it with:  ctest --preset exercises -R "ch08_selective_scan.exercise 2"
+// Test it with:  scripts/exercise ch08_selective_scan 2
 #include "reference.hpp"
 
 namespace ch08 {

@@ -3,7 +3,7 @@
 // The forward takes δ = softplus(x) with x = delta_raw + delta_bias, where softplus(x) =
 // log(1 + e^x) for x ≤ 20 and x itself past that cut; without softplus δ = x. Given
 // ddelta = ∂L/∂δ, return ∂L/∂delta_raw = ddelta · dδ/dx. Find dδ/dx on both sides of the cut.
-// Test it with:  ctest --preset exercises -R "ch08_selective_scan.exercise 1"
+// Test it with:  scripts/exercise ch08_selective_scan 1
 #include "reference.hpp"
 
 namespace ch08 {

@@ -3,7 +3,7 @@
 // Return the steps thread `thread` writes, in the order of the rounds: in round j (0 ≤ j <
 // items) it writes step j·threads + thread, unless that step is not one of the chunk's `valid`
 // steps. Every valid step must be written exactly once by the whole block, and no other.
-// Test it with:  ctest --preset exercises -R "ch08_selective_scan.exercise 3"
+// Test it with:  scripts/exercise ch08_selective_scan 3
 #include "striped_writes.hpp"
 
 namespace ch08 {

@@ -3,7 +3,7 @@
 // The forward is out_t = bias + Σ_k w_k · x_{t-(W-1)+k}, with x_t = 0 for t < 0 (see
 // causal_conv1d.cpp). Given dout = ∂L/∂out, write dx = ∂L/∂x, and ADD ∂L/∂w_k into dweight and
 // ∂L/∂bias into dbias. Which outputs does x_s reach? Mind the end of the sequence.
-// Test it with:  ctest --preset exercises -R "ch09_mamba_model.exercise 1"
+// Test it with:  scripts/exercise ch09_mamba_model 1
 #include "causal_conv1d.hpp"
 
 namespace ch09 {

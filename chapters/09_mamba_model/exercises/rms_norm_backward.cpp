@@ -3,7 +3,7 @@
 // The forward computes n_c = x_c · r · w_c with r = 1 / sqrt(mean_c x_c² + eps), over the C
 // channels of one column. Given dout = ∂L/∂n, write dx = ∂L/∂x (every x_c moves r, so each dx_i
 // has a term from every channel) and ADD ∂L/∂w_c into dweight.
-// Test it with:  ctest --preset exercises -R "ch09_mamba_model.exercise 2"
+// Test it with:  scripts/exercise ch09_mamba_model 2
 #include "rms_norm.hpp"
 
 namespace ch09 {

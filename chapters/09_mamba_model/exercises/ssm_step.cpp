@@ -4,7 +4,7 @@
 // softplus), this channel's A (N), the token's B and C (N each), D, the input u and the gate z:
 // update h in place to exp(δ A_n) h_n + δ B_n u, and return (Σ_n C_n h_n + D u) · silu(z),
 // where silu(z) = z / (1 + e^(-z)). The parallel scan of chapter 08 must agree step by step.
-// Test it with:  ctest --preset exercises -R "ch09_mamba_model.exercise 3"
+// Test it with:  scripts/exercise ch09_mamba_model 3
 #include "ssm_step.hpp"
 
 namespace ch09 {
