@@ -19,6 +19,7 @@
 // its scans and the look-back that versions 4, 6 and 7 share live in tile_scan.cuh, written for
 // any associative operator (chapter 06 reuses them for pairs).
 #include "cuda_check.hpp"
+#include "hillis_steele_kernel.cuh"
 #include "scan_kernels.hpp"
 #include "tile_scan.cuh"
 
@@ -44,32 +45,7 @@ __global__ void scan_one_thread(const float* __restrict__ in, float* __restrict_
 // [/snippet:one_thread]
 
 // ---- Version 2 ---------------------------------------------------------------------------------
-// [snippet:hillis_steele]
-template <int Threads>
-__global__ void __launch_bounds__(Threads)
-    scan_hillis_steele(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
-  // Two buffers: in a step every thread reads the old values of two elements and writes one
-  // new value, so the new values must go elsewhere until everyone has read.
-  __shared__ float buffer[2][Threads];
-  const int j = threadIdx.x;
-  float carry = 0;  // the sum of every earlier tile
-  for (std::size_t base = 0; base < n; base += Threads) {
-    const std::size_t i = base + j;
-    buffer[0][j] = i < n ? in[i] : 0.f;  // past the end: 0, the identity of +
-    int current = 0;
-    __syncthreads();
-    for (int offset = 1; offset < Threads; offset *= 2) {
-      const float mine = buffer[current][j];
-      buffer[1 - current][j] = j >= offset ? mine + buffer[current][j - offset] : mine;
-      current = 1 - current;
-      __syncthreads();
-    }
-    if (i < n) out[i] = carry + buffer[current][j];
-    carry += buffer[current][Threads - 1];  // every thread keeps the same running total
-    __syncthreads();                        // everyone has read the tile before the next one overwrites it
-  }
-}
-// [/snippet:hillis_steele]
+// scan_hillis_steele lives in hillis_steele_kernel.cu: it is exercise 4.
 
 // ---- Version 3 ---------------------------------------------------------------------------------
 // One spare word after every 32, so that the strided accesses of the tree spread over the
@@ -271,7 +247,7 @@ void run_hand_written(Kernel kernel, const float* in, float* out, std::size_t n,
   static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
   switch (kernel) {
     case Kernel::one_thread: scan_one_thread<<<1, 1, 0, stream>>>(in, out, n); break;
-    case Kernel::hillis_steele: scan_hillis_steele<1024><<<1, 1024, 0, stream>>>(in, out, n); break;
+    case Kernel::hillis_steele: scan_hillis_steele<<<1, kHillisSteeleThreads, 0, stream>>>(in, out, n); break;
     case Kernel::blelloch: scan_blelloch<512><<<1, 512, 0, stream>>>(in, out, n); break;
     case Kernel::warp_shuffle: scan_warp_shuffle<1024, 2><<<1, 1024, 0, stream>>>(in, out, n, vectorized); break;
     case Kernel::cub_block_scan: scan_cub_block<1024, 8><<<1, 1024, 0, stream>>>(in, out, n); break;

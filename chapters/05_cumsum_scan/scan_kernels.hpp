@@ -57,6 +57,9 @@ inline constexpr KernelInfo kKernels[] = {
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 const KernelInfo& info(Kernel kernel);
 
+// Version 2's block: this many threads, one element each.
+inline constexpr int kHillisSteeleThreads = 1024;
+
 // The tile of the multi-block versions (6 and 7): 128 threads × 32 items, loaded as 8 float4
 // per thread. Chosen by measurement (the chapter's "Tuning version 7" table): on an H200 at
 // N = 2^28, 256 × 16 reached 85% of CUB's throughput, 128 × 24 90%, 128 × 32 97%.
