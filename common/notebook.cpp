@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace common {
@@ -58,6 +59,9 @@ Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::s
             fmt::format("  device   {}\n", device) + fmt::format("  build    {}\n", build) +
             fmt::format("  date     {}\n", date_) + fmt::format("  seed     {}\n", options_.seed) +
             fmt::format("  output   {}/\n", out_dir_);
+  // The commit a recorded run was built from (scripts/gpu-suite sets BOOK_COMMIT): what the book's
+  // pages cite, and what scripts/stale-recordings compares with the chapter's later changes.
+  if (const char* commit = std::getenv("BOOK_COMMIT"); commit && *commit) header_line("commit", commit);
 }
 
 std::string Notebook::device_name() const {
