@@ -64,14 +64,15 @@ endfunction()
 
 # book_program_refuses_on_gpu(<program> <test> STDERR <regex> ARGS <args...>)
 # <program>.<test>: with a GPU, ARGS (sizes each in range whose product does not fit) are
-# refused before any work: one line matching STDERR, exit code 2. Without a GPU nothing holds
+# refused before any work: one line matching STDERR, exit code 2, nothing on stdout (not even
+# the program's header). Without a GPU nothing holds
 # those sizes, and --require-gpu exits 77: skipped.
 function(book_program_refuses_on_gpu program test)
   cmake_parse_arguments(ARG "" "STDERR" "ARGS" ${ARGN})
   set(args --require-gpu ${ARG_ARGS} --out ${CMAKE_BINARY_DIR}/test-out/${program}/${test})
   add_test(NAME ${program}.${test}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGS=${args}"
-            -DEXPECT_RC=2 "-DEXPECT_STDERR=${ARG_STDERR}"
+            -DEXPECT_RC=2 "-DEXPECT_STDERR=${ARG_STDERR}" -DEXPECT_NO_STDOUT=ON
             -P ${CMAKE_SOURCE_DIR}/cmake/ExpectExit.cmake)
   set_tests_properties(${program}.${test} PROPERTIES LABELS "gpu;chapter"
     SKIP_REGULAR_EXPRESSION "expected exit code 2, got 77")
