@@ -6,7 +6,7 @@ set xlabel 'z = Δa' noenhanced
 set ylabel 'Ā' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key left top
+set key inside left bottom
 set yrange [-2:1.2]
 set xzeroaxis
 set arrow 1 from -10,-1 to 0,-1 nohead dt 3
@@ -21,7 +21,7 @@ set title 'Ā for a real eigenvalue: where each rule sends z = Δa' noenhanced
 set xlabel 'z = Δa' noenhanced
 set ylabel 'Ā' noenhanced
 set key below
-set key left top
+set key inside left bottom
 set yrange [-2:1.2]
 set xzeroaxis
 set arrow 1 from -10,-1 to 0,-1 nohead dt 3

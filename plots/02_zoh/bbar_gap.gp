@@ -10,7 +10,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key left top
+set key inside right bottom
 set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind
 set label 1 'Mamba at initialisation' at 0.0015, graph 0.93
 plot 'bbar_gap.dat' index 0 using 1:2 with lines lw 2 title 'z/(e^z − 1) − 1', \
@@ -29,7 +29,7 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key left top
+set key inside right bottom
 set object 1 rect from 0.001, graph 0 to 1.6, graph 1 fc rgb '#eeeeee' behind
 set label 1 'Mamba at initialisation' at 0.0015, graph 0.93
 plot 'bbar_gap.dat' index 0 using 1:2 with lines title 'z/(e^z − 1) − 1' noenhanced, \

@@ -8,7 +8,7 @@ set logscale x
 set format x '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key right bottom
+set key inside left bottom maxrows 4 spacing 0.9 font ',11'
 set yrange [0:4771]
 plot 'bench_bandwidth.dat' index 0 using 1:2 with linespoints lw 2 title 'cudaMemset of Ā and B̄' noenhanced, \
      'bench_bandwidth.dat' index 1 using 1:2 with linespoints lw 2 title 'kernel 1, Mamba' noenhanced, \
@@ -29,7 +29,7 @@ set logscale x
 set format x '10^{%L}'
 set key below
 set format x '1e%L'
-set key right bottom
+set key inside left bottom maxrows 4 spacing 0.9 font ',11'
 set yrange [0:4771]
 plot 'bench_bandwidth.dat' index 0 using 1:2 with lines title 'cudaMemset of Ā and B̄' noenhanced, \
      'bench_bandwidth.dat' index 1 using 1:2 with lines title 'kernel 1, Mamba' noenhanced, \

@@ -10,7 +10,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key right bottom
+set key inside right center
 set format y '10^{%T}'
 plot 'error_vs_delta.dat' index 0 using 1:2 with linespoints lw 2 title 'ZOH' noenhanced, \
      'error_vs_delta.dat' index 1 using 1:2 with linespoints lw 2 title 'bilinear' noenhanced, \
@@ -30,7 +30,7 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key right bottom
+set key inside right center
 set format y '10^{%T}'
 plot 'error_vs_delta.dat' index 0 using 1:2 with lines title 'ZOH' noenhanced, \
      'error_vs_delta.dat' index 1 using 1:2 with lines title 'bilinear' noenhanced, \

@@ -6,7 +6,8 @@ set xlabel 'time t'
 set ylabel 'K_k / Δ'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key right top
+set key inside left bottom
+set yrange [-6:4]
 set xzeroaxis
 plot 'impulse_response.dat' index 0 using 1:2 with lines lw 3 lc rgb '#bbbbbb' title 'exact g(t)' noenhanced, \
      'impulse_response.dat' index 1 using 1:2 with steps lw 2 title 'ZOH' noenhanced, \
@@ -21,7 +22,8 @@ set title 'Impulse response: K_k / Δ over [kΔ, (k+1)Δ), Δ = 0.25' noenhanced
 set xlabel 'time t' noenhanced
 set ylabel 'K_k / Δ' noenhanced
 set key below
-set key right top
+set key inside left bottom
+set yrange [-6:4]
 set xzeroaxis
 plot 'impulse_response.dat' index 0 using 1:2 with lines title 'exact g(t)' noenhanced, \
      'impulse_response.dat' index 1 using 1:2 with lines title 'ZOH' noenhanced, \

@@ -10,7 +10,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key left bottom
+set key inside right top
 set yrange [1e-18:10]
 plot 'phi1_rounding.dat' index 0 using 1:2 with linespoints lw 2 title '(exp(z) − 1)/z as written' noenhanced, \
      'phi1_rounding.dat' index 1 using 1:2 with linespoints lw 2 title 'expm1(z)/z' noenhanced
@@ -28,7 +28,7 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key left bottom
+set key inside right top
 set yrange [1e-18:10]
 plot 'phi1_rounding.dat' index 0 using 1:2 with lines title '(exp(z) − 1)/z as written' noenhanced, \
      'phi1_rounding.dat' index 1 using 1:2 with lines title 'expm1(z)/z' noenhanced

@@ -6,8 +6,8 @@ set xlabel 'time t' noenhanced
 set ylabel 'y(t)' noenhanced
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key right bottom
-set yrange [-0.2:2.2]
+set key inside right bottom
+set yrange [-1.2:2.2]
 plot 'step_response.dat' index 0 using 1:2 with lines lw 3 lc rgb '#bbbbbb' title 'exact' noenhanced, \
      'step_response.dat' index 1 using 1:2 with points pt 7 ps 0.6 title 'ZOH' noenhanced, \
      'step_response.dat' index 2 using 1:2 with points pt 7 ps 0.6 title 'bilinear' noenhanced, \
@@ -21,8 +21,8 @@ set title 'Step response, Δ = 0.25' noenhanced
 set xlabel 'time t' noenhanced
 set ylabel 'y(t)' noenhanced
 set key below
-set key right bottom
-set yrange [-0.2:2.2]
+set key inside right bottom
+set yrange [-1.2:2.2]
 plot 'step_response.dat' index 0 using 1:2 with lines title 'exact' noenhanced, \
      'step_response.dat' index 1 using 1:2 with lines title 'ZOH' noenhanced, \
      'step_response.dat' index 2 using 1:2 with lines title 'bilinear' noenhanced, \

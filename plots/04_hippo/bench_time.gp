@@ -10,7 +10,7 @@ set logscale y
 set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
-set key left top
+set key inside right bottom
 plot 'bench_time.dat' index 0 using 1:2 with linespoints lw 2 title 'kernel 1' noenhanced, \
      'bench_time.dat' index 1 using 1:2 with linespoints lw 2 title 'kernel 2' noenhanced, \
      'bench_time.dat' index 2 using 1:2 with linespoints lw 2 title 'kernel 3' noenhanced
@@ -28,7 +28,7 @@ set format y '10^{%L}'
 set key below
 set format x '1e%L'
 set format y '1e%L'
-set key left top
+set key inside right bottom
 plot 'bench_time.dat' index 0 using 1:2 with lines title 'kernel 1' noenhanced, \
      'bench_time.dat' index 1 using 1:2 with lines title 'kernel 2' noenhanced, \
      'bench_time.dat' index 2 using 1:2 with lines title 'kernel 3' noenhanced
