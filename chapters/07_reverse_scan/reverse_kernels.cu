@@ -7,7 +7,9 @@
 // Every version computes g_k = dy_k + a_{k+1} g_{k+1}, writes ∂L/∂b_k = g_k and
 // ∂L/∂a_k = g_k h_{k−1}. Step k is the affine map g ↦ A_k g + B_k with (A_k, B_k) =
 // (a_{k+1}, dy_k), and A_{L−1} = 0 because nothing lies past the end.
+#include "block_scan.cuh"
 #include "cuda_check.hpp"
+#include "reverse_block_scan.cuh"
 #include "reverse_kernels.hpp"
 
 #include <climits>
@@ -16,108 +18,6 @@
 namespace rscan {
 
 namespace {
-
-constexpr unsigned kFullMask = 0xffffffffu;
-constexpr int kWarp = 32;
-constexpr int kWarps = kBlockThreads / kWarp;
-static_assert(kBlockThreads % kWarp == 0 && kWarps <= kWarp, "the warp totals must fit one warp");
-
-struct Affine {  // x ↦ a·x + b
-  float a;
-  float b;
-};
-// The map x ↦ x: what lanes past the end of a sequence hold.
-__device__ Affine identity() { return {1.0f, 0.0f}; }
-
-// chunks_per_sequence, for device code.
-__device__ std::size_t chunk_count(std::size_t length) { return (length + kBlockThreads - 1) / kBlockThreads; }
-
-// Forward in time: apply `earlier`, then `later`.
-__device__ Affine forward_combine(Affine earlier, Affine later) {
-  return {later.a * earlier.a, later.a * earlier.b + later.b};
-}
-
-// [snippet:reverse_combine_gpu]
-// Backward in time: g_k = e.a (l.a g + l.b) + e.b, where `later` maps g past it to g at its start.
-__device__ Affine reverse_combine(Affine earlier, Affine later) {
-  return {earlier.a * later.a, earlier.a * later.b + earlier.b};
-}
-// [/snippet:reverse_combine_gpu]
-
-// Inclusive prefix over the warp's lanes (lane 0 first in time).
-__device__ Affine warp_forward_scan(Affine x, int lane) {
-#pragma unroll
-  for (int delta = 1; delta < kWarp; delta *= 2) {
-    const Affine earlier{__shfl_up_sync(kFullMask, x.a, delta), __shfl_up_sync(kFullMask, x.b, delta)};
-    if (lane >= delta) x = forward_combine(earlier, x);
-  }
-  return x;
-}
-
-// [snippet:warp_reverse_scan]
-// Inclusive suffix over the warp's lanes: lane i ends with the map of lanes i..31, lane 0 with
-// the whole warp's. Shuffle-down hands lane i the value of lane i + delta, which is later in time.
-__device__ Affine warp_reverse_scan(Affine x, int lane) {
-#pragma unroll
-  for (int delta = 1; delta < kWarp; delta *= 2) {
-    const Affine later{__shfl_down_sync(kFullMask, x.a, delta), __shfl_down_sync(kFullMask, x.b, delta)};
-    if (lane + delta < kWarp) x = reverse_combine(x, later);
-  }
-  return x;
-}
-// [/snippet:warp_reverse_scan]
-
-// Inclusive prefix over the block; `total` gets the whole block's map. Every thread of the
-// block must call it (it synchronizes), and `warp_totals` is free again when it returns.
-__device__ Affine block_forward_scan(Affine x, Affine* warp_totals, Affine& total) {
-  const int lane = threadIdx.x % kWarp;
-  const int warp = threadIdx.x / kWarp;
-  x = warp_forward_scan(x, lane);
-  if (lane == kWarp - 1) warp_totals[warp] = x;
-  __syncthreads();
-  if (warp == 0) {
-    const Affine t = warp_forward_scan(lane < kWarps ? warp_totals[lane] : identity(), lane);
-    if (lane < kWarps) warp_totals[lane] = t;
-  }
-  __syncthreads();
-  if (warp > 0) x = forward_combine(warp_totals[warp - 1], x);
-  total = warp_totals[kWarps - 1];
-  __syncthreads();
-  return x;
-}
-
-// [snippet:block_reverse_scan]
-// Inclusive suffix over the block; `total` gets the whole block's map (thread 0's). The raking
-// step mirrors the forward one: warp w's suffix is completed by the scanned totals of warps
-// after it.
-__device__ Affine block_reverse_scan(Affine x, Affine* warp_totals, Affine& total) {
-  const int lane = threadIdx.x % kWarp;
-  const int warp = threadIdx.x / kWarp;
-  x = warp_reverse_scan(x, lane);
-  if (lane == 0) warp_totals[warp] = x;
-  __syncthreads();
-  if (warp == 0) {
-    const Affine t = warp_reverse_scan(lane < kWarps ? warp_totals[lane] : identity(), lane);
-    if (lane < kWarps) warp_totals[lane] = t;
-  }
-  __syncthreads();
-  if (warp + 1 < kWarps) x = reverse_combine(x, warp_totals[warp + 1]);
-  total = warp_totals[0];
-  __syncthreads();
-  return x;
-}
-// [/snippet:block_reverse_scan]
-
-// Step k of the reverse pass, or the identity past the end of the sequence.
-__device__ Affine reverse_step(const float* a, const float* dy, std::size_t length, std::size_t k) {
-  if (k >= length) return identity();
-  return {k + 1 < length ? a[k + 1] : 0.0f, dy[k]};
-}
-
-__device__ void write_gradients(const DeviceProblem& p, std::size_t first, std::size_t k, float g, float h_before) {
-  p.grad_b[first + k] = g;
-  p.grad_a[first + k] = g * h_before;
-}
 
 __global__ void forward_store_h_kernel(const float* a, const float* b, float* h, std::size_t length) {
   __shared__ Affine warp_totals[kWarps];
@@ -167,20 +67,7 @@ __global__ void reverse_by_reversed_index(DeviceProblem p) {
 }
 // [/snippet:reverse_by_reversed_index]
 
-// [snippet:reverse_block_scan]
-__global__ void reverse_block_scan_kernel(DeviceProblem p) {
-  __shared__ Affine warp_totals[kWarps];
-  const std::size_t first = blockIdx.x * p.length;
-  float g_later = 0.0f;  // g at the first step of the chunk after this one; 0 past the end
-  for (std::size_t chunk = chunk_count(p.length); chunk-- > 0;) {
-    const std::size_t k = chunk * kBlockThreads + threadIdx.x;
-    Affine total;
-    const Affine x = block_reverse_scan(reverse_step(p.a + first, p.dy + first, p.length, k), warp_totals, total);
-    if (k < p.length) write_gradients(p, first, k, x.a * g_later + x.b, k > 0 ? p.h[first + k - 1] : 0.0f);
-    g_later = total.a * g_later + total.b;
-  }
-}
-// [/snippet:reverse_block_scan]
+// Version 3, reverse_block_scan_kernel, lives in reverse_block_scan.cu: it is exercise 4.
 
 // [snippet:reverse_recompute_h]
 // Pass 1 runs the forward scan and keeps only the state entering each chunk; pass 2 walks the
