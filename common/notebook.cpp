@@ -21,6 +21,29 @@ std::size_t columns(const std::string& s) {
   return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
+// The widest line the book's pages show whole at 1280 px (book/style.html: program output at
+// 0.75rem): longer prose and check lines are broken at a space.
+constexpr std::size_t kWidestLine = 150;
+
+// `text` as lines of at most kWidestLine columns, broken at spaces; the lines after the first
+// start with `continuation` (a word longer than the limit stays whole).
+std::vector<std::string> wrapped(const std::string& text, const std::string& continuation) {
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (columns(rest) > kWidestLine) {
+    // The byte where column kWidestLine ends, then the last space before it.
+    std::size_t byte = 0;
+    for (std::size_t seen = 0; byte < rest.size(); ++byte)
+      if ((rest[byte] & 0xC0) != 0x80 && seen++ == kWidestLine) break;
+    const std::size_t space = rest.rfind(' ', byte);
+    if (space == std::string::npos || space <= continuation.size()) break;
+    lines.push_back(rest.substr(0, space));
+    rest = continuation + rest.substr(space + 1);
+  }
+  lines.push_back(rest);
+  return lines;
+}
+
 std::string pad(const std::string& s, std::size_t width) {
   const std::size_t w = columns(s);
   return w >= width ? s : s + std::string(width - w, ' ');
@@ -94,7 +117,10 @@ void Notebook::text(const std::string& paragraph) {
   std::size_t start = 0;
   while (start <= paragraph.size()) {
     const std::size_t end = std::min(paragraph.find('\n', start), paragraph.size());
-    line(kIndent + paragraph.substr(start, end - start));
+    const std::string text = kIndent + paragraph.substr(start, end - start);
+    const std::size_t indent = text.find_first_not_of(' ');
+    for (const std::string& piece : wrapped(text, std::string(indent == std::string::npos ? 0 : indent + 4, ' ')))
+      line(piece);
     start = end + 1;
   }
 }
@@ -134,7 +160,14 @@ bool Notebook::check(const std::string& what, const Comparison& comparison,
 }
 
 bool Notebook::check(const std::string& what, bool passed, const std::string& detail) {
-  line(fmt::format("{}{} {}: {}", kIndent, passed ? "✔" : "✘", what, detail));
+  // A long check line breaks after its subject, so that the errors and the tolerance stay together.
+  const std::string head = fmt::format("{}{} {}:", kIndent, passed ? "✔" : "✘", what);
+  if (columns(head) + 1 + columns(detail) <= kWidestLine) {
+    line(head + " " + detail);
+  } else {
+    for (const std::string& piece : wrapped(head, std::string(6, ' '))) line(piece);
+    for (const std::string& piece : wrapped(std::string(6, ' ') + detail, std::string(8, ' '))) line(piece);
+  }
   if (passed) {
     ++passed_;
   } else {

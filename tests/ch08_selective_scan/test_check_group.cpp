@@ -1,46 +1,18 @@
 // CheckGroup: the cases of a group print as one ✔ line; a case that fails prints its own ✘ line
 // and makes the program fail.
 #include "check_group.hpp"
+#include "notebook_capture.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-#include <cstdio>
 #include <string>
 
 namespace {
 
-// What the notebook prints while `body` runs, and the exit code its summary gives.
-struct Printed {
-  std::string text;
-  int exit_code = 0;
-};
-
-template <class Body>
-Printed run_notebook(Body body) {
-  std::fflush(stdout);
-  std::FILE* capture = std::tmpfile();
-  REQUIRE(capture);
-  const int saved = dup(fileno(stdout));
-  dup2(fileno(capture), fileno(stdout));
-  common::CommonOptions options;
-  options.cpu_only = true;
-  common::Notebook nb({"test", "Test", 0}, options, "test");
-  body(nb);
-  Printed printed;
-  printed.exit_code = nb.finish();
-  std::fflush(stdout);
-  dup2(saved, fileno(stdout));
-  close(saved);
-  std::rewind(capture);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, capture)) > 0) printed.text.append(buffer, n);
-  std::fclose(capture);
-  return printed;
-}
+using book_test::Printed;
+using book_test::run_notebook;
 
 int count(const std::string& text, const std::string& what) {
   int found = 0;
