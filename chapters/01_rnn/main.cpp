@@ -211,7 +211,8 @@ void section_linear_is_ssm(Notebook& nb, const Options& o) {
     const auto y = rnn::causal_convolution(K, x);
     for (int t = 0; t < o.length; ++t) convolution[rnn::at(t, b, sequences)] = y[t];
   }
-  nb.value("K_0 .. K_4", fmt::format("{:.5f}, {:.5f}, {:.5f}, {:.5f}, {:.5f}", K[0], K[1], K[2], K[3], K[4]));
+  const std::size_t shown = std::min<std::size_t>(K.size(), 5);  // --length may be below 5
+  nb.value(fmt::format("K_0 .. K_{}", shown - 1), fmt::format("{:.5f}", fmt::join(K.begin(), K.begin() + shown, ", ")));
   nb.check(fmt::format("convolution with K = the recurrence ({} sequences × {} steps, fp64)", sequences, o.length),
            common::compare(convolution, recurrence.y, {1e-12, 1e-9}),
            [&](std::size_t i) { return time_major_index(i, sequences); });
