@@ -21,7 +21,9 @@
 #include "cuda_check.hpp"
 #include "ema_kernels.hpp"
 #include "pair.hpp"
+#include "pair_tile.cuh"
 #include "tile_scan.cuh"
+#include "warp_pairs_kernel.cuh"
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -39,7 +41,6 @@
 namespace ema {
 namespace {
 
-using PairF = Pair<float>;
 using scan::kAggregate;
 using scan::kFullMask;
 using scan::kNotReady;
@@ -59,77 +60,9 @@ __global__ void ema_one_thread(const float* __restrict__ a, const float* __restr
 }
 // [/snippet:one_thread]
 
-// ---- The pair operator, and what else changes from chapter 05 ------------------------------------
-// [snippet:pair_operator]
-// Chapter 05's scans take their operator as a type; this is the pair operator (pair.hpp) in
-// that form. A pair crosses lanes as two floats: two shuffles where a sum needed one.
-struct ComposeMaps {
-  using Value = PairF;
-  static __device__ PairF identity() { return ema::identity<float>(); }
-  static __device__ PairF combine(PairF earlier, PairF later) { return ema::combine(earlier, later); }
-  static __device__ PairF shfl_up(PairF v, int offset) {
-    return {__shfl_up_sync(kFullMask, v.a, offset), __shfl_up_sync(kFullMask, v.b, offset)};
-  }
-  static __device__ PairF shfl_down(PairF v, int offset) {
-    return {__shfl_down_sync(kFullMask, v.a, offset), __shfl_down_sync(kFullMask, v.b, offset)};
-  }
-  static __device__ PairF shfl(PairF v, int lane) {
-    return {__shfl_sync(kFullMask, v.a, lane), __shfl_sync(kFullMask, v.b, lane)};
-  }
-};
-// [/snippet:pair_operator]
-
-// [snippet:load_pairs]
-// The tile is chapter 05's, loaded from two arrays: a and b each take chapter 05's load (one
-// float4 per row where it can), and missing elements read as the identity (1, 0).
-template <int Threads, int Vectors>
-__device__ __forceinline__ void load_pairs(const float* __restrict__ a, const float* __restrict__ b, int valid,
-                                           PairF (&v)[Vectors][4]) {
-  const bool vectorized = scan::aligned16(a) && scan::aligned16(b);
-  float va[Vectors][4], vb[Vectors][4];
-  scan::load_tile<Threads, Vectors>(a, valid, vectorized, va, 1.f);
-  scan::load_tile<Threads, Vectors>(b, valid, vectorized, vb, 0.f);
-#pragma unroll
-  for (int k = 0; k < Vectors; ++k)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) v[k][e] = {va[k][e], vb[k][e]};
-}
-
-// What is stored: the state h = A·h_before + B of every scanned pair.
-struct StateFrom {
-  float h_before;
-  __device__ float operator()(PairF map) const { return apply(map, h_before); }
-};
-// [/snippet:load_pairs]
-
-template <int Threads, int Vectors>
-__device__ __forceinline__ void store_states(float* __restrict__ h, int valid, const PairF (&v)[Vectors][4],
-                                             float h_before) {
-  scan::store_tile<Threads, Vectors>(h, valid, scan::aligned16(h), v, StateFrom{h_before});
-}
-
 // ---- Version 2 ---------------------------------------------------------------------------------
-// [snippet:warp_pairs]
-template <int Threads, int Vectors>
-__global__ void __launch_bounds__(Threads) ema_warp_pairs(const float* __restrict__ a, const float* __restrict__ b,
-                                                          float* __restrict__ h, std::size_t length) {
-  using T = Tile<Threads, Vectors>;
-  __shared__ PairF warp_totals[T::kWarps];
-  const std::size_t start = std::size_t(blockIdx.x) * length;
-  // The carry between chunks is one number, the state h at the end of the previous chunk:
-  // the sequence starts from h = 0, so the a half of the running prefix is never needed.
-  float carry = 0;
-  for (std::size_t base = 0; base < length; base += T::kSize) {
-    const int valid = static_cast<int>(min(std::size_t(T::kSize), length - base));
-    PairF v[Vectors][4];
-    load_pairs<Threads, Vectors>(a + start + base, b + start + base, valid, v);
-    const TileScan<PairF> s = scan::scan_tile<ComposeMaps, Threads, Vectors>(v, warp_totals);
-    store_states<Threads, Vectors>(h + start + base, valid, v, apply(s.warp_prefix, carry));
-    carry = apply(s.total, carry);
-    __syncthreads();  // warp_totals is read by everyone before the next chunk writes it
-  }
-}
-// [/snippet:warp_pairs]
+// ema_warp_pairs lives in warp_pairs_kernel.cu: it is exercise 3. The pair operator and the
+// pair tile's loads and stores that it shares with versions 4 and 5 are in pair_tile.cuh.
 
 // ---- Version 3 ---------------------------------------------------------------------------------
 // [snippet:cub_block]
@@ -454,7 +387,7 @@ void run_hand_written(Kernel kernel, const float* a, const float* b, float* h, s
   static_assert(kTileItemsPerThread % 4 == 0, "the tile is loaded in float4");
   switch (kernel) {
     case Kernel::one_thread: ema_one_thread<<<grid_size(batch), 1, 0, stream>>>(a, b, h, length); break;
-    case Kernel::warp_pairs: ema_warp_pairs<512, 2><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length); break;
+    case Kernel::warp_pairs: ema_warp_pairs<<<grid_size(batch), kWarpPairsThreads, 0, stream>>>(a, b, h, length); break;
     case Kernel::cub_block: ema_cub_block<512, 8><<<grid_size(batch), 512, 0, stream>>>(a, b, h, length); break;
     case Kernel::look_back: {
       const std::size_t per_seq = tiles_per_sequence(length);

@@ -47,6 +47,10 @@ inline constexpr KernelInfo kKernels[] = {
 inline constexpr int kKernelCount = static_cast<int>(sizeof kKernels / sizeof kKernels[0]);
 const KernelInfo& info(Kernel kernel);
 
+// Version 2's block: this many threads, each with 4·kWarpPairsVectors pairs of a chunk.
+inline constexpr int kWarpPairsThreads = 512;
+inline constexpr int kWarpPairsVectors = 2;
+
 // The tile of version 4: 128 threads × 16 pairs (chapter 05's first shape, half the items:
 // every item is two floats here).
 inline constexpr int kTileThreads = 128;
