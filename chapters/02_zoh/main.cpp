@@ -568,16 +568,20 @@ int main(int argc, char** argv) {
       [&](CLI::App& app) {
         app.add_option("--batch", o.batch, "Sequences in the GPU check")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--length", o.length, "Tokens per sequence L in the GPU check")
             ->check(common::integer_in(1, 1 << 20))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--channels", o.channels, "Channels D in the GPU check")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--state", o.state, "State size N in the GPU check")
             ->check(common::integer_in(1, 1024))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
       },
       [&](Notebook& nb) {
         // Before any work: the sizes are the GPU check's, and take memory only where it runs.

@@ -517,14 +517,17 @@ int main(int argc, char** argv) {
       [&](CLI::App& app) {
         app.add_option("--batch", o.batch, "Sequences per channel for the GPU check")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--channels", o.channels, "Channels (each with its own K̄) for the GPU check")
             ->check(common::integer_in(1, 1 << 16))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_option("--length", o.length,
                        "Sequence length n for the GPU check (its fp64 reference is O(n²) on the CPU)")
             ->check(common::integer_in(1, 1 << 14))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
       },
       [&](Notebook& nb) {
         if (nb.gpu()) require_gpu_check_fits(o);

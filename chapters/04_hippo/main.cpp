@@ -555,7 +555,8 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_option("--channels", o.channels, "Channels of the GPU timing (without --bench)")
             ->check(common::integer_in(4, 65535))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
       },
       [&](Notebook& nb) {
         section_matrices(nb);

@@ -442,7 +442,8 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_option("--batch", o.batch, "Sequences in the batched GPU check")
             ->check(common::integer_in(1, 4096))
-            ->capture_default_str();
+            ->capture_default_str()
+            ->group(common::kGpuOptions);
         app.add_flag("--tile-sweep", o.tile_sweep,
                      "Add section 8 (--bench adds it too): version 5 timed at N = 2^28 with every tile shape of "
                      "kWindowTileShapes");
