@@ -149,7 +149,7 @@ def run(program, words, timeout):
         shutil.rmtree(sandbox, ignore_errors=True)
 
 
-def check(program, words, rc, stderr, written, error, out_dir):
+def check(program, options, words, rc, stderr, written, error, out_dir):
     """The problem with one run, or None."""
     name = os.path.basename(program)
     if error:
@@ -163,7 +163,9 @@ def check(program, words, rc, stderr, written, error, out_dir):
             return "exit code 2 without exactly one line on stderr naming the program"
         # options.hpp: a missing value is named as such, "--seed=" and "--seed --quiet" alike
         for word, next_word in zip(words, words[1:]):
-            if word.endswith("=") and f"got '{next_word}'" in lines[0]:
+            option = word[:-1]
+            if (word.endswith("=") and options.get(option, ("flag",))[0] != "flag"
+                    and lines[0].startswith(f"{name}: {option}: ") and f"got '{next_word}'" in lines[0]):
                 return f"{next_word} was taken for the value of {word}"
     outside = sorted(f for f in written if not (out_dir and (f + "/").startswith(out_dir.rstrip("/") + "/")))
     if outside:
@@ -188,7 +190,7 @@ def main():
         if not full and not any(w == "--out" or w.startswith("--out=") for w in words):
             words = words + ["--out", "BLOCKED/out"]
         rc, stdout, stderr, written, error = run(program, words, FULL_RUN_TIMEOUT_S if full else PARSE_TIMEOUT_S)
-        problem = check(program, words, rc, stderr, written, error, "out" if full else None)
+        problem = check(program, options, words, rc, stderr, written, error, "out" if full else None)
         if full and not problem and rc != 0:
             problem = f"a list of valid values exited {rc}"
         counts[rc] = counts.get(rc, 0) + 1
