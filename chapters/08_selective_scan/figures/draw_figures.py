@@ -12,10 +12,13 @@ anywhere; it rewrites the SVGs next to itself.
   segment_carry.svg   a sequence cut into segments (ADVANCED.md): segment_carry.cuh's summaries
                       and fold, v5_ring_forward.cu's two passes
 """
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FONT = "font-family='DejaVu Sans, Helvetica, Arial, sans-serif'"
+sys.path.insert(0, str(HERE.parents[2] / "book"))
+sys.dont_write_bytecode = True  # no __pycache__ beside the book's sources
+from svg_drawing import svg, rect, text, line, arrow, ARROW_HEAD  # noqa: E402 (the path above first)
 
 # The primer's colours (chapters/00_gpu_primer/figures/draw_figures.py): blues for the levels of
 # threads, green for shared memory, red for global memory; yellow and grey mark roles and padding.
@@ -24,39 +27,6 @@ GREEN, YELLOW, RED = "#e6f2e1", "#fdf0d9", "#f6e0e0"
 GREY, WHITE, THREAD = "#f0f0f0", "#ffffff", STRONG
 SHARED, HBM = GREEN, RED
 FULL, EMPTY = MID, YELLOW
-
-
-def svg(width, height, body):
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
-            f"width='{width}' height='{height}' {FONT}>\n"
-            f"<rect width='{width}' height='{height}' fill='white'/>\n{body}</svg>\n")
-
-
-def rect(x, y, w, h, fill, stroke="#34495e", width=1.5, rx=6, dash=None):
-    d = f" stroke-dasharray='{dash}'" if dash else ""
-    return (f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{rx}' fill='{fill}' "
-            f"stroke='{stroke}' stroke-width='{width}'{d}/>\n")
-
-
-def text(x, y, s, size=15, anchor="start", weight="normal", fill="#1d2b3a", mono=False):
-    family = " font-family='DejaVu Sans Mono, Menlo, monospace'" if mono else ""
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return (f"<text x='{x}' y='{y}' font-size='{size}' text-anchor='{anchor}' "
-            f"font-weight='{weight}' fill='{fill}'{family}>{s}</text>\n")
-
-
-def line(x1, y1, x2, y2, dash="5,4", color="#7f8c8d"):
-    return (f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{color}' "
-            f"stroke-width='1.5' stroke-dasharray='{dash}'/>\n")
-
-
-def arrow(x1, y1, x2, y2, color="#34495e"):
-    return (f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{color}' stroke-width='2' "
-            f"marker-end='url(#head)'/>\n")
-
-
-ARROW_HEAD = ("<defs><marker id='head' markerWidth='10' markerHeight='8' refX='9' refY='4' "
-              "orient='auto'><path d='M0,0 L10,4 L0,8 z' fill='#34495e'/></marker></defs>\n")
 
 
 def cells(x, y, n, w, h, fill, stroke="#2c3e50"):
@@ -146,7 +116,6 @@ def blocked_chunks():
     shapes = ["≤ 128: 32 × 4", "≤ 256: 32 × 8", "≤ 512: 32 × 16", "≤ 1024: 64 × 16", "more: 128 × 16 = 2048"]
     b += text(20, y4 + 24, "   ·   ".join(shapes), 13)
     return svg(W, H, b)
-
 
 
 def ring_forward():
