@@ -15,7 +15,6 @@ int run_chapter(const ChapterInfo& info, int argc, char** argv, const std::funct
   CLI::App app(info.title, info.program);
   CommonOptions options;
   add_common_options(app, options, info.kernel_count);
-  if (CLI::Option* kernel = app.get_option_no_throw("--kernel")) kernel->group(kGpuOptions);
   if (add_options) add_options(app);
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
   try {

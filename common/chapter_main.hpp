@@ -11,11 +11,6 @@ class App;
 
 namespace common {
 
-// The group of options that steer GPU sections alone (a chapter adds them with
-// ->group(kGpuOptions); --kernel is one). --help lists them apart, and where no GPU section runs
-// the program says in one line which of them were given and not used.
-inline constexpr const char* kGpuOptions = "GPU options";
-
 // The whole life of a chapter program: parse the options (with the chapter's own added by
 // `add_options`), settle the output directory, honour --require-gpu (exit 77), run `body` in a
 // Notebook, and turn any exception into one line on stderr: exit code 2 for an OptionError

@@ -18,6 +18,11 @@ struct CommonOptions {
   std::vector<int> kernels;  // --kernel N, repeatable; empty = every version
 };
 
+// The group of options that steer GPU sections alone (a chapter adds them with
+// ->group(kGpuOptions); --kernel is one). --help lists them apart, and where no GPU section runs
+// run_chapter says in one line which of them were given and not used.
+inline constexpr const char* kGpuOptions = "GPU options";
+
 // A value the options' own checks could not see is unusable: sizes each in range whose product
 // does not fit in memory, an output directory that cannot be written. run_chapter prints it as
 // one line and exits with code 2, as for a bad option, so name the options at fault.

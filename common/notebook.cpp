@@ -78,10 +78,13 @@ Notebook::Notebook(const ChapterInfo& info, const CommonOptions& options, std::s
   if (info.kernel_count > 0)
     build += "; kernel versions " +
              (info.versions_built.empty() ? fmt::format("1-{}", info.kernel_count) : info.versions_built);
-  header_ = fmt::format("{} {} {}\n", kRule, info.title, rule) + fmt::format("  program  {}\n", command_line) +
-            fmt::format("  device   {}\n", device) + fmt::format("  build    {}\n", build) +
-            fmt::format("  date     {}\n", date_) + fmt::format("  seed     {}\n", options_.seed) +
-            fmt::format("  output   {}/\n", out_dir_);
+  header_ = fmt::format("{} {} {}\n", kRule, info.title, rule);
+  header_line("program", command_line);
+  header_line("device", device);
+  header_line("build", build);
+  header_line("date", date_);
+  header_line("seed", std::to_string(options_.seed));
+  header_line("output", fmt::format("{}/", out_dir_));
   // The commit a recorded run was built from (scripts/gpu-suite sets BOOK_COMMIT): what the book's
   // pages cite, and what scripts/stale-recordings compares with the chapter's later changes.
   if (const char* commit = std::getenv("BOOK_COMMIT"); commit && *commit) header_line("commit", commit);

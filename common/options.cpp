@@ -107,7 +107,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, int kernel_count)
   if (kernel_count > 0) {
     app.add_option("--kernel", options.kernels,
                    fmt::format("Run only kernel version N (1..{}); repeatable", kernel_count))
-        ->check(integer_in(1, kernel_count));
+        ->check(integer_in(1, kernel_count))
+        ->group(kGpuOptions);
   }
 }
 

@@ -302,7 +302,7 @@ std::string validate(const BackwardParams& p) {
 // The sizes a caller allocates, before it has every buffer: only the sizes, the input type and
 // the version need to be valid (else 0), and so every count the plan derives fits.
 bool sizes_known(const ForwardParams& p) {
-  return (p.kernel == Kernel::automatic || version_of(p.kernel)) && version_built(p.kernel) && known(p.input_type) &&
+  return version_built(p.kernel) && known(p.input_type) &&
          check_sizes(p.sizes, p.B.variable || p.C.variable, p.flags.complex).empty();
 }
 std::int64_t state_checkpoints_floats(const ForwardParams& p) {
