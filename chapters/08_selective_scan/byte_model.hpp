@@ -3,8 +3,8 @@
 // it -- fusion (what an unfused pipeline would move) and recomputation (what storing every
 // state would keep).
 //
-// The model is the floor of the official kernel's measured figures (official_baseline.md):
-// every input is read once and every output written once, nothing else. With s = the input
+// The model is the floor a kernel's measured time is divided by (chapter 08's benchmark, for its
+// versions and for the official kernel timed in the same run): every input is read once and every output written once, nothing else. With s = the input
 // type's size in bytes:
 //   forward   reads u, delta (and z): s each per (b, d, t); B, C; A, D, delta_bias (and the
 //             initial state); writes out (and out_z): s each; the chunk states (and the last
@@ -25,14 +25,13 @@ enum class StateAccounting {
   // This library (selective_scan.hpp): a chunk state is dstate fp32 values (complex: pairs), and
   // dB, dC are written in fp32.
   library,
-  // The floor of official_baseline.md, as the official kernel stores them: a (decay, state)
-  // pair per state (2·dstate values; complex: 2·dstate complex values), and dB, dC in the
-  // input type.
+  // As the official kernel stores them: a (decay, state) pair per state (2·dstate values;
+  // complex: 2·dstate complex values), and dB, dC in the input type.
   official_kernel,
 };
 
-// Defaults: the configuration the official kernel was timed on (official_baseline.md: real A,
-// variable B and C with one group, z, D and delta_bias present), in fp32.
+// Defaults: the configuration the official kernel's benchmarks time (real A, variable B and C
+// with one group, z, D and delta_bias present), in fp32.
 struct ByteShape {
   std::int64_t batch = 1, dim = 1, seqlen = 1;
   int dstate = 16, groups = 1;
@@ -43,10 +42,6 @@ struct ByteShape {
   bool has_initial_state = false, has_last_state = false;
   StateAccounting accounting = StateAccounting::library;
 };
-
-// The copy bandwidth measured on the H200 that timed the official kernel (official_baseline.md:
-// cudaMemcpyAsync device to device, read + write), in bytes per second: the roof of its floors.
-constexpr double kOfficialCopyBandwidth = 4.26e12;
 
 std::int64_t forward_bytes(const ByteShape& shape);
 std::int64_t backward_bytes(const ByteShape& shape);
@@ -67,7 +62,7 @@ std::int64_t all_states_bytes(const ByteShape& shape);
 // cosine). The forward takes one per state step; a forward + backward at least two (the backward
 // recomputes Ā once and reuses it on its reverse walk). MUFU returns 16 results per clock per
 // multiprocessor on sm_80 and sm_90 (the CUDA C++ Programming Guide's throughput table): on an
-// H200, 132 × 16 × 1.98 GHz ≈ 4.2·10^12 exp2 a second.
+// H100 or H200 SXM, 132 × 16 × 1.98 GHz ≈ 4.2·10^12 exp2 a second.
 constexpr int kForwardExps = 1, kForwardBackwardExps = 2;
 constexpr int kMufuResultsPerClock = 16;
 std::int64_t state_steps(const ByteShape& shape);  // batch · dim · dstate · seqlen

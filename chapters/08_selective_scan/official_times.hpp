@@ -14,7 +14,7 @@ struct OfficialTime {
   std::string device;
 };
 
-// official-bench's name of a shape: "fp32:8,1536,2048,16,1" (dtype fp32 or bf16; B and C
+// official-bench's name of a shape: "fp32:8,1536,2048,16,1" (dtype fp32, fp16 or bf16; B and C
 // variable, D, z, delta_bias and softplus on: the only calls it times).
 std::string official_spec(const std::string& dtype, std::int64_t batch, std::int64_t dim, std::int64_t seqlen,
                           int dstate, int groups);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 namespace ch08 {
@@ -71,7 +72,10 @@ Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int
 
 std::vector<Config> bench_configs() {
   std::vector<Config> configs;
-  for (const OfficialRun& r : kOfficialRuns) configs.push_back(make_config(r.type, r.batch, r.dim, r.seqlen, 16));
+  for (const auto& [batch, dim, seqlen] :
+       {std::array<std::int64_t, 3>{8, 1536, 2048}, {1, 5120, 8192}, {16, 1536, 512}})
+    for (DataType type : {DataType::float32, DataType::bfloat16})
+      configs.push_back(make_config(type, batch, dim, seqlen, 16));
   configs.push_back(make_config(DataType::float32, 8, 1536, 2048, 64));
   configs.push_back(make_config(DataType::float32, 1, 1536, 32768, 16));
   configs.push_back(make_config(DataType::float32, 8, 1536, 2048, 16, false));

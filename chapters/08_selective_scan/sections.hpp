@@ -59,29 +59,14 @@ struct Config {
   bool variable_BC = true;
 };
 
-// The official kernel on its six timed configurations (official_baseline.md: one H200,
-// 2026-11-21): B and C variable, D, z, delta_bias and softplus on; its times and its ratios to
-// the floor.
-struct OfficialRun {
-  DataType type;
-  std::int64_t batch, dim, seqlen;
-  double forward_ms, forward_backward_ms, forward_ratio, forward_backward_ratio;
-};
-inline constexpr OfficialRun kOfficialRuns[] = {
-    {DataType::float32, 8, 1536, 2048, 0.884, 2.915, 7.4, 9.4},
-    {DataType::bfloat16, 8, 1536, 2048, 0.460, 2.215, 7.7, 14.3},
-    {DataType::float32, 1, 5120, 8192, 1.618, 5.067, 8.2, 9.9},
-    {DataType::bfloat16, 1, 5120, 8192, 0.903, 4.060, 9.1, 15.7},
-    {DataType::float32, 16, 1536, 512, 0.470, 1.546, 7.8, 10.0},
-    {DataType::bfloat16, 16, 1536, 512, 0.235, 1.049, 7.7, 13.4},
-};
-
 std::string config_label(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate,
                          bool variable_BC);
 Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate,
                    bool variable_BC = true);
 
-// --bench: the official kernel's six, then one change each from the first (dstate 64, seqlen
+// --bench: the six configurations the official kernel's benchmarks time (fp32 and bf16 at
+// (8, 1536, 2048), (1, 5120, 8192), (16, 1536, 512), dstate 16; scripts/gpu-suite times the
+// official kernel on them in the same call), then one change each from the first (dstate 64, seqlen
 // 32768, constant B and C, fp16), then the official test suite's shape at one of its short
 // sequences, where a few channels leave most of the GPU idle.
 std::vector<Config> bench_configs();

@@ -35,29 +35,17 @@ using common::Figure;
 using common::Notebook;
 using common::Series;
 
-// The official kernel's timed run (official_baseline.md) with this configuration, if it has one.
-const OfficialRun* official_run(const Config& c) {
-  for (const OfficialRun& r : kOfficialRuns)
-    if (c.label == config_label(r.type, r.batch, r.dim, r.seqlen, 16, true)) return &r;
-  return nullptr;
-}
-
 // The official kernel's times for a configuration: official-bench's, run in the same device call
-// (--official), where they were given; else official_baseline.md's H200 run, for its six.
+// (--official); none where it was not given or did not time this configuration.
 struct OfficialTimes {
   double forward_ms = 0, forward_backward_ms = 0;
   std::string source;  // empty: no time for this configuration
 };
 OfficialTimes official_times(const Config& c, const std::map<std::string, ch08::OfficialTime>& measured) {
-  if (!measured.empty()) {
-    if (!c.variable_BC || (c.type != DataType::float32 && c.type != DataType::bfloat16)) return {};
-    const auto found = measured.find(ch08::official_spec(dtype_name(c.type), c.batch, c.dim, c.seqlen, c.dstate, 1));
-    if (found == measured.end()) return {};
-    return {found->second.forward_ms, found->second.forward_backward_ms, "official-bench, this run"};
-  }
-  const OfficialRun* r = official_run(c);
-  return r ? OfficialTimes{r->forward_ms, r->forward_backward_ms, "official_baseline.md, H200 2026-11-21"}
-           : OfficialTimes{};
+  if (!c.variable_BC) return {};  // official-bench times variable B and C alone
+  const auto found = measured.find(ch08::official_spec(dtype_name(c.type), c.batch, c.dim, c.seqlen, c.dstate, 1));
+  if (found == measured.end()) return {};
+  return {found->second.forward_ms, found->second.forward_backward_ms, "official-bench, this run"};
 }
 
 std::vector<Config> small_configs(const Options& o) {
@@ -284,7 +272,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
   const bool bench = nb.options().bench;
   const std::vector<Config> configs = bench ? bench_configs() : small_configs(o);
   nb.text(bench
-              ? "The official kernel's six timed configurations (official_baseline.md), then dstate 64, seqlen 32768,\n"
+              ? "The six configurations of the official kernel's benchmarks, then dstate 64, seqlen 32768,\n"
                 "constant B and C, and fp16, each changed from the first, and the official test suite's shape at\n"
                 "seqlen 512. B, C variable (one group) unless said; D, z, delta_bias, softplus on."
               : "One small shape (--bench runs the official kernel's configurations). D, z, delta_bias, softplus on.");
@@ -321,14 +309,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
         throw std::runtime_error("--official: " + o.official_csv + " was timed on " + time.device + ", this is " +
                                  common::gpu_status().device.name);
   }
-  const std::string official_when = measured.empty() ? "H200, 2026-11-21" : "this run";
-  Series official_fwd{"official forward (" + official_when + ")", {}, {}, "points pt 6 ps 1.5"},
-      official_both{"official fwd+bwd (" + official_when + ")", {}, {}, "points pt 4 ps 1.5"};
-  for (std::size_t i = 0; i < configs.size(); ++i)
-    if (const OfficialRun* r = bench && measured.empty() ? official_run(configs[i]) : nullptr) {
-      official_fwd.x.push_back(double(i + 1)), official_fwd.y.push_back(r->forward_ratio);
-      official_both.x.push_back(double(i + 1)), official_both.y.push_back(r->forward_backward_ratio);
-    }
+  Series official_fwd{"official forward (this run)", {}, {}, "points pt 6 ps 1.5"},
+      official_both{"official fwd+bwd (this run)", {}, {}, "points pt 4 ps 1.5"};
   const Series goal_fwd{"goal, forward: 3×", {0.5, configs.size() + 0.5}, {3, 3}, "lines lw 1 dt 2 lc rgb 'gray40'"};
   const Series goal_both{"goal, fwd+bwd: 5×", {0.5, configs.size() + 0.5}, {5, 5}, "lines lw 1 dt 3 lc rgb 'gray40'"};
   const auto draw = [&](std::vector<Series> versions) {
@@ -344,16 +326,12 @@ void section_benchmark(Notebook& nb, const Options& o) {
     std::vector<std::vector<std::string>> rows;
     for (const Config& c : configs) {
       const ch08::ByteShape s = byte_shape(c);
-      const auto floor_ms = [](std::int64_t bytes) {
-        return fmt::format("{:.3f}", double(bytes) / ch08::kOfficialCopyBandwidth * 1e3);
-      };
-      rows.push_back({c.label, megabytes(ch08::forward_bytes(s)), floor_ms(ch08::forward_bytes(s)),
-                      megabytes(ch08::forward_backward_bytes(s)), floor_ms(ch08::forward_backward_bytes(s))});
+      rows.push_back({c.label, megabytes(ch08::forward_bytes(s)), megabytes(ch08::forward_backward_bytes(s))});
     }
     nb.text(
-        "The configurations and their floors at official_baseline.md's 4.26 TB/s (a GPU run measures its own copy):");
-    nb.table({"configuration", "fwd MB", "fwd floor ms", "fwd+bwd MB", "fwd+bwd floor ms"}, rows);
-    nb.gpu_skip("the benchmark (the figure shows the official kernel's ratios and the goals alone)");
+        "The configurations and the bytes of their floors (a GPU run divides them by the copy bandwidth it measures):");
+    nb.table({"configuration", "fwd MB", "fwd+bwd MB"}, rows);
+    nb.gpu_skip("the benchmark (the figure shows the goals alone)");
     return draw({});
   }
 
@@ -400,22 +378,21 @@ void section_benchmark(Notebook& nb, const Options& o) {
                           "official_fwd_bwd_ms",
                           "fwd_speedup_official",
                           "fwd_bwd_speedup_official",
+                          "official_fwd_x_floor",
+                          "official_fwd_bwd_x_floor",
                           "official_source",
                           "copy_GBps",
                           "clock_MHz",
                           "plan"});
   Figure against_official{"bench_official",
-                          measured.empty() ? "Speedup over the official kernel (its H200 times of 2026-11-21)"
-                                           : "Speedup over the official kernel (timed in the same run)",
+                          "Speedup over the official kernel (timed in the same run)",
                           "",
                           "official time ÷ this version's",
                           false,
                           true,
                           {},
                           {}};
-  // Without --official only the official kernel's six configurations have a time: bench_configs()
-  // lists them first.
-  against_official.settings = axis_settings(measured.empty() ? std::size(kOfficialRuns) : configs.size());
+  against_official.settings = axis_settings(configs.size());
   against_official.height = f.height;  // the same configuration names and key below the plot
   std::vector<Series> official_speedups;
   common::CheckedTiming timing(nb, {2, bench ? 10 : 5, true});
@@ -443,10 +420,22 @@ void section_benchmark(Notebook& nb, const Options& o) {
     const double fwd_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardExps, sms, clock_hz) * 1e3;
     const double both_exp_ms = ch08::exp_floor_seconds(shape, ch08::kForwardBackwardExps, sms, clock_hz) * 1e3;
     const OfficialTimes official = official_times(c, measured);
-    if (!measured.empty() && official.forward_ms > 0) {  // its time over this run's floor, on the first figure
-      official_fwd.x.push_back(double(ci + 1)), official_fwd.y.push_back(official.forward_ms / fwd_floor_ms);
-      official_both.x.push_back(double(ci + 1)),
-          official_both.y.push_back(official.forward_backward_ms / both_floor_ms);
+    // The official kernel's time over its own floor: its bytes counted as it stores them (chunk
+    // states as (decay, state) pairs, dB and dC in the input type, no last state).
+    ch08::ByteShape as_official = shape;
+    as_official.has_last_state = false;
+    as_official.accounting = ch08::StateAccounting::official_kernel;
+    const double official_fwd_x =
+        official.forward_ms / (double(ch08::forward_bytes(as_official)) / (copy_gbps * 1e9) * 1e3);
+    const double official_both_x =
+        official.forward_backward_ms / (double(ch08::forward_backward_bytes(as_official)) / (copy_gbps * 1e9) * 1e3);
+    if (official.forward_ms > 0) {
+      official_fwd.x.push_back(double(ci + 1)), official_fwd.y.push_back(official_fwd_x);
+      official_both.x.push_back(double(ci + 1)), official_both.y.push_back(official_both_x);
+      rows.push_back({c.label, "official", "its own", fmt::format("{:.3f}", official.forward_ms),
+                      fmt::format("{:.1f}×", official_fwd_x), fmt::format("{:.1f}×", official.forward_ms / fwd_exp_ms),
+                      fmt::format("{:.3f}", official.forward_backward_ms), fmt::format("{:.1f}×", official_both_x),
+                      fmt::format("{:.1f}×", official.forward_backward_ms / both_exp_ms), "-", "-", "-", "-", "-"});
     }
     const Problem p = benchmark_problem(c, nb.options().seed + ci);
     const SliceCheck slice(p, c.type, slice_channels(c.dim), nb.options().seed + 100 + ci);
@@ -530,6 +519,8 @@ void section_benchmark(Notebook& nb, const Options& o) {
                cell(official_both_ms, "{:.3f}"),
                ratio(official_fwd_ms, fwd),
                ratio(official_both_ms, both),
+               official.forward_ms > 0 ? fmt::format("{:.2f}", official_fwd_x) : "",
+               official.forward_ms > 0 ? fmt::format("{:.2f}", official_both_x) : "",
                official.source,
                fmt::format("{:.1f}", copy_gbps),
                fmt::format("{:.0f}", clock_hz / 1e6),
@@ -547,11 +538,11 @@ void section_benchmark(Notebook& nb, const Options& o) {
             "fwd vs v4", "f+b vs v4", "fwd vs official", "f+b vs official", "kept h MB"},
            rows);
   nb.text((measured.empty()
-               ? std::string("vs v4, vs official: the speedup over version 4 and over the official kernel (its "
-                             "times on an\nH200, official_baseline.md)")
-               : "vs v4, vs official: the speedup over version 4 and over the official kernel (timed in\n"
-                 "this run by official-bench, " +
-                     o.official_csv + ")") +
+               ? std::string("vs v4: the speedup over version 4 (the official kernel was not timed in this run: "
+                             "--official\ngives official-bench's CSV)")
+               : "official: the official kernel, timed in this run by official-bench (" + o.official_csv +
+                     "), its\nfloor counted as it stores its data. vs v4, vs official: the speedup over version 4 "
+                     "and over it") +
           ": their time divided by this version's. The chapter's goal is 2 against the official\n"
           "kernel in both directions. The CSV also has GB/s and the speedups over versions 1 and 2.\n"
           "+ kept h: version 5's forward keeps h every 8 steps (state_checkpoints) and its backward reads them\n"
@@ -565,7 +556,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
   for (const Series& s : versions)
     if (!s.x.empty()) drawn.push_back(s);
   draw(drawn);
-  if (bench) {
+  if (bench && !measured.empty()) {
     for (const Series& s : official_speedups)
       if (!s.x.empty()) against_official.series.push_back(s);
     against_official.series.push_back(
