@@ -85,9 +85,14 @@ std::vector<std::string> BenchmarkSweep::gpu_cells(const SweepPoint& point, std:
     timings[v] = timing_->time(
         fmt::format("{} at {}", version.what, point.where), [&] { steps.poison(v); }, [&] { steps.run(v); },
         [&] { return steps.check(v); });
+    if (!timings[v]) {
+      cells.push_back("wrong");
+      continue;
+    }
+    BenchmarkPoint version_at = at;
+    if (steps.bytes) version_at.bytes = steps.bytes(index, v);
     cells.push_back(
-        timings[v] ? results_.record(version.name, at, *timings[v], csv_cells(steps, v, *timings[v]), version.series)
-                   : "wrong");
+        results_.record(version.name, version_at, *timings[v], csv_cells(steps, v, *timings[v]), version.series));
   }
   if (steps.row_end) {
     const auto end = steps.row_end(index, timings);

@@ -97,6 +97,9 @@ class BenchmarkSweep {
     std::function<void(std::size_t point)> prepare_gpu = {};
     // Whether a version can take the point; not given: every version takes every point.
     std::function<bool(std::size_t point, std::size_t version)> takes = {};
+    // The bytes a version moves at the point, where versions move different amounts (its GB/s
+    // and pct_of_copy count them); not given: the point's bytes for every version.
+    std::function<double(std::size_t point, std::size_t version)> bytes = {};
     // CheckedTiming's steps for a version at the current point: fill its outputs with NaN,
     // enqueue it, and compare its output with the expected one ("" when right, else what is wrong).
     std::function<void(std::size_t version)> poison;

@@ -43,11 +43,15 @@ void GpuProblem::gradients(Kernel kernel) {
     h_.poison();  // a state the forward pass skips must show up as NaN
     store_h();
   }
+  poison_gradients();
+  backward(kernel);
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void GpuProblem::poison_gradients() {
   grad_a_.poison();
   grad_b_.poison();
   checkpoints_.poison();
-  backward(kernel);
-  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // [snippet:memory_model]

@@ -22,6 +22,9 @@ class GpuProblem {
   void gradients(Kernel kernel);
   // Only the reverse pass (h already stored for versions 1-3): what the benchmark times.
   void backward(Kernel kernel);
+  // The gradients and the checkpoints filled with NaN, as gradients() fills them before its
+  // reverse pass; the benchmark's checks do it before backward().
+  void poison_gradients();
   // The forward pass that stores h (allocated on first use), without poisoning: timed too.
   void store_h();
 
