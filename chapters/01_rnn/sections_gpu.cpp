@@ -1,21 +1,19 @@
 // Chapter 01's GPU sections: every kernel checked against fp64 on awkward sizes, then the
 // benchmark of time against sequence length.
-#include "benchmark_results.hpp"
+#include "benchmark_sweep.hpp"
 #include "checked_timing.hpp"
-#include "gpu.hpp"
 #include "gpu_rnn.hpp"
 #include "options.hpp"
 #include "reference.hpp"
-#include "results_csv.hpp"
 #include "rnn_kernels.hpp"
 #include "sections.hpp"
+#include "stats.hpp"
 #include "timing.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -98,84 +96,77 @@ void section_benchmark(Notebook& nb, const Options& o) {
       "(\"-\" past it: one core takes seconds a run there; --bench goes further). GPU: each kernel is\n"
       "checked on the first {} sequences before and after it is timed; \"-\" for a kernel --kernel left out.",
       batch, o.hidden, cpu_max_length, checked_sequences));
-  const bool gpu = nb.gpu();
-  if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
   const auto w = rnn::random_weights(o.hidden, o.radius, nb.options().seed);
 
-  double copy_gbps = 0;
-  std::unique_ptr<common::ResultsCsv> csv;
-  if (gpu) {
+  double copy_gbps = 0;  // measured once, beforehand: the roof of the "% of copy" cells, not a column
+  if (nb.gpu()) {
     copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);
     nb.value("device-to-device copy", fmt::format("{:.0f} GB/s (read + write)", copy_gbps));
   }
-  csv = std::make_unique<common::ResultsCsv>(
-      nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
-      std::vector<std::string>{"implementation", "batch", "hidden", "length", "median_ms", "min_ms", "max_ms", "bytes",
-                               "gb_per_s", "pct_of_copy", "ns_per_step"});
-
-  common::BenchmarkResults results(*csv, common::BenchmarkResults::Shown::median_ms, 3);
-  std::optional<common::CheckedTiming> timing;
-  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 10 : 5, true});
-  std::vector<std::vector<std::string>> rows;
+  std::vector<common::SweepPoint> points;
   for (int length : lengths) {
-    const auto s = rnn::random_sequences(batch, length, nb.options().seed + length);
     const double bytes = 8.0 * batch * length;  // x read + y written, fp32
-    std::vector<std::string> row{std::to_string(length)};
-    const common::BenchmarkPoint at{
-        double(length), {std::to_string(batch), std::to_string(o.hidden), std::to_string(length)}, bytes, copy_gbps};
-    const auto ns_per_step = [&](const common::TimingStats& t) {
-      return fmt::format("{:.1f}", 1e6 * t.median_ms / length);
-    };
-    if (length <= cpu_max_length) {
-      const auto t = common::time_cpu([&] { rnn::run_cpu<float>(w, s, Activation::tanh); }, 1, 3);
-      row.push_back(results.record("CPU fp32 (1 core)", at, t, {ns_per_step(t)}));
-    } else {
-      row.push_back("-");
-    }
-    if (!gpu) {
-      rows.push_back(row);
-      continue;
-    }
-    const auto reference = rnn::run_reference_prefix(w, s, Activation::tanh, checked_sequences);
-    rnn::GpuRnn problem(w, s);
-    common::TimingStats best{1e300};
-    for (const auto& info : rnn::kKernels) {
-      if (!common::kernel_selected(nb.options(), int(info.id))) {
-        row.push_back("-");
-        continue;
-      }
-      const auto t = timing->time(
-          fmt::format("kernel {} at L = {}", int(info.id), length), [&] { problem.poison_outputs(); },
-          [&] { problem.run(info.id, Activation::tanh); },
-          [&] {
-            const auto y = first_sequences(problem.y(), batch, length, checked_sequences);
-            return common::failure(common::compare(y, reference.y, kFp32Tolerance));
-          });
-      if (!t) {
-        row.push_back("wrong");
-        continue;
-      }
-      row.push_back(results.record(fmt::format("GPU kernel {}", int(info.id)), at, *t, {ns_per_step(*t)}));
-      if (t->median_ms < best.median_ms) best = *t;
-    }
-    const double gbps = common::gigabytes_per_second(bytes, best.median_ms);
-    row.push_back(fmt::format("{:.0f}", 1e6 * best.median_ms / length));
-    row.push_back(fmt::format("{:.1f}", gbps));
-    row.push_back(fmt::format("{:.2f}%", 100 * gbps / copy_gbps));
-    rows.push_back(row);
+    points.push_back({{std::to_string(length)},
+                      fmt::format("L = {}", length),
+                      {double(length),
+                       {std::to_string(batch), std::to_string(o.hidden), std::to_string(length)},
+                       bytes,
+                       copy_gbps}});
   }
-  std::vector<std::string> header{"L", "CPU ms"};
-  if (gpu) {
-    for (const auto& info : rnn::kKernels) header.push_back(fmt::format("k{} ms", int(info.id)));
-    header.insert(header.end(), {"best ns/step", "best GB/s", "% of copy"});
-  }
-  nb.table(header, rows);
-  nb.value("results", csv->path());
-  if (gpu) {
-    timing->report("the timed kernels match fp64 before and after timing",
-                   fmt::format("first {} sequences of each, tol atol {:.0e} + rtol {:.0e}·|ref|", checked_sequences,
-                               kFp32Tolerance.atol, kFp32Tolerance.rtol));
-  }
+  std::vector<common::SweepVersion> versions;
+  for (const auto& info : rnn::kKernels)
+    versions.push_back({int(info.id), fmt::format("k{} ms", int(info.id)), fmt::format("GPU kernel {}", int(info.id)),
+                        fmt::format("kernel {}", int(info.id))});
+  common::BenchmarkSweep sweep(nb, {.size_columns = {"batch", "hidden", "length"},
+                                    .extra_columns = {"ns_per_step"},
+                                    .shown = common::BenchmarkResults::Shown::median_ms,
+                                    .decimals = 3,
+                                    .label_headers = {"L"},
+                                    .cpu_header = "CPU ms",
+                                    .cpu_name = "CPU fp32 (1 core)",
+                                    .row_end_headers = {"best ns/step", "best GB/s", "% of copy"},
+                                    .timing = {2, bench ? 10 : 5, true}});
+  // The point's sequences, the fp64 reference of the first ones, and its GPU problem.
+  int length = 0;
+  rnn::Sequences s;
+  rnn::Result reference;
+  std::optional<rnn::GpuRnn> problem;
+  common::BenchmarkSweep::Steps steps;
+  steps.prepare = [&](std::size_t i) {
+    length = lengths[i];
+    s = rnn::random_sequences(batch, length, nb.options().seed + length);
+  };
+  steps.time_cpu = [&](std::size_t) -> std::optional<common::TimingStats> {
+    if (length > cpu_max_length) return std::nullopt;
+    return common::time_cpu([&] { rnn::run_cpu<float>(w, s, Activation::tanh); }, 1, 3);
+  };
+  steps.prepare_gpu = [&](std::size_t) {
+    reference = rnn::run_reference_prefix(w, s, Activation::tanh, checked_sequences);
+    problem.emplace(w, s);
+  };
+  steps.poison = [&](std::size_t) { problem->poison_outputs(); };
+  steps.run = [&](std::size_t v) { problem->run(rnn::kKernels[v].id, Activation::tanh); };
+  steps.check = [&](std::size_t) {
+    const auto y = first_sequences(problem->y(), batch, length, checked_sequences);
+    return common::failure(common::compare(y, reference.y, kFp32Tolerance));
+  };
+  steps.csv_cells = [&](std::size_t, const common::TimingStats& t) {
+    return std::vector<std::string>{fmt::format("{:.1f}", 1e6 * t.median_ms / length)};
+  };
+  // The fastest kernel's time per step, bandwidth and share of the copy's.
+  steps.row_end = [&](std::size_t i, const std::vector<std::optional<common::TimingStats>>& timings) {
+    std::optional<common::TimingStats> best;
+    for (const auto& t : timings)
+      if (t && (!best || t->median_ms < best->median_ms)) best = t;
+    if (!best) return std::vector<std::string>{"-", "-", "-"};
+    const double gbps = common::gigabytes_per_second(points[i].at.bytes, best->median_ms);
+    return std::vector<std::string>{fmt::format("{:.0f}", 1e6 * best->median_ms / length), fmt::format("{:.1f}", gbps),
+                                    fmt::format("{:.2f}%", 100 * gbps / copy_gbps)};
+  };
+  sweep.run(points, versions, steps);
+  sweep.report("the timed kernels match fp64 before and after timing",
+               fmt::format("first {} sequences of each, tol atol {:.0e} + rtol {:.0e}·|ref|", checked_sequences,
+                           kFp32Tolerance.atol, kFp32Tolerance.rtol));
 
   Figure f{"bench_time",
            fmt::format("Time for {} sequences against their length (H = {}, tanh)", batch, o.hidden),
@@ -185,7 +176,7 @@ void section_benchmark(Notebook& nb, const Options& o) {
            true,
            {},
            {"set key inside right bottom"}};
-  f.series = results.series();
+  f.series = sweep.series();
   nb.figure(f, false);
 }
 
