@@ -1,6 +1,6 @@
 // Chapter 03's GPU sections: every version of the causal product checked against fp64 on
 // awkward sizes, then the benchmark of the direct sums against the FFT.
-#include "benchmark_results.hpp"
+#include "benchmark_sweep.hpp"
 #include "checked_timing.hpp"
 #include "conv_kernels.hpp"
 #include "fft_conv.hpp"
@@ -9,7 +9,6 @@
 #include "memory.hpp"
 #include "options.hpp"
 #include "problem.hpp"
-#include "results_csv.hpp"
 #include "sections.hpp"
 #include "timing.hpp"
 #include "toeplitz.hpp"
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <climits>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -105,73 +105,84 @@ void section_benchmark(Notebook& nb) {
                   "flushed); version 1 up to n = {}, the other direct versions up to n = {}. The first 4\n"
                   "rows of each result (1 row beyond n = 8192) are checked against fp64 before and after timing.",
                   batch, channels, thread_per_row_max, direct_max));
-  const bool gpu = nb.gpu();
-  if (!gpu) nb.gpu_skip("the GPU timings (the CPU column still runs)");
-  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", gpu ? common::gpu_status().device.name : "cpu only", nb.date(),
-                         {"implementation", "batch", "channels", "n", "median_ms", "min_ms", "max_ms", "fft_length"});
-  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::median_ms, 4);
-  std::vector<std::vector<std::string>> rows;
-  std::optional<common::CheckedTiming> timing;
-  if (gpu) timing.emplace(nb, common::TimingOptions{2, bench ? 20 : 5, true});
-  std::vector<std::tuple<int, double, double, int>> fft_vs_direct;  // n, fft ms, best direct ms, best version
-  for (int n : lengths) {
-    const auto p = conv::ssm_problem(batch, channels, n, nb.options().seed + 1000 + n);
-    std::vector<std::string> row{std::to_string(n)};
-    // The CSV's size columns; the FFT's padded length goes last (0 for the direct sums).
-    const common::BenchmarkPoint at{double(n), {std::to_string(batch), std::to_string(channels), std::to_string(n)}};
-    if (n <= cpu_max) {
-      const auto t = common::time_cpu([&] { conv::causal_toeplitz_batched(p.t, p.x, batch, channels, n); }, 0, 3);
-      row.push_back(results.record("CPU direct, fp64 (1 core)", at, t, {"0"}));
-    } else {
-      row.push_back("-");
-    }
-    if (!gpu) {
-      rows.push_back(row);
-      continue;
-    }
-    const int checked_rows = n <= 8192 ? 4 : 1;  // re-checked against fp64 before and after timing
-    const auto reference = reference_prefix(p, checked_rows);
-    const auto tolerance = conv::fp32_tolerance(reference, n);
-    conv::GpuConvolution problem(p.t, p.x, batch, channels, n);  // the FFT plans are made here, untimed
-    double best_direct = 1e300, fft = 0;
-    int best_version = 0;
-    for (const auto& info : conv::kKernels) {
-      const bool too_long = (info.id == conv::Kernel::thread_per_row && n > thread_per_row_max) ||
-                            (info.id != conv::Kernel::fft_convolution && n > direct_max);
-      if (!common::kernel_selected(nb.options(), int(info.id)) || too_long) {
-        row.push_back("-");
-        continue;
-      }
-      const auto t = timing->time(
-          fmt::format("kernel {} at n = {}", int(info.id), n), [&] { problem.poison_output(); },
-          [&] { problem.run(info.id); },
-          [&] {
-            return common::failure(
-                common::compare(output_prefix(problem.output(), checked_rows, n), reference, tolerance));
-          });
-      if (!t) {
-        row.push_back("wrong");
-        continue;
-      }
-      const bool is_fft = info.id == conv::Kernel::fft_convolution;
-      row.push_back(results.record(fmt::format("GPU {} {}", int(info.id), is_fft ? "FFT (cuFFT)" : "direct"), at, *t,
-                                   {std::to_string(is_fft ? problem.fft_length() : 0)}));
-      if (is_fft) {
-        fft = t->median_ms;
-      } else if (t->median_ms < best_direct) {
-        best_direct = t->median_ms;
-        best_version = int(info.id);
-      }
-    }
-    if (fft > 0 && best_version > 0) fft_vs_direct.emplace_back(n, fft, best_direct, best_version);
-    rows.push_back(row);
+
+  std::vector<common::SweepPoint> points;
+  for (int n : lengths)
+    points.push_back({{std::to_string(n)},
+                      fmt::format("n = {}", n),
+                      {double(n), {std::to_string(batch), std::to_string(channels), std::to_string(n)}}});
+  const auto is_fft = [](std::size_t v) { return conv::kKernels[v].id == conv::Kernel::fft_convolution; };
+  std::vector<common::SweepVersion> versions;
+  for (std::size_t v = 0; v < std::size(conv::kKernels); ++v) {
+    const int id = int(conv::kKernels[v].id);
+    versions.push_back({id, fmt::format("k{} ms", id),
+                        fmt::format("GPU {} {}", id, is_fft(v) ? "FFT (cuFFT)" : "direct"),
+                        fmt::format("kernel {}", id)});
   }
-  std::vector<std::string> header{"n", "CPU ms"};
-  if (gpu)
-    for (const auto& info : conv::kKernels) header.push_back(fmt::format("k{} ms", int(info.id)));
-  nb.table(header, rows);
-  nb.value("results", csv.path());
-  if (gpu) {
+  // The CSV's size columns; the FFT's padded length goes last (0 for the direct sums).
+  common::BenchmarkSweep sweep(nb, {.size_columns = {"batch", "channels", "n"},
+                                    .bandwidth = false,
+                                    .extra_columns = {"fft_length"},
+                                    .shown = common::BenchmarkResults::Shown::median_ms,
+                                    .decimals = 4,
+                                    .label_headers = {"n"},
+                                    .cpu_header = "CPU ms",
+                                    .cpu_name = "CPU direct, fp64 (1 core)",
+                                    .timing = {2, bench ? 20 : 5, true}});
+  // The point's problem, the fp64 reference of its first rows, and its GPU problem.
+  conv::ConvProblem p;
+  int checked_rows = 0;
+  std::vector<double> reference;
+  common::Tolerance tolerance;
+  std::optional<conv::GpuConvolution> problem;
+  std::vector<std::tuple<int, double, double, int>> fft_vs_direct;  // n, fft ms, best direct ms, best version
+  common::BenchmarkSweep::Steps steps;
+  steps.prepare = [&](std::size_t i) {
+    p = conv::ssm_problem(batch, channels, lengths[i], nb.options().seed + 1000 + lengths[i]);
+  };
+  steps.time_cpu = [&](std::size_t) -> std::optional<common::TimingStats> {
+    if (p.n > cpu_max) return std::nullopt;
+    return common::time_cpu([&] { conv::causal_toeplitz_batched(p.t, p.x, batch, channels, p.n); }, 0, 3);
+  };
+  steps.prepare_gpu = [&](std::size_t) {
+    checked_rows = p.n <= 8192 ? 4 : 1;  // re-checked against fp64 before and after timing
+    reference = reference_prefix(p, checked_rows);
+    tolerance = conv::fp32_tolerance(reference, p.n);
+    problem.emplace(p.t, p.x, batch, channels, p.n);  // the FFT plans are made here, untimed
+  };
+  steps.takes = [&](std::size_t i, std::size_t v) {
+    const auto id = conv::kKernels[v].id;
+    return !((id == conv::Kernel::thread_per_row && lengths[i] > thread_per_row_max) ||
+             (id != conv::Kernel::fft_convolution && lengths[i] > direct_max));
+  };
+  steps.poison = [&](std::size_t) { problem->poison_output(); };
+  steps.run = [&](std::size_t v) { problem->run(conv::kKernels[v].id); };
+  steps.check = [&](std::size_t) {
+    return common::failure(common::compare(output_prefix(problem->output(), checked_rows, p.n), reference, tolerance));
+  };
+  steps.csv_cells = [&](std::size_t v, const common::TimingStats&) {
+    const bool fft = v != common::BenchmarkSweep::kCpu && is_fft(v);
+    return std::vector<std::string>{std::to_string(fft ? problem->fft_length() : 0)};
+  };
+  // No cells: the row's end keeps the FFT's and the best direct version's times for the crossover.
+  steps.row_end = [&](std::size_t i, const std::vector<std::optional<common::TimingStats>>& timings) {
+    std::optional<double> fft;
+    double best_direct = 1e300;
+    int best_version = 0;
+    for (std::size_t v = 0; v < timings.size(); ++v) {
+      if (!timings[v]) continue;
+      if (is_fft(v)) {
+        fft = timings[v]->median_ms;
+      } else if (timings[v]->median_ms < best_direct) {
+        best_direct = timings[v]->median_ms;
+        best_version = int(conv::kKernels[v].id);
+      }
+    }
+    if (fft && best_version > 0) fft_vs_direct.emplace_back(lengths[i], *fft, best_direct, best_version);
+    return std::vector<std::string>{};
+  };
+  sweep.run(points, versions, steps);
+  if (nb.gpu()) {
     // The crossover: the smallest measured n from which on the FFT beats the best direct
     // version at every measured n.
     int crossover = 0;
@@ -189,13 +200,13 @@ void section_benchmark(Notebook& nb) {
                    fmt::format("the FFT path is faster from n = {} on ({:.4f} ms against {:.4f} ms for kernel {})", n,
                                f, d, k));
     }
-    timing->report("the timed kernels match fp64 before and after timing");
   }
+  sweep.report("the timed kernels match fp64 before and after timing");
   Figure f{"bench_time", fmt::format("Causal convolution of {} × {} rows of length n", batch, channels),
            "n",          "median time (ms)",
            true,         true,
            {},           {"set key inside right bottom", "set yrange [1e-6:*]"}};
-  f.series = results.series();
+  f.series = sweep.series();
   nb.figure(f, false);
 }
 
