@@ -11,7 +11,8 @@
 // - each version: "-" where --kernel left it out or it cannot take the point, else it is
 //   poisoned, run and checked before timing and checked again after (CheckedTiming): "wrong"
 //   when the first check failed, else its cell as BenchmarkResults shows it (GB/s or ms);
-// - the row's end (when asked for): cells the chapter computes from the versions' timings.
+// - the row's end (when asked for): cells the chapter computes from the versions' timings, or
+//   of a timing of its own that it records (record(): a roof other than the copy, say).
 // Every timing is a row of the CSV and a point of its implementation's curve.
 //
 // The chapter keeps what is its own: the points (sizes, bytes), the problem and its check in
@@ -127,6 +128,13 @@ class BenchmarkSweep {
 
   // Every timing so far, e.g. for a summary line: results().shown_at("3 warp_scan", x).
   const BenchmarkResults& results() const { return results_; }
+
+  // A timing the chapter takes itself at a point (in Steps::row_end, say: a roof other than the
+  // copy), recorded as a version's is: a row of the CSV and a point of its curve. Returns its cell.
+  std::string record(const std::string& implementation, const BenchmarkPoint& at, const TimingStats& t,
+                     const std::vector<std::string>& extra_cells = {}) {
+    return results_.record(implementation, at, t, extra_cells);
+  }
 
   // The figure's curves, in the order first recorded; the copy drawn as a black dashed line.
   std::vector<Series> series() const;
