@@ -1,11 +1,9 @@
 // Chapter 02's GPU sections: every kernel and rule checked against fp64 on awkward shapes, then
 // the benchmark of bandwidth against a copy.
-#include "benchmark_results.hpp"
+#include "benchmark_sweep.hpp"
 #include "checked_timing.hpp"
-#include "gpu.hpp"
 #include "gpu_discretize.hpp"
 #include "options.hpp"
-#include "results_csv.hpp"
 #include "sections.hpp"
 #include "selective.hpp"
 #include "timing.hpp"
@@ -14,7 +12,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ch02 {
@@ -96,64 +97,70 @@ void section_benchmark(Notebook& nb) {
 
   const double copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);
   nb.value("device-to-device copy", fmt::format("{:.0f} GB/s (read + write)", copy_gbps));
-  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", common::gpu_status().device.name, nb.date(),
-                         {"implementation", "batch", "length", "channels", "state", "median_ms", "min_ms", "max_ms",
-                          "bytes", "gb_per_s", "pct_of_copy", "rule"});
-  common::GpuTimer timer({2, bench ? 20 : 5, true});
-  common::BenchmarkResults results(csv, common::BenchmarkResults::Shown::gb_per_s, 0);
-  std::vector<std::vector<std::string>> rows;
-  common::CheckedTiming timing(nb, {2, bench ? 20 : 5, true});
+  std::vector<common::SweepPoint> points;
   for (int length : lengths) {
     const zoh::SelectiveShape shape{batch, length, channels, state};
-    const auto problem = zoh::random_selective_problem(shape, nb.options().seed + length);
     const double bytes = shape.bytes_moved();
-    const double tol_z = zoh::max_abs_z(problem);
-    zoh::GpuDiscretization gpu(problem);
-    std::vector<std::string> row{std::to_string(length), fmt::format("{:.0f}", bytes / 1e6)};
-    const common::BenchmarkPoint at{
-        bytes / 1e6,
-        {std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state)},
-        bytes,
-        copy_gbps};
-    for (const auto& info : zoh::kKernels) {
-      for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
-        if (!common::kernel_selected(nb.options(), int(info.id))) {
-          row.push_back("-");
-          continue;
-        }
-        const auto reference = zoh::discretize_selective_reference(problem, rule, checked_tokens);
-        const auto t = timing.time(
-            fmt::format("kernel {} ({}) at L = {}", int(info.id), zoh::name(rule), length),
-            [&] { gpu.poison_outputs(); }, [&] { gpu.run(info.id, rule); },
-            [&] {
-              const std::size_t count = reference.abar.size();
-              const auto a = common::compare(gpu.abar(count), reference.abar, zoh::fp32_tolerance(tol_z));
-              const auto b = common::compare(gpu.bbar(count), reference.bbar, zoh::fp32_tolerance(tol_z));
-              return a.ok && b.ok ? std::string() : fmt::format("Ā {}; B̄ {}", a.summary(), b.summary());
-            });
-        if (!t) {
-          row.push_back("wrong");
-          continue;
-        }
-        // One curve per kernel and rule; the CSV keeps the rule in its last column.
-        const std::string kernel = fmt::format("kernel {}", int(info.id));
-        const std::string rule_name = rule == zoh::Rule::zoh ? "ZOH" : "Mamba";
-        row.push_back(results.record(kernel, at, *t, {rule_name}, kernel + ", " + rule_name));
-      }
-    }
-    // The write roof: both outputs set by cudaMemset, nothing read.
-    const auto memset_time = timer.time([&] { gpu.poison_outputs(); });
-    row.push_back(results.record("cudaMemset of Ā and B̄", at, memset_time, {""}));
-    rows.push_back(row);
+    points.push_back({{std::to_string(length), fmt::format("{:.0f}", bytes / 1e6)},
+                      fmt::format("L = {}", length),
+                      {bytes / 1e6,
+                       {std::to_string(batch), std::to_string(length), std::to_string(channels), std::to_string(state)},
+                       bytes,
+                       copy_gbps}});
   }
-  std::vector<std::string> header{"L", "MB"};
-  for (const auto& info : zoh::kKernels)
-    for (const char* rule : {"ZOH", "Mamba"}) header.push_back(fmt::format("k{} {} GB/s", int(info.id), rule));
-  header.push_back("memset GB/s");
-  nb.table(header, rows);
-  nb.value("results", csv.path());
-  timing.report("the timed kernels match fp64 before and after timing",
-                fmt::format("first {} tokens of each", checked_tokens));
+  // A column per kernel and rule, one curve each; the CSV keeps the rule in its last column.
+  const auto rule_name = [](zoh::Rule rule) { return rule == zoh::Rule::zoh ? "ZOH" : "Mamba"; };
+  std::vector<std::pair<zoh::Kernel, zoh::Rule>> runs;
+  std::vector<common::SweepVersion> versions;
+  for (const auto& info : zoh::kKernels) {
+    for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba}) {
+      const std::string kernel = fmt::format("kernel {}", int(info.id));
+      runs.push_back({info.id, rule});
+      versions.push_back({int(info.id), fmt::format("k{} {} GB/s", int(info.id), rule_name(rule)), kernel,
+                          fmt::format("{} ({})", kernel, zoh::name(rule)), kernel + ", " + rule_name(rule)});
+    }
+  }
+  common::BenchmarkSweep sweep(nb, {.size_columns = {"batch", "length", "channels", "state"},
+                                    .extra_columns = {"rule"},
+                                    .label_headers = {"L", "MB"},
+                                    .row_end_headers = {"memset GB/s"},
+                                    .timing = {2, bench ? 20 : 5, true}});
+  common::GpuTimer timer({2, bench ? 20 : 5, true});
+  // The point's problem, its fp64 reference of the first tokens for each rule, and its GPU copy.
+  zoh::SelectiveProblem problem;
+  double tol_z = 0;
+  std::map<zoh::Rule, zoh::SelectiveResult> reference;
+  std::optional<zoh::GpuDiscretization> gpu;
+  common::BenchmarkSweep::Steps steps;
+  steps.prepare = [&](std::size_t i) {
+    problem = zoh::random_selective_problem({batch, lengths[i], channels, state}, nb.options().seed + lengths[i]);
+    tol_z = zoh::max_abs_z(problem);
+  };
+  steps.prepare_gpu = [&](std::size_t) {
+    gpu.emplace(problem);
+    for (zoh::Rule rule : {zoh::Rule::zoh, zoh::Rule::mamba})
+      reference[rule] = zoh::discretize_selective_reference(problem, rule, checked_tokens);
+  };
+  steps.poison = [&](std::size_t) { gpu->poison_outputs(); };
+  steps.run = [&](std::size_t v) { gpu->run(runs[v].first, runs[v].second); };
+  steps.check = [&](std::size_t v) {
+    const auto& expected = reference[runs[v].second];
+    const std::size_t count = expected.abar.size();
+    const auto a = common::compare(gpu->abar(count), expected.abar, zoh::fp32_tolerance(tol_z));
+    const auto b = common::compare(gpu->bbar(count), expected.bbar, zoh::fp32_tolerance(tol_z));
+    return a.ok && b.ok ? std::string() : fmt::format("Ā {}; B̄ {}", a.summary(), b.summary());
+  };
+  steps.csv_cells = [&](std::size_t v, const common::TimingStats&) {
+    return std::vector<std::string>{rule_name(runs[v].second)};
+  };
+  // The write roof: both outputs set by cudaMemset, nothing read.
+  steps.row_end = [&](std::size_t i, const std::vector<std::optional<common::TimingStats>>&) {
+    const auto memset_time = timer.time([&] { gpu->poison_outputs(); });
+    return std::vector<std::string>{sweep.record("cudaMemset of Ā and B̄", points[i].at, memset_time, {""})};
+  };
+  sweep.run(points, versions, steps);
+  sweep.report("the timed kernels match fp64 before and after timing",
+               fmt::format("first {} tokens of each", checked_tokens));
 
   Figure f{"bench_bandwidth",
            fmt::format("Discretization bandwidth (batch {}, D = {}, N = {})", batch, channels, state),
@@ -164,8 +171,8 @@ void section_benchmark(Notebook& nb) {
            {},
            {"set key inside left bottom maxrows 4 spacing 0.9 font ',11'",
             fmt::format("set yrange [0:{:.0f}]", 1.15 * copy_gbps)}};
-  f.series = results.series();
-  const auto& any = results.series().front();
+  f.series = sweep.series();
+  const auto any = f.series.front();
   f.series.push_back(
       {"device-to-device copy", any.x, std::vector<double>(any.x.size(), copy_gbps), "lines lw 2 dt 2 lc rgb 'black'"});
   nb.figure(f, false);
