@@ -1,11 +1,9 @@
 // Chapter 04's GPU sections: every version of the kernel bank checked against its fp32 bound on
 // awkward sizes, then the benchmark of powers by exp against powers by products.
+#include "benchmark_sweep.hpp"
 #include "bound_check.hpp"
-#include "checked_timing.hpp"
-#include "gpu.hpp"
 #include "gpu_vandermonde.hpp"
 #include "options.hpp"
-#include "results_csv.hpp"
 #include "s4d.hpp"
 #include "sections.hpp"
 #include "timing.hpp"
@@ -13,14 +11,13 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ch04 {
 
 using common::Figure;
-using common::Series;
 
 namespace {
 
@@ -42,6 +39,10 @@ KernelCheck check_bank(const s4d::KernelInfo& info, const s4d::Bank& bank, int c
                                          s4d::fp32_error_bound(bank, count, info.multiplications));
   return {c.ok, c.summary([&](std::size_t i) { return channel_index(i, bank.length); })};
 }
+
+// The bytes a run moves at least, as GpuVandermonde::bytes_moved counts them, known before
+// the bank is on the GPU: W and z read (two fp32 complex numbers per mode), K̄ written.
+double bytes_moved(const s4d::Bank& bank) { return double(bank.channels) * (16.0 * bank.modes + 4.0 * bank.length); }
 
 }  // namespace
 
@@ -85,55 +86,69 @@ void section_benchmark(Notebook& nb, const Options& o) {
                   "after timing.",
                   channels, o.state, o.state / 2, checked_channels));
   if (!nb.gpu()) return nb.gpu_skip("the GPU timings");
-  const double copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);
+
+  const double copy_gbps = common::measure_copy_bandwidth(std::size_t(512) << 20);  // the roof of pct_of_copy
   nb.value("device-to-device copy", fmt::format("{:.0f} GB/s (read + write)", copy_gbps));
-  common::ResultsCsv csv(nb.out_dir() + "/bench.csv", common::gpu_status().device.name, nb.date(),
-                         {"kernel", "channels", "modes", "length", "median_ms", "min_ms", "max_ms", "bytes", "gb_per_s",
-                          "pct_of_copy", "powers_per_ns"});
-  std::map<std::string, Series> series;
-  std::vector<std::vector<std::string>> rows;
-  common::CheckedTiming timing(nb, {2, bench ? 20 : 5, true});
+  // Each length's bank, made up front: its modes and bytes describe the point.
+  std::vector<s4d::Bank> banks;
+  std::vector<common::SweepPoint> points;
   for (int length : lengths) {
-    const auto bank = s4d::make_bank(s4d::Init::lin, channels, o.state, length, nb.options().seed + length);
-    const auto reference = s4d::bank_reference(bank, checked_channels);
-    s4d::GpuVandermonde gpu(bank);
-    for (const auto& info : s4d::kKernels) {
-      if (!common::kernel_selected(nb.options(), int(info.id))) continue;
-      const auto bound = s4d::fp32_error_bound(bank, checked_channels, info.multiplications);
-      const auto timed = timing.time(
-          fmt::format("kernel {} at L = {}", int(info.id), length), [&] { gpu.poison_output(); },
-          [&] { gpu.run(info.id); },
-          [&] {
-            const auto c = s4d::check_within_bound(gpu.K_prefix(checked_channels), reference, bound);
-            return c.ok ? std::string() : c.summary();
-          });
-      if (!timed) continue;
-      const common::TimingStats& t = *timed;
-      const double bytes = static_cast<double>(gpu.bytes_moved());
-      const double gbps = common::gigabytes_per_second(bytes, t.median_ms);
-      const double powers_per_ns = double(channels) * bank.modes * length / (t.median_ms * 1e6);
-      csv.row({info.name, std::to_string(channels), std::to_string(bank.modes), std::to_string(length),
-               fmt::format("{:.5f}", t.median_ms), fmt::format("{:.5f}", t.min_ms), fmt::format("{:.5f}", t.max_ms),
-               fmt::format("{:.0f}", bytes), fmt::format("{:.2f}", gbps), fmt::format("{:.3f}", 100 * gbps / copy_gbps),
-               fmt::format("{:.1f}", powers_per_ns)});
-      rows.push_back({std::to_string(length), std::to_string(int(info.id)), fmt::format("{:.4f}", t.median_ms),
-                      fmt::format("{:.1f}", powers_per_ns), fmt::format("{:.1f}", gbps),
-                      fmt::format("{:.2f}%", 100 * gbps / copy_gbps)});
-      const std::string name = fmt::format("kernel {}", int(info.id));
-      series.try_emplace(name, Series{name, {}, {}, "linespoints lw 2"});
-      series[name].x.push_back(length);
-      series[name].y.push_back(t.median_ms);
-    }
+    const s4d::Bank& bank =
+        banks.emplace_back(s4d::make_bank(s4d::Init::lin, channels, o.state, length, nb.options().seed + length));
+    points.push_back({{std::to_string(length)},
+                      fmt::format("L = {}", length),
+                      {double(length),
+                       {std::to_string(channels), std::to_string(bank.modes), std::to_string(length)},
+                       bytes_moved(bank),
+                       copy_gbps}});
   }
-  nb.table({"L", "kernel", "median ms", "powers/ns", "GB/s", "% of copy"}, rows);
-  nb.value("results", csv.path());
-  timing.report("the timed kernels are within the fp32 bound before and after timing",
-                fmt::format("first {} channels of each", checked_channels));
+  // The CSV names each kernel by its function, the table, the figure and the check lines by its number.
+  std::vector<common::SweepVersion> versions;
+  for (const auto& info : s4d::kKernels) {
+    const std::string kernel = fmt::format("kernel {}", int(info.id));
+    versions.push_back({int(info.id), fmt::format("k{} ms", int(info.id)), info.name, kernel, kernel});
+  }
+  common::BenchmarkSweep sweep(nb, {.size_columns = {"channels", "modes", "length"},
+                                    .extra_columns = {"powers_per_ns"},
+                                    .shown = common::BenchmarkResults::Shown::median_ms,
+                                    .decimals = 4,
+                                    .label_headers = {"L"},
+                                    .caption = "Median ms per kernel (powers/ns, GB/s and % of copy in the CSV):",
+                                    .timing = {2, bench ? 20 : 5, true}});
+  // The point's bank, the fp64 kernels of its first channels, each version's fp32 bound on
+  // them, and its GPU problem.
+  const s4d::Bank* bank = nullptr;
+  std::vector<double> reference;
+  std::vector<std::vector<double>> bounds;
+  std::optional<s4d::GpuVandermonde> gpu;
+  common::BenchmarkSweep::Steps steps;
+  steps.prepare_gpu = [&](std::size_t i) {
+    bank = &banks[i];
+    reference = s4d::bank_reference(*bank, checked_channels);
+    bounds.clear();
+    for (const auto& info : s4d::kKernels)
+      bounds.push_back(s4d::fp32_error_bound(*bank, checked_channels, info.multiplications));
+    gpu.emplace(*bank);
+  };
+  steps.poison = [&](std::size_t) { gpu->poison_output(); };
+  steps.run = [&](std::size_t v) { gpu->run(s4d::kKernels[v].id); };
+  steps.check = [&](std::size_t v) {
+    const auto c = s4d::check_within_bound(gpu->K_prefix(checked_channels), reference, bounds[v]);
+    return c.ok ? std::string() : c.summary();
+  };
+  steps.csv_cells = [&](std::size_t, const common::TimingStats& t) {
+    const double powers = double(bank->channels) * bank->modes * bank->length;
+    return std::vector<std::string>{fmt::format("{:.1f}", powers / (t.median_ms * 1e6))};
+  };
+  sweep.run(points, versions, steps);
+  sweep.report("the timed kernels are within the fp32 bound before and after timing",
+               fmt::format("first {} channels of each", checked_channels));
+
   Figure f{"bench_time", fmt::format("S4D-Lin kernels for {} channels, N = {}", channels, o.state),
            "length L",   "median time (ms)",
            true,         true,
            {},           {"set key inside right bottom"}};
-  for (auto& [name, s] : series) f.series.push_back(s);
+  f.series = sweep.series();
   nb.figure(f, false);
 }
 
