@@ -310,6 +310,8 @@ ForwardResult DeviceProblem::forward_result() const {
   return r;
 }
 
+std::vector<Complex> DeviceProblem::chunk_states() const { return download_states(chunk_states_); }
+
 Gradients DeviceProblem::gradients() const {
   Gradients g;
   g.du = download_rows(du_);

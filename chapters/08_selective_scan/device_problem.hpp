@@ -39,6 +39,9 @@ class DeviceProblem {
   void backward(cudaStream_t stream = nullptr);
 
   ForwardResult forward_result() const;
+  // h at the end of each chunk of kChunkLength steps (the last one ends with the sequence), as the
+  // forward left it: (batch, dim, chunks, dstate).
+  std::vector<Complex> chunk_states() const;
   Gradients gradients() const;
 
   selective_scan::ForwardParams& forward_params() { return params_.forward; }

@@ -1,64 +1,16 @@
-// Version 1, naive: one thread per (b, d, n), walking time step by step, exactly the recurrence.
-// A block holds the dstate threads of one (b, d); the sum over states of y (forward) and of the
-// du and ddelta terms (backward) goes through shared memory, 32 steps at a time, added up in a
-// fixed order, so the result does not depend on timing. It is the version to read first and the
-// yardstick the others are timed against.
+// Version 1, naive, backward: one thread per (b, d, n), walking time step by step, exactly the
+// recurrence, as the forward (v1_naive_forward.cu) does. A block holds the dstate threads of one
+// (b, d); the sums over states of the du and ddelta terms go through shared memory, 32 steps at a
+// time, added up in a fixed order, so the result does not depend on timing. It is the version to
+// read first and the yardstick the others are timed against.
 #include "check.hpp"
 #include "device_math.cuh"
 #include "reductions.cuh"
 #include "sequence_access.cuh"
-
-#include <algorithm>
+#include "v1_naive.cuh"
 
 namespace selective_scan::detail {
 namespace {
-
-constexpr int kSummedSteps = 32;  // steps whose per-state terms are summed together
-
-int threads_for(int dstate) { return std::max(32, (dstate + 31) / 32 * 32); }
-unsigned blocks_for(std::int64_t batch_dim) { return unsigned(std::min<std::int64_t>(batch_dim, 1 << 30)); }
-
-// [snippet:naive_forward]
-template <class Input, bool kComplex>
-__global__ void naive_forward_kernel(ScanArgs args) {
-  using S = State<kComplex>;
-  extern __shared__ float terms[];  // [dstate][kSummedSteps + 1]: state n's part of y at each step of a tile
-  const int n = threadIdx.x;
-  const bool has_state = n < args.dstate;
-  for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
-    Channel<Input, kComplex> ch(args, bd);
-    S h = state_zero<S>();
-    if (has_state) {
-      ch.at_state(n);
-      if (args.initial_state) h = load_state<S>(args.initial_state, ch.state_index(n));
-    }
-    for (std::int64_t t0 = 0; t0 < args.seqlen; t0 += kSummedSteps) {
-      const int steps = int(std::min<std::int64_t>(kSummedSteps, args.seqlen - t0));
-      if (has_state) {
-        for (int k = 0; k < steps; ++k) {
-          const std::int64_t t = t0 + k;
-          const float delta = ch.delta_at(t);
-          h = exp_delta_A(delta, ch.A) * h + (delta * to_float(ch.u[t])) * ch.B_at(n, t);
-          terms[n * (kSummedSteps + 1) + k] = output_part(ch.C_at(n, t) * h);
-          if ((t + 1) % kChunkLength == 0 || t + 1 == args.seqlen)
-            store_state(args.chunk_states, ch.chunk_state_index(t / kChunkLength, n), h);
-        }
-      }
-      __syncthreads();
-      if (threadIdx.x < steps) {  // thread k finishes step t0 + k: sum over states, D, gate
-        const std::int64_t t = t0 + threadIdx.x;
-        float y = 0;
-        for (int m = 0; m < args.dstate; ++m) y += terms[m * (kSummedSteps + 1) + threadIdx.x];
-        y += ch.D * to_float(ch.u[t]);
-        ch.template sequence<Input>(args.out)[t] = from_float<Input>(y);
-        if (ch.z) ch.template sequence<Input>(args.out_z)[t] = from_float<Input>(y * silu(to_float(ch.z[t])));
-      }
-      __syncthreads();
-    }
-    if (has_state && args.last_state) store_state(args.last_state, ch.state_index(n), h);
-  }
-}
-// [/snippet:naive_forward]
 
 // The backward walks each chunk twice: forward from the chunk's stored starting state, keeping
 // h for each step of the chunk (in local memory: this is the naive version), then backward,
@@ -181,35 +133,23 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
 }  // namespace
 
 template <class Input, bool kComplex>
-void naive_forward(const ScanArgs& args, cudaStream_t stream) {
-  const int threads = threads_for(args.dstate);
-  const std::size_t shared = std::size_t(args.dstate) * (kSummedSteps + 1) * sizeof(float);
-  naive_forward_kernel<Input, kComplex><<<blocks_for(args.batch * args.dim), threads, shared, stream>>>(args);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
-}
-
-template <class Input, bool kComplex>
 void naive_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, kComplex);
   prepare_time_gradients(args, workspace, kComplex, stream);
-  const int threads = threads_for(args.dstate);
-  const std::size_t shared = 2 * std::size_t(args.dstate) * (kSummedSteps + 1) * sizeof(float);
+  const std::size_t shared = 2 * naive_terms_bytes(args.dstate);
   const auto kernel = naive_backward_kernel<Input, kComplex>;
   // Two term arrays for dstate 256 need 66 KiB, past the 48 KiB a launch gets without asking.
   SELECTIVE_SCAN_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  kernel<<<blocks_for(args.batch * args.dim), threads, shared, stream>>>(args, workspace);
+  kernel<<<naive_blocks(args.batch * args.dim), naive_threads(args.dstate), shared, stream>>>(args, workspace);
   SELECTIVE_SCAN_CHECK_LAUNCH();
   finish_parameter_gradients(args, workspace, kComplex, stream);
 }
 
-#define SELECTIVE_SCAN_NAIVE(Input, kComplex)                                  \
-  template void naive_forward<Input, kComplex>(const ScanArgs&, cudaStream_t); \
-  template void naive_backward<Input, kComplex>(const ScanArgs&, cudaStream_t);
-SELECTIVE_SCAN_NAIVE(float, false)
-SELECTIVE_SCAN_NAIVE(float, true)
-SELECTIVE_SCAN_NAIVE(__half, false)
-SELECTIVE_SCAN_NAIVE(__half, true)
-SELECTIVE_SCAN_NAIVE(__nv_bfloat16, false)
-SELECTIVE_SCAN_NAIVE(__nv_bfloat16, true)
+template void naive_backward<float, false>(const ScanArgs&, cudaStream_t);
+template void naive_backward<float, true>(const ScanArgs&, cudaStream_t);
+template void naive_backward<__half, false>(const ScanArgs&, cudaStream_t);
+template void naive_backward<__half, true>(const ScanArgs&, cudaStream_t);
+template void naive_backward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
+template void naive_backward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
 
 }  // namespace selective_scan::detail
