@@ -1,11 +1,18 @@
 #include "benchmark_sweep.hpp"
 
-#include "device_buffer.hpp"
 #include "gpu.hpp"
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace common {
+
+std::string power_of_two_label(std::size_t n) {
+  const int e = static_cast<int>(std::log2(static_cast<double>(n)));
+  if (std::size_t(1) << e == n) return fmt::format("2^{}", e);
+  return std::to_string(n);
+}
 
 BenchmarkSweep::BenchmarkSweep(Notebook& nb, SweepLayout layout)
     : nb_(nb),
@@ -67,11 +74,7 @@ std::vector<std::string> BenchmarkSweep::gpu_cells(const SweepPoint& point, std:
   if (steps.prepare_gpu) steps.prepare_gpu(index);
   if (layout_.copy) {
     // Half the point's bytes copied: read once and written once, they are the bytes it moves.
-    const std::size_t bytes = static_cast<std::size_t>(at.bytes / 2);
-    DeviceBuffer<char> from(bytes), to(bytes);
-    CUDA_CHECK(cudaMemset(from.data(), 0, bytes));
-    const auto t = copy_timer_->time(
-        [&] { CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice)); });
+    const auto t = time_device_copy(static_cast<std::size_t>(at.bytes / 2), *copy_timer_);
     at.copy_gbps = gigabytes_per_second(at.bytes, t.median_ms);
     cells.push_back(results_.record(kCopyName, at, t, csv_cells(steps, kCopy, t)));
   }

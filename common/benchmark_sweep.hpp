@@ -44,6 +44,9 @@
 
 namespace common {
 
+// A size as a row's label shows it: "2^20" for a power of two, else the number.
+std::string power_of_two_label(std::size_t n);
+
 // One size of the sweep: a row of the table.
 struct SweepPoint {
   std::vector<std::string> label;  // the row's first cells, e.g. {"2^20"}

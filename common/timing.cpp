@@ -25,13 +25,16 @@ void GpuTimer::flush_l2() {
   if (l2_scratch_.size() > 0) CUDA_CHECK(cudaMemsetAsync(l2_scratch_.data(), 0, l2_scratch_.bytes()));
 }
 
-double measure_copy_bandwidth(std::size_t bytes, TimingOptions options) {
+TimingStats time_device_copy(std::size_t bytes, GpuTimer& timer) {
   DeviceBuffer<char> source(bytes), destination(bytes);
   CUDA_CHECK(cudaMemset(source.data(), 1, bytes));
-  GpuTimer timer(options);
-  const TimingStats t = timer.time(
+  return timer.time(
       [&] { CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice)); });
-  return gigabytes_per_second(2.0 * static_cast<double>(bytes), t.median_ms);
+}
+
+double measure_copy_bandwidth(std::size_t bytes, TimingOptions options) {
+  GpuTimer timer(options);
+  return gigabytes_per_second(2.0 * static_cast<double>(bytes), time_device_copy(bytes, timer).median_ms);
 }
 
 }  // namespace common

@@ -61,6 +61,10 @@ class GpuTimer {
   cudaEvent_t stop_ = nullptr;
 };
 
+// A device-to-device cudaMemcpyAsync of `bytes` between two fresh buffers, timed by `timer`:
+// the memory roof, timed the way the kernels held to it are.
+TimingStats time_device_copy(std::size_t bytes, GpuTimer& timer);
+
 // The memory roof: GB/s of a device-to-device cudaMemcpyAsync of `bytes`, counting the
 // bytes read plus the bytes written (2 × bytes), the same way kernels count theirs.
 double measure_copy_bandwidth(std::size_t bytes, TimingOptions options = {});

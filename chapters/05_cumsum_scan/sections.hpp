@@ -34,7 +34,6 @@ inline const std::vector<double> kExample{3, 1, 7, 0, 4, 1, 6, 3, 5, 2, 8, 1, 0,
 
 std::string row_of(const std::vector<double>& values, const std::function<std::string(double)>& cell, int width = 4);
 std::string number(double v);
-std::string power_of_two_label(std::size_t n);
 
 void section_reference(Notebook& nb, const Options& o);
 void section_hillis_steele(Notebook& nb);

@@ -88,7 +88,7 @@ void section_benchmark(Notebook& nb) {
   std::vector<common::SweepPoint> points;
   for (std::size_t n : sizes)
     points.push_back(
-        {{power_of_two_label(n)}, fmt::format("N = {}", n), {double(n), {std::to_string(n)}, 8.0 * double(n)}});
+        {{common::power_of_two_label(n)}, fmt::format("N = {}", n), {double(n), {std::to_string(n)}, 8.0 * double(n)}});
   std::vector<common::SweepVersion> versions;
   for (const auto& info : scan::kKernels)
     versions.push_back({int(info.id), fmt::format("v{}", int(info.id)), fmt::format("{} {}", int(info.id), info.name),
@@ -128,7 +128,7 @@ void section_benchmark(Notebook& nb) {
     const auto ours_gbps = sweep.results().shown_at(ours, top), cub_gbps = sweep.results().shown_at(cub, top),
                copy_gbps = sweep.results().shown_at(common::BenchmarkSweep::kCopyName, top);
     if (ours_gbps && cub_gbps && copy_gbps) {
-      nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())),
+      nb.value(fmt::format("at N = {}", common::power_of_two_label(sizes.back())),
                fmt::format("version 7 {:.0f} GB/s = {:.1f}% of CUB ({:.0f} GB/s); copy {:.0f} GB/s; "
                            "version 7 {:.1f}% and CUB {:.1f}% of copy",
                            *ours_gbps, 100 * *ours_gbps / *cub_gbps, *cub_gbps, *copy_gbps,

@@ -1,5 +1,6 @@
 // Chapter 05's section on the cumulative sum itself: the fp64 reference, and why the checks
 // use whole numbers.
+#include "benchmark_sweep.hpp"
 #include "reference.hpp"
 #include "sections.hpp"
 
@@ -40,8 +41,8 @@ void section_reference(Notebook& nb, const Options& o) {
   for (std::size_t m : {std::size_t(1) << 10, std::size_t(1) << 14, std::size_t(1) << 18, std::size_t(1) << 22}) {
     const auto u = scan::uniform_input(m, nb.options().seed);
     const auto c = common::compare(scan::inclusive_scan_fp32(u), scan::inclusive_scan_reference(u), {1.0, 0.0});
-    rows.push_back(
-        {power_of_two_label(m), fmt::format("{:.2e}", c.max_abs_error), fmt::format("{:.2e}", c.max_rel_error)});
+    rows.push_back({common::power_of_two_label(m), fmt::format("{:.2e}", c.max_abs_error),
+                    fmt::format("{:.2e}", c.max_rel_error)});
   }
   nb.table({"N", "max |fp32 - fp64|", "max rel err"}, rows);
 }

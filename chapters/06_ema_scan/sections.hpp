@@ -1,9 +1,9 @@
 // sections.hpp: the sections of chapter 06's program, in the order it runs them, and what they
-// share: the options, the checks' decays and tolerance, and the sizes' labels.
-// sections.cpp holds the shared helpers, sections_recurrence.cpp the recurrence, its pair
-// operator and its impulse responses, sections_precision.cpp the fp32 error and the underflow
-// of the a's product, sections_gpu.cpp the GPU versions' checks and the benchmark,
-// sections_tile_sweep.cpp the tuning of version 5's tile.
+// share: the options and the checks' decays and tolerance.
+// sections_recurrence.cpp holds the recurrence, its pair operator and its impulse responses,
+// sections_precision.cpp the fp32 error and the underflow of the a's product, sections_gpu.cpp
+// the GPU versions' checks and the benchmark, sections_tile_sweep.cpp the tuning of version 5's
+// tile.
 #pragma once
 
 #include "compare.hpp"
@@ -29,8 +29,6 @@ inline constexpr double kDecayLo = 0.95, kDecayHi = 1.0;
 inline constexpr Tolerance kFp32{1e-4, 1e-4};
 
 inline constexpr std::size_t kBatchedLength = 20001;  // the length of the batched GPU check's sequences
-
-std::string power_of_two_label(std::size_t n);
 
 void section_recurrence(Notebook& nb);
 void section_pair_operator(Notebook& nb, const Options& o);

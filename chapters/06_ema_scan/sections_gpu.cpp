@@ -70,8 +70,9 @@ void section_benchmark(Notebook& nb) {
 
   std::vector<common::SweepPoint> points;
   for (std::size_t n : sizes)
-    points.push_back(
-        {{power_of_two_label(n)}, fmt::format("N = {}", n), {double(n), {std::to_string(n)}, 12.0 * double(n)}});
+    points.push_back({{common::power_of_two_label(n)},
+                      fmt::format("N = {}", n),
+                      {double(n), {std::to_string(n)}, 12.0 * double(n)}});
   std::vector<common::SweepVersion> versions;
   for (const auto& info : ema::kKernels)
     versions.push_back({int(info.id), fmt::format("v{}", int(info.id)), version_label(info.id),
@@ -119,7 +120,7 @@ void section_benchmark(Notebook& nb) {
     const auto window = at_top(version_label(ema::Kernel::look_back_window));
     const auto cub = at_top(version_label(ema::Kernel::cub_device_scan));
     if (window && cub) line += fmt::format("; version 5 = {:.1f}% of CUB (version 6)", 100 * *window / *cub);
-    if (!line.empty()) nb.value(fmt::format("at N = {}", power_of_two_label(sizes.back())), line);
+    if (!line.empty()) nb.value(fmt::format("at N = {}", common::power_of_two_label(sizes.back())), line);
   }
   Figure f{"bench_throughput",
            "h_k = a_k h_{k-1} + b_k over N elements: GB/s (12 bytes per element)",

@@ -1,5 +1,6 @@
 // Chapter 06's sections on fp32: the error of the loop and of the tree against L, and the
 // product of the a's underflowing.
+#include "benchmark_sweep.hpp"
 #include "reference.hpp"
 #include "sections.hpp"
 
@@ -42,7 +43,7 @@ void section_precision(Notebook& nb) {
   std::map<std::string, Series> loop_series, tree_series;
   for (int e = 4; e <= 20; e += 2) {
     const std::size_t n = std::size_t(1) << e;
-    std::vector<std::string> row{power_of_two_label(n)};
+    std::vector<std::string> row{common::power_of_two_label(n)};
     for (const auto& c : cases) {
       const auto p = ema::random_problem(1, n, c.lo, c.hi, nb.options().seed + n);
       const auto expected = ema::recurrence_reference(p);

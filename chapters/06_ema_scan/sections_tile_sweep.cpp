@@ -16,18 +16,6 @@
 
 namespace ch06 {
 
-namespace {
-
-// The roof: a device-to-device copy of 6n bytes (12n moved), timed like the versions.
-common::TimingStats time_copy(std::size_t n, common::GpuTimer& timer) {
-  common::DeviceBuffer<char> from(6 * n), to(6 * n);
-  CUDA_CHECK(cudaMemset(from.data(), 0, from.bytes()));
-  return timer.time(
-      [&] { CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice)); });
-}
-
-}  // namespace
-
 // ---- [8] ---------------------------------------------------------------------------------------
 void section_tile_sweep(Notebook& nb) {
   const std::size_t n = std::size_t(1) << 28;
@@ -44,7 +32,7 @@ void section_tile_sweep(Notebook& nb) {
   const double bytes = 12.0 * double(n);
   common::GpuTimer timer({2, 15, true});
   common::CheckedTiming timing(nb, {2, 15, true});
-  const double copy_gbps = common::gigabytes_per_second(bytes, time_copy(n, timer).median_ms);
+  const double copy_gbps = common::gigabytes_per_second(bytes, common::time_device_copy(6 * n, timer).median_ms);
   const auto poison = [&] { problem.poison_output(); };
   const auto check = [&] { return common::failure(common::compare(problem.output(), expected, kFp32)); };
   const auto cub = timing.time(
