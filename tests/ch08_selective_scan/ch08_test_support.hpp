@@ -1,9 +1,10 @@
-// Small helpers shared by chapter 08's CPU tests.
+// Small helpers shared by chapter 08's tests.
 #pragma once
 
 #include "check_close.hpp"
 #include "compare.hpp"
 #include "reference.hpp"
+#include "selective_scan.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +13,16 @@
 #include <vector>
 
 namespace ch08_test {
+
+// An input type as the tests' messages name it.
+inline const char* type_name(selective_scan::DataType type) {
+  switch (type) {
+    case selective_scan::DataType::float32: return "fp32";
+    case selective_scan::DataType::float16: return "fp16";
+    case selective_scan::DataType::bfloat16: return "bf16";
+  }
+  return "?";
+}
 
 // (re, im, re, im, ...): complex tensors compared with common::compare.
 inline std::vector<double> interleaved(const std::vector<ch08::Complex>& v) {

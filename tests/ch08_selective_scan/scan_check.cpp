@@ -1,5 +1,6 @@
 #include "scan_check.hpp"
 
+#include "ch08_test_support.hpp"
 #include "cuda_check.hpp"
 
 #include <random>
@@ -7,22 +8,14 @@
 
 namespace ch08::testing {
 
-const char* name(selective_scan::DataType type) {
-  switch (type) {
-    case selective_scan::DataType::float32: return "fp32";
-    case selective_scan::DataType::float16: return "fp16";
-    case selective_scan::DataType::bfloat16: return "bf16";
-  }
-  return "?";
-}
-
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel) {
   std::ostringstream s;
   s << "kernel " << (kernel == selective_scan::Kernel::automatic ? std::string("auto") : std::to_string(int(kernel)))
-    << ' ' << name(type) << " batch " << p.batch << " dim " << p.dim << " seqlen " << p.seqlen << " dstate " << p.dstate
-    << " groups " << p.groups << (p.complex ? " complex" : " real") << " B " << (p.variable_B ? "variable" : "constant")
-    << " C " << (p.variable_C ? "variable" : "constant") << " D " << p.has_D << " z " << p.has_z << " delta_bias "
-    << p.has_delta_bias << " softplus " << p.delta_softplus << " h0 " << p.has_initial_state;
+    << ' ' << ch08_test::type_name(type) << " batch " << p.batch << " dim " << p.dim << " seqlen " << p.seqlen
+    << " dstate " << p.dstate << " groups " << p.groups << (p.complex ? " complex" : " real") << " B "
+    << (p.variable_B ? "variable" : "constant") << " C " << (p.variable_C ? "variable" : "constant") << " D " << p.has_D
+    << " z " << p.has_z << " delta_bias " << p.has_delta_bias << " softplus " << p.delta_softplus << " h0 "
+    << p.has_initial_state;
   return s.str();
 }
 

@@ -34,6 +34,5 @@ Outcome run_and_compare(const Problem& problem, selective_scan::DataType type, s
                         bool keep_checkpoints = false);
 
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel);
-const char* name(selective_scan::DataType type);
 
 }  // namespace ch08::testing

@@ -28,15 +28,6 @@ namespace {
 
 constexpr std::int64_t kRowPadding = 3;  // NaN after every row along time (real A only)
 
-const char* name(DataType type) {
-  switch (type) {
-    case DataType::float32: return "fp32";
-    case DataType::float16: return "fp16";
-    case DataType::bfloat16: return "bf16";
-  }
-  return "?";
-}
-
 // batch 2, dim 3, B and C variable, D, the gate z, Δ's bias and softplus: the cases below change
 // what they test.
 Problem shape(std::int64_t seqlen, int dstate) {
@@ -80,7 +71,7 @@ std::vector<Complex> reference_chunk_states(const Problem& p) {
 void compare_version_1(const Problem& drawn, DataType type) {
   const Problem p = ch08::as_gpu_sees(drawn, type);
   const std::int64_t padding = p.complex ? 0 : kRowPadding;
-  INFO("version 1's forward, " << name(type) << ", " << ch08_test::describe(p)
+  INFO("version 1's forward, " << ch08_test::type_name(type) << ", " << ch08_test::describe(p)
                                << (padding ? ", rows padded with NaN" : ""));
   const ch08::ForwardResult expected = ch08::reference_forward(p);
   const std::vector<Complex> expected_chunks = reference_chunk_states(p);
