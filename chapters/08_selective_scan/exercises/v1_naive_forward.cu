@@ -26,9 +26,8 @@
 // Hints: which threads finish the steps of a tile when dstate is 1, or 40? How many steps has the
 // last tile? Threads with no state must still reach every __syncthreads(): where are the two
 // barriers a tile needs? Does the last step of a sequence of 2049 steps end a chunk?
-// Below the kernel, its launch and instances are the library's: leave them.
+// The launch below the kernel is the library's (v1_naive_forward_launch.cuh): leave it.
 // Test it with:  scripts/exercise ch08_selective_scan 4
-#include "check.hpp"
 #include "device_math.cuh"
 #include "sequence_access.cuh"
 #include "v1_naive.cuh"
@@ -56,19 +55,6 @@ __global__ void naive_forward_kernel(ScanArgs args) {
 
 }  // namespace
 
-template <class Input, bool kComplex>
-void naive_forward(const ScanArgs& args, cudaStream_t stream) {
-  const unsigned blocks = naive_blocks(args.batch * args.dim);
-  const int threads = naive_threads(args.dstate);
-  naive_forward_kernel<Input, kComplex><<<blocks, threads, naive_terms_bytes(args.dstate), stream>>>(args);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
-}
-
-template void naive_forward<float, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<float, true>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__half, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__half, true>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
-
 }  // namespace selective_scan::detail
+
+#include "v1_naive_forward_launch.cuh"

@@ -1,8 +1,9 @@
 // What version 1's forward (v1_naive_forward.cu) and backward (v1_naive_backward.cu) share: the
 // block of threads per (b, d) and the shared memory of their sums over states. The forward has a
 // file of its own so that the book's exercises can compile the reader's kernel in its place, and
-// it launches its kernel there: CUDA 13 keeps a kernel template's launch stub inside the file that
-// instantiates it (without separate compilation), so no other file can launch it by name.
+// that file launches its kernel (v1_naive_forward_launch.cuh, included at its end): CUDA 13 keeps a
+// kernel template's launch stub inside the file that instantiates it (without separate
+// compilation), so no other file can launch it by name.
 #pragma once
 
 #include "scan_args.hpp"

@@ -3,7 +3,6 @@
 // through shared memory, 32 steps at a time, added up in a fixed order, so the result does not
 // depend on timing. The reader writes this kernel in the chapter's exercise 4: the book's
 // exercises build compiles chapter 08's exercises/v1_naive_forward.cu in this file's place.
-#include "check.hpp"
 #include "device_math.cuh"
 #include "sequence_access.cuh"
 #include "v1_naive.cuh"
@@ -55,19 +54,6 @@ __global__ void naive_forward_kernel(ScanArgs args) {
 
 }  // namespace
 
-template <class Input, bool kComplex>
-void naive_forward(const ScanArgs& args, cudaStream_t stream) {
-  const unsigned blocks = naive_blocks(args.batch * args.dim);
-  const int threads = naive_threads(args.dstate);
-  naive_forward_kernel<Input, kComplex><<<blocks, threads, naive_terms_bytes(args.dstate), stream>>>(args);
-  SELECTIVE_SCAN_CHECK_LAUNCH();
-}
-
-template void naive_forward<float, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<float, true>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__half, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__half, true>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__nv_bfloat16, false>(const ScanArgs&, cudaStream_t);
-template void naive_forward<__nv_bfloat16, true>(const ScanArgs&, cudaStream_t);
-
 }  // namespace selective_scan::detail
+
+#include "v1_naive_forward_launch.cuh"
