@@ -81,6 +81,17 @@ std::vector<double> real_parts(const std::vector<Complex>& values) {
 
 std::vector<double> round_to(const std::vector<double>& values, DataType type) { return rounded_all(values, type); }
 
+std::vector<unsigned char> encoded(const std::vector<double>& values, DataType type) {
+  std::vector<unsigned char> bytes(values.size() * size_of(type));
+  for (std::size_t i = 0; i < values.size(); ++i) encode(values[i], type, &bytes[i * size_of(type)]);
+  return bytes;
+}
+std::vector<double> decoded(const std::vector<unsigned char>& bytes, DataType type) {
+  std::vector<double> values(bytes.size() / size_of(type));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = decode(&bytes[i * size_of(type)], type);
+  return values;
+}
+
 std::vector<double> pad_rows(const std::vector<double>& rows, std::int64_t length, std::int64_t pitch) {
   const std::int64_t count = length > 0 ? std::int64_t(rows.size()) / length : 0;
   std::vector<double> padded(std::size_t(count * pitch), std::numeric_limits<double>::quiet_NaN());
@@ -115,8 +126,7 @@ Problem as_gpu_sees(const Problem& p, DataType type) {
 }
 
 DeviceProblem::Bytes DeviceProblem::upload_input(const std::vector<double>& values) {
-  std::vector<unsigned char> bytes(values.size() * input_size_);
-  for (std::size_t i = 0; i < values.size(); ++i) encode(values[i], type_, &bytes[i * input_size_]);
+  const std::vector<unsigned char> bytes = encoded(values, type_);
   return Bytes(std::span<const unsigned char>(bytes));
 }
 DeviceProblem::Bytes DeviceProblem::upload_projection(const std::vector<Complex>& values) {
@@ -152,10 +162,7 @@ std::vector<double> DeviceProblem::download_rows(const Bytes& buffer) const {
 
 DeviceProblem::Bytes DeviceProblem::output_input_type(std::size_t count) { return Bytes(count * input_size_); }
 std::vector<double> DeviceProblem::download_input(const Bytes& buffer) const {
-  const std::vector<unsigned char> bytes = buffer.download();
-  std::vector<double> out(bytes.size() / input_size_);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = decode(&bytes[i * input_size_], type_);
-  return out;
+  return decoded(buffer.download(), type_);
 }
 std::vector<double> DeviceProblem::download_weight(const Bytes& buffer) const {
   const std::vector<unsigned char> bytes = buffer.download();

@@ -17,6 +17,10 @@ namespace ch08 {
 Problem as_gpu_sees(const Problem& p, selective_scan::DataType type);
 std::vector<double> round_to(const std::vector<double>& values, selective_scan::DataType type);
 
+// Numbers as the GPU holds them in `type` (rounded to nearest even), and back.
+std::vector<unsigned char> encoded(const std::vector<double>& values, selective_scan::DataType type);
+std::vector<double> decoded(const std::vector<unsigned char>& bytes, selective_scan::DataType type);
+
 // Rows of `length` numbers laid `pitch` apart (pitch >= length), the gaps NaN; and back, which
 // throws if a gap no longer holds NaN (something wrote past the end of a row).
 std::vector<double> pad_rows(const std::vector<double>& rows, std::int64_t length, std::int64_t pitch);

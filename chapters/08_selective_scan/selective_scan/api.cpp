@@ -1,6 +1,7 @@
 // The library's entry points: check a call completely, make its plan (plan.cpp), then run the
 // planned version's kernel for its input type and real/complex A. Nothing is launched for a call
 // that validate() rejects.
+#include "param_checks.hpp"
 #include "plan.hpp"
 #include "scan_args.hpp"
 #include "selective_scan.hpp"
@@ -15,38 +16,11 @@
 namespace selective_scan {
 namespace {
 
-const char* name(DataType type) {
-  switch (type) {
-    case DataType::float32: return "float32";
-    case DataType::float16: return "float16";
-    case DataType::bfloat16: return "bfloat16";
-  }
-  return "an unknown type";
-}
-
-std::string first_of(std::initializer_list<std::string> problems) {
-  for (const auto& p : problems)
-    if (!p.empty()) return p;
-  return "";
-}
-
-std::int64_t element_bytes(DataType type) {
-  switch (type) {
-    case DataType::float32: return 4;
-    case DataType::float16:
-    case DataType::bfloat16: return 2;
-  }
-  return 0;
-}
-bool known(DataType type) { return element_bytes(type) != 0; }
-
-// A pointer the kernels read or write element by element must sit on its elements' size (a
-// misaligned load would stop the GPU's context, not return an error); the workspace holds
-// 8-byte words and 16-byte atomic adds at 16-byte offsets.
-std::string check_alignment(const void* data, std::int64_t bytes, const char* what) {
-  if (!data || bytes < 1 || reinterpret_cast<std::uintptr_t>(data) % bytes == 0) return "";
-  return std::string(what) + " is not on a " + std::to_string(bytes) + "-byte boundary";
-}
+using detail::check_alignment;
+using detail::element_bytes;
+using detail::first_of;
+using detail::known;
+using detail::type_name;
 
 // Each check returns the first problem it finds as one line, or "" when there is none.
 std::string check_sizes(const Sizes& s, bool any_variable, bool is_complex) {
@@ -65,7 +39,7 @@ template <class Tensor>
 std::string check_sequence(const Tensor& t, const char* what, DataType input_type, bool required, const Sizes& s) {
   if (!t.data) return required ? std::string(what) + " is required but its pointer is null" : "";
   if (t.type != input_type)
-    return std::string(what) + " is " + name(t.type) + " but the input type is " + name(input_type);
+    return std::string(what) + " is " + type_name(t.type) + " but the input type is " + type_name(input_type);
   if (t.batch_stride < 0 || t.dim_stride < 0) return std::string(what) + " has a negative stride";
   return first_of({
       check_alignment(t.data, element_bytes(t.type), what),
@@ -90,8 +64,8 @@ std::string check_projection(const StateProjection<const void*>& p, const char* 
   if (!p.data) return std::string(what) + " is required but its pointer is null";
   const DataType expected = p.variable ? input_type : DataType::float32;
   if (p.type != expected)
-    return std::string(what) + " is " + name(p.type) + " but a " + (p.variable ? "variable " : "constant ") + what +
-           " must be " + name(expected);
+    return std::string(what) + " is " + type_name(p.type) + " but a " + (p.variable ? "variable " : "constant ") +
+           what + " must be " + type_name(expected);
   if (p.batch_stride < 0 || p.group_stride < 0 || p.state_stride < 0 || p.dim_stride < 0)
     return std::string(what) + " has a negative stride";
   if (!p.variable) return check_per_channel_states(p.data, p.dim_stride, what, is_complex, s);

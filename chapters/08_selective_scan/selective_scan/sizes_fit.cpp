@@ -18,7 +18,8 @@ std::string joined(std::initializer_list<std::int64_t> values, const char* separ
   return s;
 }
 
-// "" when `count` elements of `element_bytes` fit, else "<what> would take more than ...: <formula> = <factors>".
+}  // namespace
+
 std::string product_does_not_fit(const char* what, const char* formula, std::initializer_list<std::int64_t> factors,
                                  std::int64_t element_bytes, const char* unit) {
   std::optional<std::int64_t> count = checked_product(factors);
@@ -26,8 +27,6 @@ std::string product_does_not_fit(const char* what, const char* formula, std::ini
   return std::string(what) + " would take " + kPast64Bits + ": " + formula + " = " + joined(factors, " * ") + " " +
          unit;
 }
-
-}  // namespace
 
 std::optional<std::int64_t> checked_product(std::initializer_list<std::int64_t> factors) {
   std::int64_t product = 1;
@@ -78,6 +77,9 @@ std::string reach_does_not_fit(const char* what, std::initializer_list<StridedDi
     values.append(d.stride_name).append(" ").append(std::to_string(d.stride)).append(", ");
   }
   if (fits && checked_product({reach, element_bytes})) return "";
+  if (!row_name)  // single elements: "... + 1 elements of 4 bytes, with batch 3, batch_stride 7"
+    return std::string(what) + " reaches " + kPast64Bits + ": " + formula + "1 elements of " +
+           std::to_string(element_bytes) + " bytes, with " + values.substr(0, values.size() - 2);
   return std::string(what) + " reaches " + kPast64Bits + ": " + formula + row_name + " elements of " +
          std::to_string(element_bytes) + " bytes, with " + values + row_name + " " + std::to_string(row);
 }

@@ -17,6 +17,11 @@ namespace selective_scan::detail {
 // The product of non-negative factors, or nullopt when it passes 2^63 - 1.
 std::optional<std::int64_t> checked_product(std::initializer_list<std::int64_t> factors);
 
+// "" when the product of `factors` elements of `element_bytes` each fits in 2^63 - 1 bytes, else
+// "<what> would take more than 2^63 - 1 bytes: <formula> = <factors> <unit>".
+std::string product_does_not_fit(const char* what, const char* formula, std::initializer_list<std::int64_t> factors,
+                                 std::int64_t element_bytes, const char* unit);
+
 // "" when the counts that the sizes alone make fit (chunk states, kept states, the workspace),
 // else one line naming the first product that does not. The sizes must already be in range
 // (positive, dstate in [1, kMaxStates]).
@@ -31,7 +36,7 @@ struct StridedDimension {
 // "" when a tensor whose rows are `row` contiguous elements (named `row_name`), placed along the
 // given dimensions, reaches at most 2^63 - 1 bytes at `element_bytes` each; else one line naming
 // `what` and the sum that does not fit. Lengths below 1 and negative strides are other checks'
-// to report: they give "".
+// to report: they give "". A row_name of nullptr: single elements (row 1), not named.
 std::string reach_does_not_fit(const char* what, std::initializer_list<StridedDimension> dimensions, std::int64_t row,
                                const char* row_name, std::int64_t element_bytes);
 

@@ -1,0 +1,189 @@
+// The one-token step (step.hpp): every state of a batch of sequences advanced by one token, in
+// place. The step is memory-bound: each state element is read once and written once, and that
+// traffic (batch x heads x head_dim x dstate elements, twice) dwarfs everything else. So:
+//   - a few threads (lanes) share a channel, each taking neighbouring states in one 16-byte load
+//     where the rows allow it (step_plan.cpp decides), and the lanes add up the output by shuffles;
+//   - a block takes channels of one sequence and one head, which all read the same B and C row:
+//     the block stages that row in shared memory once;
+//   - enough blocks for every channel at once: at batch 1 the whole state is one wave of loads.
+#include "check.hpp"
+#include "device_math.cuh"
+#include "step_plan.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace selective_scan {
+namespace detail {
+namespace {
+
+// kVector neighbouring values of a row: one 16-byte access where kVector > 1 (the plan checked
+// that the row and the offset allow it), else one value.
+template <int kVector, class T>
+__device__ __forceinline__ void load_vector(const T* p, T (&v)[kVector]) {
+  if constexpr (kVector == 1) {
+    v[0] = *p;
+  } else {
+    static_assert(sizeof(T) * kVector % 16 == 0, "whole 16-byte words");
+#pragma unroll
+    for (int w = 0; w < int(sizeof(T)) * kVector / 16; ++w) {
+      const uint4 word = reinterpret_cast<const uint4*>(p)[w];
+      std::memcpy(reinterpret_cast<unsigned char*>(v) + 16 * w, &word, 16);
+    }
+  }
+}
+template <int kVector, class T>
+__device__ __forceinline__ void store_vector(T* p, const T (&v)[kVector]) {
+  if constexpr (kVector == 1) {
+    *p = v[0];
+  } else {
+#pragma unroll
+    for (int w = 0; w < int(sizeof(T)) * kVector / 16; ++w) {
+      uint4 word;
+      std::memcpy(&word, reinterpret_cast<const unsigned char*>(v) + 16 * w, 16);
+      reinterpret_cast<uint4*>(p)[w] = word;
+    }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ const T* typed(const void* p) {
+  return static_cast<const T*>(p);
+}
+
+// [snippet:step_kernel]
+// One block per (sequence, head, run of `channels` channels), `lanes` threads a channel. Stored is
+// the state's type (fp32 or the input type); kVector the states a thread loads at once;
+// kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel.
+template <class Input, class Stored, int kVector, bool kDecayPerChannel>
+__global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int lanes, int channels) {
+  __shared__ float B_row[kMaxStates], C_row[kMaxStates];
+  const StepSizes& s = p.sizes;
+  const int lane = int(threadIdx.x) % lanes, row = int(threadIdx.x) / lanes;
+  const std::int64_t runs = (s.head_dim + channels - 1) / channels;  // of channels, a head
+  const std::int64_t heads_per_group = s.heads / s.groups;
+  for (std::int64_t item = blockIdx.x; item < s.batch * s.heads * runs; item += gridDim.x) {
+    const std::int64_t run = item % runs, h = item / runs % s.heads, b = item / runs / s.heads;
+    std::int64_t slot = b;
+    if (p.state_batch_indices) {  // the same for the whole block: it skips together
+      const std::int32_t index = p.state_batch_indices[b];
+      if (index == p.pad_slot || index < 0 || index >= s.slots) continue;
+      slot = index;
+    }
+    const std::int64_t g = h / heads_per_group;
+    __syncthreads();  // the previous item's rows are no longer read
+    for (int n = int(threadIdx.x); n < s.dstate; n += int(blockDim.x)) {
+      B_row[n] = to_float(typed<Input>(p.B.data)[b * p.B.batch_stride + g * p.B.group_stride + n * p.B.state_stride]);
+      C_row[n] = to_float(typed<Input>(p.C.data)[b * p.C.batch_stride + g * p.C.group_stride + n * p.C.state_stride]);
+    }
+    __syncthreads();
+
+    const std::int64_t d = run * channels + row;  // the channel within the head
+    const bool active = d < s.head_dim;
+    float x = 0.f, y = 0.f;
+    if (active) {
+      x = to_float(typed<Input>(p.x.data)[b * p.x.batch_stride + h * p.x.head_stride + d * p.x.dim_stride]);
+      float dt = to_float(typed<Input>(p.dt.data)[b * p.dt.batch_stride + h * p.dt.head_stride + d * p.dt.dim_stride]);
+      if (p.dt_bias.data) dt += p.dt_bias.data[h * p.dt_bias.head_stride + d * p.dt_bias.dim_stride];
+      if (p.dt_softplus) dt = softplus(dt);
+      const float dt_x = dt * x;
+      Stored* state = static_cast<Stored*>(p.state.data) + slot * p.state.slot_stride + h * p.state.head_stride +
+                      d * p.state.dim_stride;
+      const float* A = p.A.data + h * p.A.head_stride + d * p.A.dim_stride;
+      // The library's decay (decay.hpp), not a bare expf: a state with A near 0 remembers
+      // thousands of tokens, and expf's bias near 0 would pile up over a generation as it does
+      // over a sequence.
+      float channel_decay = 0.f;
+      if constexpr (kDecayPerChannel) channel_decay = exp_delta_A(dt, A[0]);
+      for (int first = lane * kVector; first < s.dstate; first += lanes * kVector) {
+        Stored h_prev[kVector];
+        load_vector<kVector>(state + first, h_prev);
+        [[maybe_unused]] float a[kVector];
+        if constexpr (!kDecayPerChannel) {
+          if constexpr (kVector == 1) {
+            a[0] = __ldg(A + first * p.A.state_stride);
+          } else {  // contiguous along dstate, the row on 16 bytes
+#pragma unroll
+            for (int i = 0; i < kVector; i += 4) {
+              const float4 four = __ldg(reinterpret_cast<const float4*>(A + first + i));
+              a[i] = four.x, a[i + 1] = four.y, a[i + 2] = four.z, a[i + 3] = four.w;
+            }
+          }
+        }
+        Stored h_next[kVector];
+#pragma unroll
+        for (int i = 0; i < kVector; ++i) {
+          float abar = channel_decay;
+          if constexpr (!kDecayPerChannel) abar = exp_delta_A(dt, a[i]);
+          const float next = abar * to_float(h_prev[i]) + dt_x * B_row[first + i];
+          y += next * C_row[first + i];  // the new state before it is rounded to Stored
+          h_next[i] = from_float<Stored>(next);
+        }
+        store_vector<kVector>(state + first, h_next);
+      }
+    }
+    // Every thread of the warp takes part (an inactive channel adds 0): the lanes of a channel
+    // are neighbours, a power of two, within one warp.
+    for (int offset = lanes / 2; offset > 0; offset /= 2) y += __shfl_xor_sync(0xffffffffu, y, offset);
+    if (active && lane == 0) {
+      if (p.D.data) y += p.D.data[h * p.D.head_stride + d * p.D.dim_stride] * x;
+      if (p.z.data)
+        y *= silu(to_float(typed<Input>(p.z.data)[b * p.z.batch_stride + h * p.z.head_stride + d * p.z.dim_stride]));
+      static_cast<Input*>(p.out.data)[b * p.out.batch_stride + h * p.out.head_stride + d * p.out.dim_stride] =
+          from_float<Input>(y);
+    }
+  }
+}
+// [/snippet:step_kernel]
+
+// Blocks beyond this many loop over the rest: a grid of every item is far more than any GPU
+// holds at once, and the count stays within the grid's limit whatever the sizes.
+constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 20;
+
+template <class Input, class Stored, int kVector>
+void launch(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
+  const std::int64_t runs = (p.sizes.head_dim + plan.channels - 1) / plan.channels;
+  const unsigned blocks = unsigned(std::min(p.sizes.batch * p.sizes.heads * runs, kMaxBlocks));
+  const unsigned threads = unsigned(plan.lanes * plan.channels);
+  if (plan.decay_per_channel)
+    step_kernel<Input, Stored, kVector, true><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+  else
+    step_kernel<Input, Stored, kVector, false><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+  SELECTIVE_SCAN_CHECK_LAUNCH();
+}
+
+template <class Input, class Stored>
+void launch_stored(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
+  constexpr int kWide = 16 / int(sizeof(Stored));
+  if (plan.vector == kWide) return launch<Input, Stored, kWide>(p, plan, stream);
+  if (plan.vector == 1) return launch<Input, Stored, 1>(p, plan, stream);
+  throw Error("selective_scan: internal error: no step kernel loads " + std::to_string(plan.vector) + " states");
+}
+
+template <class Input>
+void launch_input(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
+  if (p.state.type == DataType::float32) return launch_stored<Input, float>(p, plan, stream);
+  return launch_stored<Input, Input>(p, plan, stream);
+}
+
+}  // namespace
+}  // namespace detail
+
+void step(const StepParams& params, cudaStream_t stream) {
+  if (const std::string problem = validate(params); !problem.empty()) throw Error("selective_scan::step: " + problem);
+  StepParams p = params;
+  if (p.sizes.slots == 0) p.sizes.slots = p.sizes.batch;
+  const StepPlan plan = detail::make_step_plan(p);
+  switch (p.input_type) {
+    case DataType::float32: return detail::launch_input<float>(p, plan, stream);
+    case DataType::float16: return detail::launch_input<__half>(p, plan, stream);
+    case DataType::bfloat16: return detail::launch_input<__nv_bfloat16>(p, plan, stream);
+  }
+}
+
+}  // namespace selective_scan
