@@ -174,6 +174,16 @@ TEST_CASE("step: batch 1 to 64 at the sizes of Mamba models", "[gpu]") {
   }
 }
 
+TEST_CASE("step: more blocks of work than the grid holds, and heads of one channel", "[gpu]") {
+  REQUIRE_GPU();
+  // 1025 x 1024 heads of one channel and one state: one block each, past the 2^20 blocks the
+  // grid launches, so that blocks take a second item.
+  StepShape s;
+  s.batch = 1025, s.heads = 1024, s.head_dim = 1, s.dstate = 1, s.groups = 4;
+  s.has_D = s.has_z = s.softplus = true;
+  run(s, DataType::bfloat16, Layout{}, 700);
+}
+
 // [snippet:step_is_the_recurrence]
 // T steps from an initial state, each reading token t of the scan's own tensors through strides,
 // give the scan's outputs and its last state: the library's forward scan of T tokens (Mamba-1's

@@ -240,14 +240,16 @@ TEST_CASE("step: bad tensors are refused with one line") {
   }
 }
 
+// The valid call has 32 heads and sequences of 64 channels: a small call, whose blocks shrink
+// (to a warp where that gives fewer than 4 x 132 blocks).
 TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
   StepParams p = valid_call();
   SECTION("bf16 state, 16 states: a vector of 8, 2 lanes a channel") {
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 64 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
   }
   SECTION("fp32 state: a vector of 4") {
     p.state.type = DataType::float32;
-    CHECK(step_plan_of(p).summary() == "4 states a load, 4 lanes a channel, 32 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state");
   }
   SECTION("fp32 state, 256 states: a warp a channel, two vectors a lane") {
     p.state.type = DataType::float32;
@@ -256,17 +258,17 @@ TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
     p.A = {p.A.data, 64 * 256, 256, 1};
     p.B = {p.B.data, DataType::bfloat16, 2 * 256, 256, 1};
     p.C = p.B;
-    CHECK(step_plan_of(p).summary() == "4 states a load, 32 lanes a channel, 4 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "4 states a load, 32 lanes a channel, 2 channels a block, a decay a state");
   }
   SECTION("a state off 16 bytes: one state a load") {
     p.state.data = shifted(p.state.data, 2);
-    CHECK(step_plan_of(p).summary() == "1 state a load, 16 lanes a channel, 8 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "1 state a load, 16 lanes a channel, 2 channels a block, a decay a state");
   }
   SECTION("a state row of 20, not whole vectors: one state a load") {
     p.sizes.dstate = 20;
     p.state = {p.state.data, DataType::bfloat16, 8 * 64 * 20, 64 * 20, 20};
     p.A = {p.A.data, 64 * 20, 20, 1};
-    CHECK(step_plan_of(p).summary() == "1 state a load, 32 lanes a channel, 4 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "1 state a load, 32 lanes a channel, 2 channels a block, a decay a state");
   }
   SECTION("A not contiguous along dstate: one state a load") {
     p.A.state_stride = 2;
@@ -275,15 +277,30 @@ TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
   }
   SECTION("A constant along dstate: one decay a channel, A's alignment no matter") {
     p.A = {shifted(p.A.data, 4), 1, 0, 0};
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 64 channels a block, a decay a channel");
+    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a channel");
   }
   SECTION("one state: a lane a channel") {
     p.sizes.dstate = 1;
     p.state = {p.state.data, DataType::bfloat16, 8 * 64, 64, 1};
-    CHECK(step_plan_of(p).summary() == "1 state a load, 1 lane a channel, 64 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "1 state a load, 1 lane a channel, 32 channels a block, a decay a state");
   }
   SECTION("a head of 4 channels: a warp a block") {
     p.sizes.head_dim = 4;
     CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
+  }
+}
+
+TEST_CASE("step: the plan's blocks, at batch 1 and 64 of Mamba-1") {
+  StepParams p = valid_call();
+  p.sizes = {1, 1, 5120, 16, 1, 0};
+  p.state = {p.state.data, DataType::bfloat16, 5120 * 16, 0, 16};
+  p.A = {p.A.data, 0, 16, 1};
+  p.state_batch_indices = nullptr;
+  SECTION("batch 1: 5120 channels in blocks of a warp, 320 blocks") {
+    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
+  }
+  SECTION("batch 64: blocks of 128 threads, 5120 blocks") {
+    p.sizes.batch = 64;
+    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 64 channels a block, a decay a state");
   }
 }

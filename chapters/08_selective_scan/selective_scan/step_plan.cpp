@@ -40,8 +40,13 @@ StepPlan make_step_plan(const StepParams& p) {
   // where a warp's lanes hold fewer than the states (fp32 with 256 states: two of 4).
   plan.lanes = std::min(32, power_of_two_at_least((s.dstate + plan.vector - 1) / plan.vector));
   // A block holds one sequence and head's channels, up to kStepThreads threads: fewer where the
-  // head has fewer channels, but a whole warp at least.
-  plan.channels = std::max(32 / plan.lanes, std::min(kStepThreads / plan.lanes, power_of_two_at_least(s.head_dim)));
+  // head has fewer channels, but a whole warp at least. A small call (Mamba-1 at batch 1: 5120
+  // channels of 2 lanes, 80 blocks of 128 threads) takes smaller blocks, down to a warp, so that
+  // it spreads over every multiprocessor of a large GPU instead of leaving some idle.
+  const int fewest = 32 / plan.lanes;
+  plan.channels = std::max(fewest, std::min(kStepThreads / plan.lanes, power_of_two_at_least(s.head_dim)));
+  const auto blocks = [&](int channels) { return s.batch * s.heads * ((s.head_dim + channels - 1) / channels); };
+  while (plan.channels > fewest && blocks(plan.channels) < kStepFillBlocks) plan.channels /= 2;
   return plan;
 }
 
