@@ -1,0 +1,142 @@
+#include "step_timing.hpp"
+
+#include "busy_gpu.hpp"
+#include "cuda_check.hpp"
+#include "gpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+namespace ch08::step_bench {
+namespace {
+
+constexpr int kWarmup = 10;
+// The spin ahead of an event-timed step: far longer than the host takes to issue one.
+constexpr double kBusyMicroseconds = 100;
+
+// Events around `launch` (on the default stream), each repetition issued behind a spinning kernel
+// so that the host has issued the whole call before the GPU reaches the start event; the L2 flushed
+// first where `flush` is given.
+template <class Launch>
+common::TimingStats time_on_gpu(Launch&& launch, L2Flush* flush, int repetitions) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> samples, issue_ms;
+  try {
+    for (int i = 0; i < kWarmup; ++i) launch();
+    for (int i = 0; i < repetitions; ++i) {
+      CUDA_CHECK(cudaDeviceSynchronize());
+      if (flush) (*flush)();
+      ch08::grid::keep_gpu_busy(kBusyMicroseconds);
+      CUDA_CHECK(cudaEventRecord(start));
+      const auto issued_from = std::chrono::steady_clock::now();
+      launch();
+      issue_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - issued_from).count());
+      CUDA_CHECK(cudaEventRecord(stop));
+      CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      samples.push_back(ms);
+    }
+  } catch (...) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    throw;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (common::summarize(issue_ms).median_ms > kBusyMicroseconds / 1000)
+    throw std::runtime_error("a step took longer to issue than the GPU was kept busy ahead of it");
+  return common::summarize(std::move(samples));
+}
+
+// The host's clock around `call` (which returns once the GPU is done), from an idle GPU: the
+// flush ahead of each repetition is waited for before the clock starts.
+template <class Call>
+common::TimingStats time_on_host(Call&& call, L2Flush& flush, int repetitions) {
+  for (int i = 0; i < kWarmup; ++i) call();
+  std::vector<double> samples;
+  samples.reserve(std::size_t(repetitions));
+  for (int i = 0; i < repetitions; ++i) {
+    flush();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return common::summarize(std::move(samples));
+}
+
+// One step captured into a CUDA graph on a stream of its own (global capture mode, as a
+// generation loop captures: any call the step made that capture forbids would fail here).
+class CapturedStep {
+ public:
+  explicit CapturedStep(const selective_scan::StepParams& params) {
+    try {
+      CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal));
+      try {
+        selective_scan::step(params, stream_);
+      } catch (...) {
+        cudaStreamEndCapture(stream_, &graph_);  // ends the capture; the step's error is the one thrown
+        throw;
+      }
+      CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
+      CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~CapturedStep() { release(); }
+  CapturedStep(const CapturedStep&) = delete;
+  CapturedStep& operator=(const CapturedStep&) = delete;
+
+  void replay_and_wait() {
+    CUDA_CHECK(cudaGraphLaunch(exec_, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  void release() {  // no throw: also from the destructor
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+    if (stream_) cudaStreamDestroy(stream_);
+    exec_ = nullptr, graph_ = nullptr, stream_ = nullptr;
+  }
+
+  cudaStream_t stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace
+
+L2Flush::L2Flush()
+    : scratch_(2 * std::max<std::size_t>(common::gpu_status().device.l2_cache_bytes, std::size_t(1) << 20)) {}
+
+void L2Flush::operator()() { CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, scratch_.bytes())); }
+
+StepTimes time_step(const selective_scan::StepParams& params, L2Flush& flush, int repetitions) {
+  StepTimes t;
+  const auto launch = [&] { selective_scan::step(params); };
+  t.kernel = time_on_gpu(launch, &flush, repetitions);
+  t.kernel_warm = time_on_gpu(launch, nullptr, repetitions);
+  t.call = time_on_host(
+      [&] {
+        selective_scan::step(params);
+        CUDA_CHECK(cudaStreamSynchronize(nullptr));
+      },
+      flush, repetitions);
+  // The graph's own stream does not wait for the legacy default stream's flush: the synchronise
+  // in time_on_host does.
+  CapturedStep graph(params);
+  t.graph = time_on_host([&] { graph.replay_and_wait(); }, flush, repetitions);
+  return t;
+}
+
+}  // namespace ch08::step_bench

@@ -1,0 +1,36 @@
+// step_timing.hpp: a step timed four ways, each the median of `repetitions` after 10 warm-up calls:
+//   kernel       the GPU's time alone, the L2 cache flushed (written over) first: CUDA events
+//                around step() on the default stream, issued behind a spinning kernel
+//                (grid/busy_gpu.hpp) so that the events see the kernel, not the host's issue;
+//   kernel_warm  the same with the L2 cache as the last repetition left it, the state in it where it
+//                fits: how the official kernels' times are taken (their calls back to back);
+//   call         what a caller waits: the host's clock around step() and a stream synchronise, from
+//                an idle GPU, the L2 flushed first (validation, planning, launch, run and wake-up);
+//   graph        the generation loop's form: the step captured once into a CUDA graph, each
+//                repetition one replay, timed as the call is (the host's clock around the graph's
+//                launch and a synchronise).
+#pragma once
+
+#include "device_buffer.hpp"
+#include "stats.hpp"
+#include "step.hpp"
+
+namespace ch08::step_bench {
+
+// Writes over twice the L2 cache, asynchronously on the default stream.
+class L2Flush {
+ public:
+  L2Flush();
+  void operator()();
+
+ private:
+  common::DeviceBuffer<char> scratch_;
+};
+
+struct StepTimes {
+  common::TimingStats kernel, kernel_warm, call, graph;
+};
+
+StepTimes time_step(const selective_scan::StepParams& params, L2Flush& flush, int repetitions);
+
+}  // namespace ch08::step_bench
