@@ -1,6 +1,6 @@
 // The one-token step (selective_scan/step.hpp) in fp64 on the CPU, written as plainly as the
-// formulas at the top of step.hpp: the GPU tests of the step check against it, and a CPU test
-// checks it against chapter 08's reference of the whole recurrence.
+// formulas at the top of step.hpp: the GPU tests of the step and its benchmark check against it,
+// and a CPU test checks it against chapter 08's reference of the whole recurrence.
 #pragma once
 
 #include <cstdint>
