@@ -11,8 +11,6 @@ namespace ch10 {
 namespace {
 
 double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
-// d/dv (v σ(v)) = σ(v) (1 + v (1 − σ(v))).
-double silu_slope(double v) { return sigmoid(v) * (1.0 + v * (1.0 - sigmoid(v))); }
 
 void require_size(const std::vector<double>& v, std::size_t expected, const char* name) {
   if (v.size() != expected)
@@ -20,16 +18,19 @@ void require_size(const std::vector<double>& v, std::size_t expected, const char
                                 " elements, expected " + std::to_string(expected));
 }
 
-// ∂L/∂dt_raw from ∂L/∂dt': zero where the clamp cut (strictly outside [lo, hi], as the official
-// kernel masks it), times softplus's slope σ(v) below its cut at v = 20.
+}  // namespace
+
+// d/dv (v σ(v)) = σ(v) (1 + v (1 − σ(v))).
+double silu_slope(double v) { return sigmoid(v) * (1.0 + v * (1.0 - sigmoid(v))); }
+
+// Zero where the clamp cut (strictly outside [lo, hi], as the official kernel masks it), times
+// softplus's slope σ(v) below its cut at v = 20.
 double raw_step_gradient(const Problem& p, double ddt_step, double raw, int h) {
   const double v = raw + (p.dt_bias.empty() ? 0.0 : p.dt_bias[std::size_t(h)]);
   const double activated = p.dt_softplus ? common::softplus(v) : v;
   if (activated < p.dt_limit.lo || activated > p.dt_limit.hi) return 0.0;
   return p.dt_softplus && v <= 20.0 ? ddt_step * sigmoid(v) : ddt_step;
 }
-
-}  // namespace
 
 // [snippet:ssd_backward]
 Gradients ssd_backward(const Problem& p, const std::vector<double>& dy, const std::vector<double>& dfinal_states) {

@@ -22,6 +22,13 @@ struct Gradients {
 // dy: (batch, seqlen, heads, head_dim); dfinal_states: empty (0) or (batch, heads, head_dim, dstate).
 Gradients ssd_backward(const Problem& p, const std::vector<double>& dy, const std::vector<double>& dfinal_states = {});
 
+// d silu(v) / dv, the gate's slope.
+double silu_slope(double v);
+
+// ∂L/∂dt_raw at one (b, t, h) from ∂L/∂dt' there (raw: the dt given): zero where the clamp cut,
+// times softplus's slope below its cut at v = 20. The chunked backward shares it.
+double raw_step_gradient(const Problem& p, double ddt_step, double raw, int h);
+
 // L above, from ssd_recurrence.
 double ssd_loss(const Problem& p, const std::vector<double>& dy, const std::vector<double>& dfinal_states = {});
 
