@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ch08 {
 
@@ -18,6 +20,12 @@ struct OfficialTime {
 // variable, D, z, delta_bias and softplus on: the only calls it times).
 std::string official_spec(const std::string& dtype, std::int64_t batch, std::int64_t dim, std::int64_t seqlen,
                           int dstate, int groups);
+
+// Calls `row` with the cells of each row of the CSV at `path`, skipping blank lines, '#' comments
+// and the "device,..." header. A row that `row` throws on becomes std::runtime_error
+// "PATH:LINE: not WHAT: <the line, as printable text>".
+void for_each_csv_row(const std::string& path, const std::string& what,
+                      const std::function<void(const std::vector<std::string>& cells)>& row);
 
 // The rows of an official-bench CSV keyed by official_spec(); throws std::runtime_error naming
 // the line that does not parse.

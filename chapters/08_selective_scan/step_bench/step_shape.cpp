@@ -1,9 +1,9 @@
 #include "step_shape.hpp"
 
+#include "official_times.hpp"
+
 #include <fmt/format.h>
 
-#include <cctype>
-#include <fstream>
 #include <limits>
 #include <stdexcept>
 
@@ -65,16 +65,10 @@ Shape shape_of(DataType type, const std::vector<std::int64_t>& sizes) {
   return s;
 }
 
-// The CSV's cells, empty ones kept ("a,,b," is four cells).
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells(1);
-  for (char c : line) {
-    if (c == ',')
-      cells.emplace_back();
-    else if (c != '\r')
-      cells.back() += c;
-  }
-  return cells;
+// "fp32", "bf16" or "fp16" as the library's type.
+DataType type_named(const std::string& name) {
+  if (name != "fp32" && name != "bf16" && name != "fp16") throw std::invalid_argument("the type is fp32, bf16 or fp16");
+  return name == "fp32" ? DataType::float32 : name == "bf16" ? DataType::bfloat16 : DataType::float16;
 }
 
 }  // namespace
@@ -134,45 +128,24 @@ Shape parse_shape(const std::string& spec) {
   };
   const std::size_t colon = spec.find(':');
   if (colon == std::string::npos) throw bad("no type");
-  const std::string type = spec.substr(0, colon);
-  if (type != "fp32" && type != "bf16" && type != "fp16") throw bad("the type is fp32, bf16 or fp16");
-  const DataType t = type == "fp32" ? DataType::float32 : type == "bf16" ? DataType::bfloat16 : DataType::float16;
   try {
-    return shape_of(t, sizes_of(spec.substr(colon + 1), ','));
+    return shape_of(type_named(spec.substr(0, colon)), sizes_of(spec.substr(colon + 1), ','));
   } catch (const std::invalid_argument& e) {
     throw bad(e.what());
   }
 }
 
 std::map<std::string, OfficialTime> read_official_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
   std::map<std::string, OfficialTime> times;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#' || line.rfind("device,", 0) == 0) continue;
-    // device, what, dtype, shape, fwd_ms, fwd_bwd_ms, fwd_kernels_ms, fwd_bwd_kernels_ms
-    const std::vector<std::string> c = cells_of(line);
-    try {
-      if (c.size() != 8 || c[1] != "step") throw std::invalid_argument("not a step row");
-      if (c[2] != "fp32" && c[2] != "bf16" && c[2] != "fp16") throw std::invalid_argument("type");
-      const DataType type = c[2] == "fp32"   ? DataType::float32
-                            : c[2] == "bf16" ? DataType::bfloat16
-                                             : DataType::float16;
-      const Shape shape = shape_of(type, sizes_of(c[3], 'x'));
-      times[shape.official_spec()] = {std::stod(c[4]), std::stod(c[6]), c[0]};
-    } catch (const std::exception&) {
-      // Shown as text: a file that is not a CSV at all would otherwise put its bytes on the terminal.
-      std::string shown;
-      for (const char ch : line.substr(0, 60)) shown += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
-      throw std::runtime_error(
-          fmt::format("{}:{}: not a triton_bench.py step row (device,what,dtype,shape,fwd_ms,"
-                      "fwd_bwd_ms,fwd_kernels_ms,fwd_bwd_kernels_ms): {}{}",
-                      path, number, shown, line.size() > 60 ? "..." : ""));
-    }
-  }
+  // device, what, dtype, shape, fwd_ms, fwd_bwd_ms, fwd_kernels_ms, fwd_bwd_kernels_ms
+  ch08::for_each_csv_row(path,
+                         "a triton_bench.py step row (device,what,dtype,shape,fwd_ms,fwd_bwd_ms,fwd_kernels_ms,"
+                         "fwd_bwd_kernels_ms)",
+                         [&](const std::vector<std::string>& c) {
+                           if (c.size() != 8 || c[1] != "step") throw std::invalid_argument("not a step row");
+                           const Shape shape = shape_of(type_named(c[2]), sizes_of(c[3], 'x'));
+                           times[shape.official_spec()] = {std::stod(c[4]), std::stod(c[6]), c[0]};
+                         });
   return times;
 }
 
