@@ -7,33 +7,6 @@
 #include <string>
 
 namespace ch10 {
-namespace {
-
-// Offsets into the chunked layouts of ssd_chunked.hpp.
-struct ChunkIndex {
-  Shape s;
-  Chunking chunks;
-  std::size_t cumsum(std::int64_t b, int h, std::int64_t t) const {
-    return std::size_t((b * s.heads + h) * s.seqlen + t);
-  }
-  std::size_t state(std::int64_t b, std::int64_t c, int h, int i, int k) const {
-    return std::size_t((((b * chunks.count() + c) * s.heads + h) * s.head_dim + i) * s.dstate + k);
-  }
-  std::size_t cb(std::int64_t b, std::int64_t c, int g, std::int64_t i, std::int64_t j) const {
-    return std::size_t((((b * chunks.count() + c) * s.groups + g) * chunks.size + i) * chunks.size + j);
-  }
-  std::size_t states_size() const {
-    return std::size_t(s.batch * chunks.count() * s.heads * s.head_dim) * std::size_t(s.dstate);
-  }
-};
-
-// The sequence number of position t of row b; the position before 0 (t = −1) is numbered 0.
-std::int64_t sequence(const Problem& p, std::int64_t b, std::int64_t t) {
-  if (p.seq_idx.empty() || t < 0) return 0;
-  return p.seq_idx[std::size_t(b * p.shape.seqlen + t)];
-}
-
-}  // namespace
 
 Chunking chunking(const Problem& p, std::int64_t chunk_size) {
   if (chunk_size < 1)
@@ -76,7 +49,7 @@ std::vector<double> chunk_states(const Problem& p, const Chunking& chunks, const
         const int g = at.group(h);
         const double acs_last = cumsum.dA_cumsum[ct.cumsum(b, h, last)];
         for (std::int64_t j = chunks.begin(c); j <= last; ++j) {
-          if (sequence(p, b, j) != sequence(p, b, last)) continue;
+          if (sequence_number(p, b, j) != sequence_number(p, b, last)) continue;
           // x_j scaled by its step and by its decay to the chunk's end: one column of a (p × q)(q × n) product.
           const double scale =
               std::exp(acs_last - cumsum.dA_cumsum[ct.cumsum(b, h, j)]) * cumsum.dt[ct.cumsum(b, h, j)];
@@ -106,7 +79,7 @@ PassedStates pass_states(const Problem& p, const Chunking& chunks, const ChunkCu
             out.entering[ct.state(b, c, h, i, k)] = state;
             const std::int64_t last = chunks.end(c) - 1;
             // The state passes through the whole chunk only where no sequence starts inside it.
-            const bool carries = sequence(p, b, last) == sequence(p, b, chunks.begin(c) - 1);
+            const bool carries = sequence_number(p, b, last) == sequence_number(p, b, chunks.begin(c) - 1);
             const double decay = carries ? std::exp(cumsum.dA_cumsum[ct.cumsum(b, h, last)]) : 0.0;
             state = decay * state + states[ct.state(b, c, h, i, k)];
           }
@@ -149,12 +122,12 @@ std::vector<double> chunk_scan(const Problem& p, const Chunking& chunks, const C
         for (std::int64_t t = first; t < chunks.end(c); ++t) {
           const double acs_t = cumsum.dA_cumsum[ct.cumsum(b, h, t)];
           // The state-to-output term's weight: exp(acs_t) where the entering state reaches t.
-          const bool reached = sequence(p, b, t) == sequence(p, b, first - 1);
+          const bool reached = sequence_number(p, b, t) == sequence_number(p, b, first - 1);
           const double from_before = reached ? std::exp(acs_t) : 0.0;
           for (int i = 0; i < s.head_dim; ++i) {
             double u = 0.0;
             for (std::int64_t j = first; j <= t; ++j) {
-              if (sequence(p, b, j) != sequence(p, b, t)) continue;
+              if (sequence_number(p, b, j) != sequence_number(p, b, t)) continue;
               const double w = std::exp(acs_t - cumsum.dA_cumsum[ct.cumsum(b, h, j)]) *
                                cb[ct.cb(b, c, g, t - first, j - first)] * cumsum.dt[ct.cumsum(b, h, j)];
               u += w * p.x[at.x(b, j, h, i)];

@@ -33,6 +33,25 @@ struct Chunking {
   std::int64_t end(std::int64_t c) const { return std::min(seqlen, (c + 1) * size); }
 };
 
+// Offsets into the chunked layouts below: cumulative sums (batch, heads, seqlen), states (batch,
+// chunks, heads, head_dim, dstate) and C·B (batch, chunks, groups, size, size).
+struct ChunkIndex {
+  Shape s;
+  Chunking chunks;
+  std::size_t cumsum(std::int64_t b, int h, std::int64_t t) const {
+    return std::size_t((b * s.heads + h) * s.seqlen + t);
+  }
+  std::size_t state(std::int64_t b, std::int64_t c, int h, int i, int k) const {
+    return std::size_t((((b * chunks.count() + c) * s.heads + h) * s.head_dim + i) * s.dstate + k);
+  }
+  std::size_t cb(std::int64_t b, std::int64_t c, int g, std::int64_t i, std::int64_t j) const {
+    return std::size_t((((b * chunks.count() + c) * s.groups + g) * chunks.size + i) * chunks.size + j);
+  }
+  std::size_t states_size() const {
+    return std::size_t(s.batch * chunks.count() * s.heads * s.head_dim) * std::size_t(s.dstate);
+  }
+};
+
 // The chunking of p's sequence into chunks of chunk_size (one chunk of seqlen where chunk_size is
 // larger); throws std::invalid_argument below 1.
 Chunking chunking(const Problem& p, std::int64_t chunk_size);

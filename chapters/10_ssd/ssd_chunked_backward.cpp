@@ -7,27 +7,6 @@
 namespace ch10 {
 namespace {
 
-// Offsets into the chunked layouts of ssd_chunked.hpp.
-struct ChunkIndex {
-  Shape s;
-  Chunking chunks;
-  std::size_t cumsum(std::int64_t b, int h, std::int64_t t) const {
-    return std::size_t((b * s.heads + h) * s.seqlen + t);
-  }
-  std::size_t state(std::int64_t b, std::int64_t c, int h, int i, int k) const {
-    return std::size_t((((b * chunks.count() + c) * s.heads + h) * s.head_dim + i) * s.dstate + k);
-  }
-  std::size_t states_size() const {
-    return std::size_t(s.batch * chunks.count() * s.heads * s.head_dim) * std::size_t(s.dstate);
-  }
-};
-
-// The sequence number of position t of row b; the position before 0 (t = −1) is numbered 0.
-std::int64_t sequence(const Problem& p, std::int64_t b, std::int64_t t) {
-  if (p.seq_idx.empty() || t < 0) return 0;
-  return p.seq_idx[std::size_t(b * p.shape.seqlen + t)];
-}
-
 void require_size(const std::vector<double>& v, std::size_t expected, const char* name) {
   if (v.size() != expected)
     throw std::invalid_argument(std::string("ch10 SSD chunked backward: ") + name + " has " + std::to_string(v.size()) +
@@ -75,7 +54,7 @@ StageGradients chunk_scan_backward(const Problem& p, const Chunking& chunks, con
           const std::size_t ot = ct.cumsum(b, h, t);
           const double acs_t = cumsum.dA_cumsum[ot];
           // The state-to-output term exp(acs_t) C_t·h_{c−1}, where the entering state reaches t.
-          if (sequence(p, b, t) == sequence(p, b, first - 1)) {
+          if (sequence_number(p, b, t) == sequence_number(p, b, first - 1)) {
             const double weight = std::exp(acs_t);
             double term = 0.0;  // Σ_i du_t[i] (C_t·h_{c−1})[i]
             for (int i = 0; i < s.head_dim; ++i) {
@@ -91,7 +70,7 @@ StageGradients chunk_scan_backward(const Problem& p, const Chunking& chunks, con
           }
           // The quadratic block: exp(acs_t − acs_j) (C_t·B_j) dt'_j x_j for j ≤ t in t's sequence.
           for (std::int64_t j = first; j <= t; ++j) {
-            if (sequence(p, b, j) != sequence(p, b, t)) continue;
+            if (sequence_number(p, b, j) != sequence_number(p, b, t)) continue;
             const std::size_t oj = ct.cumsum(b, h, j);
             const double decay = std::exp(acs_t - cumsum.dA_cumsum[oj]), dt = cumsum.dt[oj];
             double cb = 0.0, dux = 0.0;  // C_t·B_j and du_t·x_j
@@ -136,7 +115,7 @@ PassStatesGradients pass_states_backward(const Problem& p, const Chunking& chunk
             const std::size_t o = ct.state(b, c, h, i, k);
             out.dstates[o] = dh;
             const std::int64_t last = chunks.end(c) - 1;
-            const bool carries = sequence(p, b, last) == sequence(p, b, chunks.begin(c) - 1);
+            const bool carries = sequence_number(p, b, last) == sequence_number(p, b, chunks.begin(c) - 1);
             const double decay = carries ? std::exp(cumsum.dA_cumsum[ct.cumsum(b, h, last)]) : 0.0;
             out.ddA_cumsum[ct.cumsum(b, h, last)] += decay * dh * passed.entering[o];
             dh = dentering[o] + decay * dh;
@@ -165,7 +144,7 @@ StageGradients chunk_states_backward(const Problem& p, const Chunking& chunks, c
         const int g = at.group(h);
         const std::size_t ol = ct.cumsum(b, h, last);
         for (std::int64_t j = chunks.begin(c); j <= last; ++j) {
-          if (sequence(p, b, j) != sequence(p, b, last)) continue;
+          if (sequence_number(p, b, j) != sequence_number(p, b, last)) continue;
           const std::size_t oj = ct.cumsum(b, h, j);
           const double decay = std::exp(cumsum.dA_cumsum[ol] - cumsum.dA_cumsum[oj]), dt = cumsum.dt[oj];
           double dsxb = 0.0;  // Σ ds ∘ x_j B_jᵀ

@@ -107,11 +107,13 @@ std::vector<double> step_sizes(const Problem& p) {
   return steps;
 }
 
+std::int64_t sequence_number(const Problem& p, std::int64_t b, std::int64_t t) {
+  if (p.seq_idx.empty() || t < 0) return 0;
+  return p.seq_idx[Index{p.shape}.seq(b, t)];
+}
+
 bool carries_state(const Problem& p, std::int64_t b, std::int64_t t) {
-  if (p.seq_idx.empty()) return true;
-  const Index at{p.shape};
-  const std::int64_t before = t == 0 ? 0 : p.seq_idx[at.seq(b, t - 1)];
-  return p.seq_idx[at.seq(b, t)] == before;
+  return sequence_number(p, b, t) == sequence_number(p, b, t - 1);
 }
 
 double silu(double v) { return v / (1.0 + std::exp(-v)); }

@@ -90,6 +90,10 @@ double skip_weight(const Problem& p, int h, int i);
 // dt' for every (b, t, h), laid out as dt.
 std::vector<double> step_sizes(const Problem& p);
 
+// The sequence number of position t of row b (0 without seq_idx); the position before 0 (t = −1)
+// is numbered 0.
+std::int64_t sequence_number(const Problem& p, std::int64_t b, std::int64_t t);
+
 // r_t above: whether the state of row b carries over into position t (always, without seq_idx).
 bool carries_state(const Problem& p, std::int64_t b, std::int64_t t);
 

@@ -8,11 +8,21 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace ch10_test {
+
+// count draws of N(0, 1) from the seed: the loss's weights dy (and dfinal_states) of the tests.
+inline std::vector<double> normals(std::size_t count, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> v(count);
+  for (double& value : v) value = normal(rng);
+  return v;
+}
 
 // "b 2, L 37, h 4, g 2, p 5, n 16, D per channel, z, softplus, dt_bias, limit [0.005, 0.05],
 // initial states, packed {1 7 29 | 37}": the problem a failure happened on.

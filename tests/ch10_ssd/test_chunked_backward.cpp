@@ -25,15 +25,9 @@ using ch10::ProblemSpec;
 
 namespace {
 
-constexpr common::Tolerance kChunkedBackwardTolerance{1e-11, 1e-11};
+using ch10_test::normals;
 
-std::vector<double> normals(std::size_t count, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<double> v(count);
-  for (double& value : v) value = normal(rng);
-  return v;
-}
+constexpr common::Tolerance kChunkedBackwardTolerance{1e-11, 1e-11};
 
 ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
   ProblemSpec spec;

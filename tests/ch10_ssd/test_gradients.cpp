@@ -19,13 +19,7 @@ using ch10::ProblemSpec;
 
 namespace {
 
-std::vector<double> normals(std::size_t count, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<double> v(count);
-  for (double& value : v) value = normal(rng);
-  return v;
-}
+using ch10_test::normals;
 
 void check_block(const char* name, const Problem& p, const std::vector<double>& analytic,
                  std::vector<double> Problem::*field, const std::vector<double>& dy,
