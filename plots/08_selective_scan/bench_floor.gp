@@ -25,10 +25,12 @@ plot 'bench_floor.dat' index 0 using 1:2 with linespoints lw 2 pt 7 lc 1 title '
      'bench_floor.dat' index 9 using 1:2 with linespoints lw 2 dt 2 pt 5 lc 5 title 'v5 fwd+bwd' noenhanced, \
      'bench_floor.dat' index 10 using 1:2 with linespoints lw 2 pt 7 lc 6 title 'v5 + kept h forward' noenhanced, \
      'bench_floor.dat' index 11 using 1:2 with linespoints lw 2 dt 2 pt 5 lc 6 title 'v5 + kept h fwd+bwd' noenhanced, \
-     'bench_floor.dat' index 12 using 1:2 with points pt 6 ps 1.5 title 'official forward (H200, 2026-11-21)' noenhanced, \
-     'bench_floor.dat' index 13 using 1:2 with points pt 4 ps 1.5 title 'official fwd+bwd (H200, 2026-11-21)' noenhanced, \
-     'bench_floor.dat' index 14 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal, forward: 3×' noenhanced, \
-     'bench_floor.dat' index 15 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'goal, fwd+bwd: 5×' noenhanced
+     'bench_floor.dat' index 12 using 1:2 with linespoints lw 2 pt 7 lc 7 title 'auto forward' noenhanced, \
+     'bench_floor.dat' index 13 using 1:2 with linespoints lw 2 dt 2 pt 5 lc 7 title 'auto fwd+bwd' noenhanced, \
+     'bench_floor.dat' index 14 using 1:2 with points pt 6 ps 1.5 title 'official forward (this run)' noenhanced, \
+     'bench_floor.dat' index 15 using 1:2 with points pt 4 ps 1.5 title 'official fwd+bwd (this run)' noenhanced, \
+     'bench_floor.dat' index 16 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal, forward: 3×' noenhanced, \
+     'bench_floor.dat' index 17 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'goal, fwd+bwd: 5×' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono
@@ -57,8 +59,10 @@ plot 'bench_floor.dat' index 0 using 1:2 with lines title 'v1 forward' noenhance
      'bench_floor.dat' index 9 using 1:2 with lines title 'v5 fwd+bwd' noenhanced, \
      'bench_floor.dat' index 10 using 1:2 with lines title 'v5 + kept h forward' noenhanced, \
      'bench_floor.dat' index 11 using 1:2 with lines title 'v5 + kept h fwd+bwd' noenhanced, \
-     'bench_floor.dat' index 12 using 1:2 with lines title 'official forward (H200, 2026-11-21)' noenhanced, \
-     'bench_floor.dat' index 13 using 1:2 with lines title 'official fwd+bwd (H200, 2026-11-21)' noenhanced, \
-     'bench_floor.dat' index 14 using 1:2 with lines title 'goal, forward: 3×' noenhanced, \
-     'bench_floor.dat' index 15 using 1:2 with lines title 'goal, fwd+bwd: 5×' noenhanced
+     'bench_floor.dat' index 12 using 1:2 with lines title 'auto forward' noenhanced, \
+     'bench_floor.dat' index 13 using 1:2 with lines title 'auto fwd+bwd' noenhanced, \
+     'bench_floor.dat' index 14 using 1:2 with lines title 'official forward (this run)' noenhanced, \
+     'bench_floor.dat' index 15 using 1:2 with lines title 'official fwd+bwd (this run)' noenhanced, \
+     'bench_floor.dat' index 16 using 1:2 with lines title 'goal, forward: 3×' noenhanced, \
+     'bench_floor.dat' index 17 using 1:2 with lines title 'goal, fwd+bwd: 5×' noenhanced
 unset output

@@ -1,7 +1,7 @@
-# Speedup over the official kernel (its H200 times of 2026-11-21) -- run `gnuplot bench_official.gp` in this directory
+# Speedup over the official kernel (timed in the same run) -- run `gnuplot bench_official.gp` in this directory
 set terminal svg size 760,760 dynamic enhanced font 'DejaVu Sans,13' background rgb 'white'
 set output 'bench_official.svg'
-set title 'Speedup over the official kernel (its H200 times of 2026-11-21)' noenhanced
+set title 'Speedup over the official kernel (timed in the same run)' noenhanced
 set xlabel '' noenhanced
 set ylabel 'official time ÷ this version''s' noenhanced
 set logscale y
@@ -9,7 +9,7 @@ set format y '10^{%L}'
 set grid lc rgb '#dddddd'
 set key outside right top box opaque
 set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10, "fp32 2×4×512 N=8" 11) rotate by 35 right font ',10'
-set xrange [0.5:6.5]
+set xrange [0.5:11.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
@@ -25,13 +25,15 @@ plot 'bench_official.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc 1 title '
      'bench_official.dat' index 9 using 1:2 with points pt 5 ps 1.2 lc 5 title 'v5 fwd+bwd' noenhanced, \
      'bench_official.dat' index 10 using 1:2 with points pt 7 ps 1.2 lc 6 title 'v5 + kept h forward' noenhanced, \
      'bench_official.dat' index 11 using 1:2 with points pt 5 ps 1.2 lc 6 title 'v5 + kept h fwd+bwd' noenhanced, \
-     'bench_official.dat' index 12 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel' noenhanced, \
-     'bench_official.dat' index 13 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2×' noenhanced
+     'bench_official.dat' index 12 using 1:2 with points pt 7 ps 1.2 lc 7 title 'auto forward' noenhanced, \
+     'bench_official.dat' index 13 using 1:2 with points pt 5 ps 1.2 lc 7 title 'auto fwd+bwd' noenhanced, \
+     'bench_official.dat' index 14 using 1:2 with lines lw 1 dt 3 lc rgb 'gray40' title 'level with the official kernel' noenhanced, \
+     'bench_official.dat' index 15 using 1:2 with lines lw 1 dt 2 lc rgb 'gray40' title 'goal: 2×' noenhanced
 unset output
 reset
 set terminal dumb size 78,26 mono
 set output 'bench_official.txt'
-set title 'Speedup over the official kernel (its H200 times of 2026-11-21)' noenhanced
+set title 'Speedup over the official kernel (timed in the same run)' noenhanced
 set xlabel '' noenhanced
 set ylabel 'official time ÷ this version''s' noenhanced
 set logscale y
@@ -39,7 +41,7 @@ set format y '10^{%L}'
 set key below
 set format y '1e%L'
 set xtics ("fp32 8×1536×2048" 1, "bf16 8×1536×2048" 2, "fp32 1×5120×8192" 3, "bf16 1×5120×8192" 4, "fp32 16×1536×512" 5, "bf16 16×1536×512" 6, "fp32 8×1536×2048 N=64" 7, "fp32 1×1536×32768" 8, "fp32 8×1536×2048 B,C const" 9, "fp16 8×1536×2048" 10, "fp32 2×4×512 N=8" 11) rotate by 35 right font ',10'
-set xrange [0.5:6.5]
+set xrange [0.5:11.5]
 set key below maxrows 3 font ',10'
 set grid ytics
 set lmargin 12
@@ -55,6 +57,8 @@ plot 'bench_official.dat' index 0 using 1:2 with lines title 'v1 forward' noenha
      'bench_official.dat' index 9 using 1:2 with lines title 'v5 fwd+bwd' noenhanced, \
      'bench_official.dat' index 10 using 1:2 with lines title 'v5 + kept h forward' noenhanced, \
      'bench_official.dat' index 11 using 1:2 with lines title 'v5 + kept h fwd+bwd' noenhanced, \
-     'bench_official.dat' index 12 using 1:2 with lines title 'level with the official kernel' noenhanced, \
-     'bench_official.dat' index 13 using 1:2 with lines title 'goal: 2×' noenhanced
+     'bench_official.dat' index 12 using 1:2 with lines title 'auto forward' noenhanced, \
+     'bench_official.dat' index 13 using 1:2 with lines title 'auto fwd+bwd' noenhanced, \
+     'bench_official.dat' index 14 using 1:2 with lines title 'level with the official kernel' noenhanced, \
+     'bench_official.dat' index 15 using 1:2 with lines title 'goal: 2×' noenhanced
 unset output
