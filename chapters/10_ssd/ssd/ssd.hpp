@@ -1,0 +1,103 @@
+// ssd.hpp: Mamba-2's SSD on the GPU, forward and backward, as a library: what the official
+// mamba_chunk_scan_combined takes, on contiguous tensors (the layouts below, last index fastest).
+//
+// For batch row b, head h (of group g = h / (heads / groups)), channel i of the head and state k:
+//   dt'[b,t,h] = clamp(softplus?(dt[b,t,h] + dt_bias[h]), dt_min, dt_max)
+//   S[t]       = exp(dt' A[h]) S[t-1] + dt' x[b,t,h,i] B[b,t,g,k],   S[-1] = initial_states (or 0)
+//   u[b,t,h,i] = sum_k C[b,t,g,k] S[t] + D x,   y = u silu(z)  (y = u without z)
+// ch10::Problem (ssd_problem.hpp) is the same definition in fp64, which every test compares with.
+//
+// Versions (chapter 10 teaches them in this order):
+//   1  recurrence  chapter 08's selective scan with one A a head: the heads' channels laid out
+//                  as chapter 08's (batch, dim, seqlen) tensors, its kernel run, the gradients
+//                  summed back over each head's channels and states
+//
+// Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
+// naming the problem, before anything is launched; validate() returns that line. Both are
+// asynchronous on `stream` and take their scratch memory from it (cudaMallocAsync).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace ssd {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class DataType { float32, float16, bfloat16 };
+
+enum class Kernel {
+  automatic = 0,   // the fastest version that takes the call
+  recurrence = 1,  // version 1
+};
+
+// [snippet:api_params]
+struct Sizes {
+  std::int64_t batch = 0, seqlen = 0;
+  int heads = 0, head_dim = 0, groups = 1, dstate = 0;
+};
+
+// Tensors in the input type: x, z, y, dx, dz, dy (batch, seqlen, heads, head_dim); dt, ddt
+// (batch, seqlen, heads); B, C (batch, seqlen, groups, dstate). fp32: A, dA, dt_bias, ddt_bias
+// (heads); D, dD (heads) or (heads, head_dim); the states (batch, heads, head_dim, dstate); dB and
+// dC (batch, seqlen, groups, dstate).
+struct ForwardParams {
+  Sizes sizes;
+  DataType input_type = DataType::float32;
+  Kernel kernel = Kernel::automatic;
+
+  const void* x = nullptr;                 // required
+  const void* dt = nullptr;                // required
+  const float* A = nullptr;                // required
+  const void* B = nullptr;                 // required
+  const void* C = nullptr;                 // required
+  const float* D = nullptr;                // optional
+  bool D_per_channel = false;              // D is (heads, head_dim), else (heads)
+  const void* z = nullptr;                 // optional: the gate
+  const float* dt_bias = nullptr;          // optional
+  bool dt_softplus = false;
+  float dt_min = 0.f;                      // the clamp of dt' (the official default: 0 to ∞)
+  float dt_max = std::numeric_limits<float>::infinity();
+  const float* initial_states = nullptr;   // optional
+  const std::int32_t* seq_idx = nullptr;   // optional (batch, seqlen): packed sequences
+
+  void* y = nullptr;                       // required
+  float* final_states = nullptr;           // optional
+};
+
+struct BackwardParams {
+  ForwardParams forward;  // the forward's inputs (its y is not read)
+  const void* dy = nullptr;                // required: the gradient of y
+  bool deterministic = false;              // no float atomics: the same bits run to run
+
+  void* dx = nullptr;                      // required
+  void* ddt = nullptr;                     // required
+  float* dA = nullptr;                     // required
+  float* dB = nullptr;                     // required
+  float* dC = nullptr;                     // required
+  float* dD = nullptr;                     // required when D is given
+  void* dz = nullptr;                      // required when z is given
+  float* ddt_bias = nullptr;               // required when dt_bias is given
+  float* dinitial_states = nullptr;        // optional; needs initial_states
+};
+// [/snippet:api_params]
+
+// [snippet:api_functions]
+std::string validate(const ForwardParams& params);
+std::string validate(const BackwardParams& params);
+// The version that runs a call (throws Error for parameters validate() rejects).
+Kernel kernel_of(const ForwardParams& params);
+const char* name_of(Kernel kernel);
+
+void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
+void backward(const BackwardParams& params, cudaStream_t stream = nullptr);
+// [/snippet:api_functions]
+
+}  // namespace ssd
