@@ -3,6 +3,7 @@
 #include "check.hpp"
 #include "ssd.hpp"
 #include "v1_recurrence.hpp"
+#include "v2_chunked.hpp"
 
 #include <cmath>
 #include <string>
@@ -23,8 +24,21 @@ std::string check_forward(const ForwardParams& p) {
   if (!p.x || !p.dt || !p.A || !p.B || !p.C || !p.y) return "x, dt, A, B, C and y are required";
   if (std::isnan(p.dt_min) || std::isnan(p.dt_max) || p.dt_min > p.dt_max)
     return "dt_min must not exceed dt_max (the clamp of dt')";
-  if (p.kernel != Kernel::automatic && p.kernel != Kernel::recurrence) return "no such kernel version";
-  return detail::recurrence_refuses(p);
+  switch (p.kernel) {
+    case Kernel::recurrence: return detail::recurrence_refuses(p);
+    case Kernel::chunked: return detail::chunked_refuses(p);
+    case Kernel::automatic: {
+      const std::string first = detail::recurrence_refuses(p), second = detail::chunked_refuses(p);
+      return first.empty() || second.empty() ? std::string() : first + "; " + second;
+    }
+  }
+  return "no such kernel version";
+}
+
+// The version that runs the forward of a call validate() accepts.
+Kernel forward_kernel(const ForwardParams& p) {
+  if (p.kernel != Kernel::automatic) return p.kernel;
+  return detail::recurrence_refuses(p).empty() ? Kernel::recurrence : Kernel::chunked;
 }
 
 }  // namespace
@@ -33,6 +47,7 @@ const char* name_of(Kernel kernel) {
   switch (kernel) {
     case Kernel::automatic: return "automatic";
     case Kernel::recurrence: return "recurrence";
+    case Kernel::chunked: return "chunked";
   }
   return "unknown";
 }
@@ -42,6 +57,8 @@ std::string validate(const ForwardParams& p) { return check_forward(p); }
 std::string validate(const BackwardParams& p) {
   if (std::string problem = check_forward(p.forward); !problem.empty()) return problem;
   const ForwardParams& f = p.forward;
+  // Every backward is version 1's so far.
+  if (std::string problem = detail::recurrence_refuses(f); !problem.empty()) return "the backward: " + problem;
   if (!p.dy || !p.dx || !p.ddt || !p.dA || !p.dB || !p.dC) return "dy, dx, ddt, dA, dB and dC are required";
   if (f.D && !p.dD) return "dD is required when D is given";
   if (f.z && !p.dz) return "dz is required when z is given";
@@ -52,11 +69,12 @@ std::string validate(const BackwardParams& p) {
 
 Kernel kernel_of(const ForwardParams& p) {
   if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::kernel_of: " + problem);
-  return Kernel::recurrence;  // the only version so far
+  return forward_kernel(p);
 }
 
 void forward(const ForwardParams& p, cudaStream_t stream) {
   if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::forward: " + problem);
+  if (forward_kernel(p) == Kernel::chunked) return detail::chunked_forward(p, stream);
   detail::recurrence_forward(p, stream);
 }
 

@@ -17,11 +17,17 @@ __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162f
 template <class T>
 __device__ __forceinline__ T from_float(float v);
 template <>
-__device__ __forceinline__ float from_float<float>(float v) { return v; }
+__device__ __forceinline__ float from_float<float>(float v) {
+  return v;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half from_float<__half>(float v) {
+  return __float2half_rn(v);
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
 
 constexpr int kTile = 32;
 
@@ -163,7 +169,7 @@ void expand_step_sizes(const ForwardParams& p, void* delta, cudaStream_t stream)
   by_type(p.input_type, [&](auto zero) {
     using T = decltype(zero);
     expand_step_sizes_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(static_cast<const T*>(p.dt),
-                                                                          static_cast<T*>(delta), s, rule_of(p));
+                                                                         static_cast<T*>(delta), s, rule_of(p));
   });
   SSD_CHECK_LAUNCH();
 }

@@ -11,6 +11,8 @@
 //   1  recurrence  chapter 08's selective scan with one A a head: the heads' channels laid out
 //                  as chapter 08's (batch, dim, seqlen) tensors, its kernel run, the gradients
 //                  summed back over each head's channels and states
+//   2  chunked     the chunked algorithm in the official forward's five stages, its products in
+//                  cuBLAS (fp32); forward only (its backward is version 1's); packed sequences
 //
 // Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
 // naming the problem, before anything is launched; validate() returns that line. Both are
@@ -34,8 +36,9 @@ class Error : public std::runtime_error {
 enum class DataType { float32, float16, bfloat16 };
 
 enum class Kernel {
-  automatic = 0,   // the fastest version that takes the call
+  automatic = 0,   // the first version, in the order below, that takes the call (none is measured yet)
   recurrence = 1,  // version 1
+  chunked = 2,     // version 2
 };
 
 // [snippet:api_params]
@@ -53,39 +56,41 @@ struct ForwardParams {
   DataType input_type = DataType::float32;
   Kernel kernel = Kernel::automatic;
 
-  const void* x = nullptr;                 // required
-  const void* dt = nullptr;                // required
-  const float* A = nullptr;                // required
-  const void* B = nullptr;                 // required
-  const void* C = nullptr;                 // required
-  const float* D = nullptr;                // optional
-  bool D_per_channel = false;              // D is (heads, head_dim), else (heads)
-  const void* z = nullptr;                 // optional: the gate
-  const float* dt_bias = nullptr;          // optional
+  const void* x = nullptr;         // required
+  const void* dt = nullptr;        // required
+  const float* A = nullptr;        // required
+  const void* B = nullptr;         // required
+  const void* C = nullptr;         // required
+  const float* D = nullptr;        // optional
+  bool D_per_channel = false;      // D is (heads, head_dim), else (heads)
+  const void* z = nullptr;         // optional: the gate
+  const float* dt_bias = nullptr;  // optional
   bool dt_softplus = false;
-  float dt_min = 0.f;                      // the clamp of dt' (the official default: 0 to ∞)
+  float dt_min = 0.f;  // the clamp of dt' (the official default: 0 to ∞)
   float dt_max = std::numeric_limits<float>::infinity();
-  const float* initial_states = nullptr;   // optional
-  const std::int32_t* seq_idx = nullptr;   // optional (batch, seqlen): packed sequences
+  const float* initial_states = nullptr;  // optional
+  const std::int32_t* seq_idx = nullptr;  // optional (batch, seqlen): packed sequences, numbered
+                                          //   from 0 up along each row
+  std::int64_t chunk_size = 256;          // version 2: positions a chunk
 
-  void* y = nullptr;                       // required
-  float* final_states = nullptr;           // optional
+  void* y = nullptr;              // required
+  float* final_states = nullptr;  // optional
 };
 
 struct BackwardParams {
-  ForwardParams forward;  // the forward's inputs (its y is not read)
-  const void* dy = nullptr;                // required: the gradient of y
-  bool deterministic = false;              // no float atomics: the same bits run to run
+  ForwardParams forward;       // the forward's inputs (its y is not read)
+  const void* dy = nullptr;    // required: the gradient of y
+  bool deterministic = false;  // no float atomics: the same bits run to run
 
-  void* dx = nullptr;                      // required
-  void* ddt = nullptr;                     // required
-  float* dA = nullptr;                     // required
-  float* dB = nullptr;                     // required
-  float* dC = nullptr;                     // required
-  float* dD = nullptr;                     // required when D is given
-  void* dz = nullptr;                      // required when z is given
-  float* ddt_bias = nullptr;               // required when dt_bias is given
-  float* dinitial_states = nullptr;        // optional; needs initial_states
+  void* dx = nullptr;                // required
+  void* ddt = nullptr;               // required
+  float* dA = nullptr;               // required
+  float* dB = nullptr;               // required
+  float* dC = nullptr;               // required
+  float* dD = nullptr;               // required when D is given
+  void* dz = nullptr;                // required when z is given
+  float* ddt_bias = nullptr;         // required when dt_bias is given
+  float* dinitial_states = nullptr;  // optional; needs initial_states
 };
 // [/snippet:api_params]
 

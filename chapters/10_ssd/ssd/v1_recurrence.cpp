@@ -121,7 +121,8 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   const int bytes = call.bytes;
   const std::int64_t dim = call.dim, states = std::int64_t(s.groups) * s.dstate;
   Scratch<unsigned char> dout(std::size_t(call.sequence_elements * bytes), stream),
-      du(std::size_t(call.sequence_elements * bytes), stream), ddelta(std::size_t(call.sequence_elements * bytes), stream),
+      du(std::size_t(call.sequence_elements * bytes), stream),
+      ddelta(std::size_t(call.sequence_elements * bytes), stream),
       dz(f.z ? std::size_t(call.sequence_elements * bytes) : 0, stream);
   Scratch<float> dA(std::size_t(dim * s.dstate), stream), dB(std::size_t(call.projection_elements), stream),
       dC(std::size_t(call.projection_elements), stream), dD(f.D && !f.D_per_channel ? std::size_t(dim) : 0, stream),

@@ -1,7 +1,9 @@
-// Version 1 of the SSD library (chapter 08's scan with one A a head) on the GPU against the fp64
-// recurrence, forward and backward: every input type, lengths past chapter 08's chunk of 2048,
-// one head and many, groups, 1 and 128 states, D per head and per channel, the gate, softplus,
-// dt_bias, an active clamp, initial states. Outputs are poisoned (NaN) before each call.
+// The SSD library on the GPU against the fp64 recurrence: version 1 (chapter 08's scan with one
+// A a head) forward and backward, version 2 (the chunked algorithm, cuBLAS's products) forward,
+// on every input type, lengths past chapter 08's chunk of 2048 and chunks that do not divide the
+// length, one head and many, groups, 1 and 128 states, D per head and per channel, the gate,
+// softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences. Outputs
+// are poisoned (NaN) before each call.
 #include "ch10_test_support.hpp"
 #include "device_buffer.hpp"
 #include "device_problem.hpp"
@@ -67,7 +69,9 @@ Floats poisoned_floats(std::size_t count) {
   f.poison();
   return f;
 }
-std::vector<double> download(const Bytes& b, ssd::DataType type) { return ch08::decoded(b.download(), chapter08_type(type)); }
+std::vector<double> download(const Bytes& b, ssd::DataType type) {
+  return ch08::decoded(b.download(), chapter08_type(type));
+}
 std::vector<double> download(const Floats& f) {
   const std::vector<float> v = f.download();
   return {v.begin(), v.end()};
@@ -97,6 +101,7 @@ struct DeviceSsd {
   ssd::DataType type;
   Bytes x, dt, B, C, z, dy;
   Floats A, D, dt_bias, initial_states;
+  common::DeviceBuffer<std::int32_t> seq_idx;
   ssd::ForwardParams forward;
 
   DeviceSsd(const Problem& problem, ssd::DataType t)
@@ -110,7 +115,8 @@ struct DeviceSsd {
         A(upload(p.A)),
         D(upload(p.D)),
         dt_bias(upload(p.dt_bias)),
-        initial_states(upload(p.initial_states)) {
+        initial_states(upload(p.initial_states)),
+        seq_idx(std::vector<std::int32_t>(p.seq_idx.begin(), p.seq_idx.end())) {
     const ch10::Shape& s = p.shape;
     forward.sizes = {s.batch, s.seqlen, s.heads, s.head_dim, s.groups, s.dstate};
     forward.input_type = t;
@@ -123,6 +129,7 @@ struct DeviceSsd {
     forward.dt_softplus = p.dt_softplus;
     forward.dt_min = float(p.dt_limit.lo), forward.dt_max = float(p.dt_limit.hi);
     forward.initial_states = initial_states.size() ? initial_states.data() : nullptr;
+    forward.seq_idx = seq_idx.size() ? seq_idx.data() : nullptr;
   }
 };
 
@@ -141,31 +148,68 @@ ProblemSpec with_options(ProblemSpec spec, int c) {
 }
 
 std::vector<ProblemSpec> shapes() {
-  return {spec_of(2, 37, 4, 2, 6, 5),     spec_of(1, 1, 1, 1, 1, 1),      spec_of(3, 300, 6, 3, 8, 16),
-          spec_of(1, 2049, 2, 1, 4, 128), spec_of(2, 4100, 3, 3, 2, 64),  spec_of(1, 64, 8, 1, 64, 32)};
+  return {spec_of(2, 37, 4, 2, 6, 5),     spec_of(1, 1, 1, 1, 1, 1),     spec_of(3, 300, 6, 3, 8, 16),
+          spec_of(1, 2049, 2, 1, 4, 128), spec_of(2, 4100, 3, 3, 2, 64), spec_of(1, 64, 8, 1, 64, 32)};
 }
 
 constexpr ssd::DataType kTypes[] = {ssd::DataType::float32, ssd::DataType::float16, ssd::DataType::bfloat16};
 
 }  // namespace
 
+// One forward on the GPU against the fp64 recurrence of the same (rounded) inputs.
+void check_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size,
+                   unsigned seed) {
+  INFO(name_of(type) << ", " << ssd::name_of(kernel) << ", chunk " << chunk_size << ", " << ch10_test::describe(spec)
+                     << ", seed " << seed);
+  DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, seed), type), type);
+  Bytes y = poisoned_bytes(d.p.x.size(), type);
+  Floats final_states = poisoned_floats(ch10::Index{d.p.shape}.state_size());
+  d.forward.kernel = kernel;
+  d.forward.chunk_size = chunk_size;
+  d.forward.y = y.data(), d.forward.final_states = final_states.data();
+  ssd::forward(d.forward);
+  const ch10::Forward ref = ch10::ssd_recurrence(d.p);
+  check_tensor("y", download(y, type), ch08::round_to(ref.y, chapter08_type(type)), type);
+  check_tensor("final states", download(final_states), ref.final_states, type);
+}
+
 TEST_CASE("version 1 (chapter 08's scan): the forward matches the fp64 recurrence", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
   for (const ssd::DataType type : kTypes)
     for (const ProblemSpec& shape : shapes()) {
-      const ProblemSpec spec = with_options(shape, c);
-      INFO(name_of(type) << ", " << ch10_test::describe(spec) << ", seed " << c);
-      DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type), type);
+      check_forward(with_options(shape, c), type, ssd::Kernel::recurrence, 256, unsigned(c));
       ++c;
-      Bytes y = poisoned_bytes(d.p.x.size(), type);
-      Floats final_states = poisoned_floats(ch10::Index{d.p.shape}.state_size());
-      d.forward.y = y.data(), d.forward.final_states = final_states.data();
-      ssd::forward(d.forward);
-      const ch10::Forward ref = ch10::ssd_recurrence(d.p);
-      check_tensor("y", download(y, type), ch08::round_to(ref.y, chapter08_type(type)), type);
-      check_tensor("final states", download(final_states), ref.final_states, type);
     }
+}
+
+TEST_CASE("version 2 (chunked): the forward matches the fp64 recurrence, chunks that do not divide the length",
+          "[gpu]") {
+  REQUIRE_GPU();
+  int c = 0;
+  for (const ssd::DataType type : kTypes)
+    for (const ProblemSpec& shape : shapes()) {
+      const std::int64_t chunk = std::int64_t(1) << (c % 4 * 2 + 1);  // 2, 8, 32, 128
+      check_forward(with_options(shape, c), type, ssd::Kernel::chunked, chunk, unsigned(c));
+      ++c;
+    }
+  // One chunk a position, and one chunk longer than the sequence.
+  check_forward(with_options(spec_of(2, 37, 4, 2, 6, 5), 15), ssd::DataType::float32, ssd::Kernel::chunked, 1, 7);
+  check_forward(with_options(spec_of(2, 37, 4, 2, 6, 5), 14), ssd::DataType::float32, ssd::Kernel::chunked, 64, 8);
+}
+
+TEST_CASE("version 2 (chunked): packed sequences of 1, 7 and 300 positions, and 300 states", "[gpu]") {
+  REQUIRE_GPU();
+  int c = 0;
+  for (const ssd::DataType type : kTypes)
+    for (const std::int64_t chunk : {4, 64, 256}) {
+      ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c);
+      spec.packing = {{1, 7, 300}, {300, 7, 1}};
+      check_forward(spec, type, ssd::Kernel::chunked, chunk, unsigned(c));
+      ++c;
+    }
+  // Past chapter 08's 256 states, which only version 2 takes: automatic chooses it.
+  check_forward(with_options(spec_of(1, 70, 2, 1, 3, 300), 9), ssd::DataType::float32, ssd::Kernel::automatic, 32, 9);
 }
 
 TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoint", "[gpu]") {
@@ -176,8 +220,8 @@ TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoin
       const ProblemSpec spec = with_options(shape, c);
       INFO(name_of(type) << ", " << ch10_test::describe(spec) << ", seed " << c);
       DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type), type);
-      const std::vector<double> dy = ch08::round_to(ch10_test::normals(d.p.x.size(), 1000u + unsigned(c)),
-                                                    chapter08_type(type));
+      const std::vector<double> dy =
+          ch08::round_to(ch10_test::normals(d.p.x.size(), 1000u + unsigned(c)), chapter08_type(type));
       ++c;
       const ch10::Index at{d.p.shape};
       Bytes dy_gpu = upload(dy, type), dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),
@@ -218,8 +262,18 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   f.y = never_read;
   std::int32_t seq_idx[16] = {};
   f.seq_idx = seq_idx;
+  f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("takes no seq_idx"));
+  f.kernel = ssd::Kernel::automatic;  // version 2 takes packed sequences forward, no version backward
+  CHECK(ssd::validate(f).empty());
+  CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
+  ssd::BackwardParams packed;
+  packed.forward = f;
+  packed.dy = packed.dx = packed.ddt = never_read;
+  packed.dA = packed.dB = packed.dC = never_read;
+  CHECK_THROWS_WITH(ssd::backward(packed), Catch::Contains("the backward: version 1"));
   f.seq_idx = nullptr;
+  CHECK(ssd::kernel_of(f) == ssd::Kernel::recurrence);
   f.sizes.groups = 3;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("multiple of groups"));
   f.sizes.groups = 1;
@@ -227,7 +281,14 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("dt_min must not exceed dt_max"));
   f.dt_min = 0.f, f.dt_max = 1.f;
   f.sizes.dstate = 257;
+  CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
+  f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("at most 256 states"));
+  f.kernel = ssd::Kernel::chunked;
+  f.chunk_size = 0;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("chunk_size must be at least 1"));
+  f.kernel = ssd::Kernel::automatic;
+  f.chunk_size = 256;
   f.sizes.dstate = 8;
   f.y = nullptr;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("are required"));
