@@ -1,0 +1,33 @@
+// One sequence cut into slices, one a GPU (a rank): which positions each rank holds, and a
+// chapter 08 problem restricted to them.
+#pragma once
+
+#include "reference.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace ch11 {
+
+struct Slice {
+  std::int64_t begin = 0, end = 0;  // positions [begin, end)
+  std::int64_t length() const { return end - begin; }
+};
+
+// seqlen positions in `ranks` contiguous slices, as even as whole positions allow (the first
+// seqlen % ranks slices one longer). Throws std::invalid_argument unless 1 <= ranks <= seqlen.
+std::vector<Slice> split(std::int64_t seqlen, int ranks);
+
+// p's positions [s.begin, s.end): u, delta, z, B and C cut along time, everything else as it is,
+// and `entering` as the initial state (empty: none).
+ch08::Problem slice_of(const ch08::Problem& p, const Slice& s, const std::vector<double>& entering);
+
+// A (batch, dim, seqlen) tensor's positions [s.begin, s.end), and slices put back in order.
+std::vector<double> cut(const std::vector<double>& v, std::int64_t rows, std::int64_t seqlen, const Slice& s);
+std::vector<double> joined(const std::vector<std::vector<double>>& pieces, std::int64_t rows);
+
+// Checks that the chapter's algorithm applies to p: real A, B and C variable. Throws
+// std::invalid_argument naming what does not.
+void require_supported(const ch08::Problem& p);
+
+}  // namespace ch11
