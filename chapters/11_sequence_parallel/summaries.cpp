@@ -42,17 +42,6 @@ Summary summarize(const ch08::Problem& slice) {
   return s;
 }
 
-// [snippet:fold_solution]
-std::vector<double> carry_into(const std::vector<Summary>& gathered, int rank, const std::vector<double>& initial) {
-  if (rank < 0 || rank >= int(gathered.size())) throw std::invalid_argument("ch11: carry_into: no such rank");
-  std::vector<double> h = initial.empty() ? std::vector<double>(gathered[0].state.size(), 0.0) : initial;
-  for (int k = 0; k < rank; ++k)
-    for (std::size_t e = 0; e < h.size(); ++e)
-      h[e] = gathered[std::size_t(k)].decay[e] * h[e] + gathered[std::size_t(k)].state[e];
-  return h;
-}
-// [/snippet:fold_solution]
-
 std::vector<double> gradient_after(const std::vector<Summary>& gathered, const std::vector<std::vector<double>>& local,
                                    int rank) {
   const int ranks = int(gathered.size());

@@ -20,7 +20,7 @@ struct Summary {
 Summary summarize(const ch08::Problem& slice);
 
 // [snippet:fold]
-// The state entering slice `rank`: `initial` (empty: zero) carried through the summaries of
+// Exercise 1 (carry_into.cpp). The state entering slice `rank`: `initial` (empty: zero) carried through the summaries of
 // slices 0 .. rank − 1 in order, h ← decay·h + state. Gathered holds every rank's summary.
 std::vector<double> carry_into(const std::vector<Summary>& gathered, int rank, const std::vector<double>& initial);
 // [/snippet:fold]
