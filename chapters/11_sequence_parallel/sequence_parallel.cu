@@ -1,0 +1,140 @@
+#include "sequence_parallel.hpp"
+
+#include "softplus.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <string>
+
+namespace sequence_parallel {
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw selective_scan::Error(std::string("sequence_parallel: ") + what + ": " + cudaGetErrorString(status));
+}
+void check(ncclResult_t status, const char* what) {
+  if (status != ncclSuccess)
+    throw selective_scan::Error(std::string("sequence_parallel: ") + what + ": " + ncclGetErrorString(status));
+}
+
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+// One warp a (b, d): Σ_t δ_t of the slice, δ = softplus?(delta + bias) as chapter 08 takes it,
+// written after the last states in the summary: summary[states + b·dim + d].
+template <class T>
+__global__ void step_sums_kernel(selective_scan::ForwardParams p, float* sums) {
+  const std::int64_t channels = p.sizes.batch * p.sizes.dim;
+  const std::int64_t warp = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) / 32;
+  const int lane = int(threadIdx.x % 32);
+  if (warp >= channels) return;
+  const std::int64_t b = warp / p.sizes.dim, d = warp % p.sizes.dim;
+  const T* row = static_cast<const T*>(p.delta.data) + b * p.delta.batch_stride + d * p.delta.dim_stride;
+  const float bias = p.delta_bias ? p.delta_bias[d] : 0.f;
+  float sum = 0.f;
+  for (std::int64_t t = lane; t < p.sizes.seqlen; t += 32) {
+    const float v = to_float(row[t]) + bias;
+    sum += p.flags.delta_softplus ? common::softplus(v) : v;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  if (lane == 0) sums[warp] = sum;
+}
+
+// [snippet:gpu_fold]
+// One thread a state element (b, d, n): the initial state (or 0) carried through the summaries
+// of ranks 0 .. rank − 1. gathered holds every rank's summary: states, then Σδ.
+__global__ void fold_kernel(const float* gathered, const float* A, std::int64_t A_dim_stride, const float* initial,
+                            float* carry, selective_scan::Sizes s, int rank) {
+  const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < states;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t n = e % s.dstate, channel = e / s.dstate, d = channel % s.dim;
+    const float a = A[d * A_dim_stride + n];
+    float h = initial ? initial[e] : 0.f;
+    for (int k = 0; k < rank; ++k)
+      h = expf(a * gathered[k * summary + states + channel]) * h + gathered[k * summary + e];
+    carry[e] = h;
+  }
+}
+// [/snippet:gpu_fold]
+
+template <class T>
+class Scratch {
+ public:
+  Scratch(std::size_t count, cudaStream_t stream) : stream_(stream) {
+    check(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(T), stream), "cudaMallocAsync");
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() { cudaFreeAsync(data_, stream_); }
+  T* get() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  cudaStream_t stream_;
+};
+
+}  // namespace
+
+std::string validate(const selective_scan::ForwardParams& p, const Slicing& slicing) {
+  if (std::string problem = selective_scan::validate(p); !problem.empty()) return problem;
+  if (!slicing.comm) return "no communicator";
+  if (p.flags.complex) return "a sliced sequence takes real A (Mamba's)";
+  if (!p.B.variable || !p.C.variable) return "a sliced sequence takes B and C variable along time";
+  if (p.state_checkpoints) return "a sliced sequence keeps no state checkpoints";
+  return {};
+}
+
+// [snippet:gpu_forward]
+void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing, cudaStream_t stream) {
+  if (std::string problem = validate(slice, slicing); !problem.empty())
+    throw selective_scan::Error("sequence_parallel::forward: " + problem);
+  int rank = 0, ranks = 1;
+  check(ncclCommUserRank(slicing.comm, &rank), "ncclCommUserRank");
+  check(ncclCommCount(slicing.comm, &ranks), "ncclCommCount");
+  const selective_scan::Sizes& s = slice.sizes;
+  const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
+  Scratch<float> own(std::size_t(summary), stream), gathered(std::size_t(summary * ranks), stream),
+      carry(std::size_t(states), stream);
+
+  // 1. The slice from zero: its last state and its Σδ, this rank's summary.
+  selective_scan::ForwardParams from_zero = slice;
+  from_zero.initial_state = nullptr;
+  from_zero.last_state = own.get();
+  selective_scan::forward(from_zero, stream);
+  const unsigned warps_per_block = 8, blocks = unsigned((s.batch * s.dim + warps_per_block - 1) / warps_per_block);
+  switch (slice.input_type) {
+    case selective_scan::DataType::float32:
+      step_sums_kernel<float><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
+      break;
+    case selective_scan::DataType::float16:
+      step_sums_kernel<__half><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
+      break;
+    case selective_scan::DataType::bfloat16:
+      step_sums_kernel<__nv_bfloat16><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
+      break;
+  }
+  check(cudaPeekAtLastError(), "the step sums' launch");
+
+  // 2. Every rank's summary to every rank.
+  check(ncclAllGather(own.get(), gathered.get(), std::size_t(summary), ncclFloat, slicing.comm, stream),
+        "ncclAllGather");
+
+  // 3. The state entering this rank's slice.
+  fold_kernel<<<unsigned((states + 255) / 256), 256, 0, stream>>>(gathered.get(), slice.A, slice.A_dim_stride,
+                                                                  slice.initial_state, carry.get(), s, rank);
+  check(cudaPeekAtLastError(), "the fold's launch");
+
+  // 4. The slice again, from that state.
+  selective_scan::ForwardParams entered = slice;
+  entered.initial_state = carry.get();
+  if (rank != ranks - 1) entered.last_state = nullptr;
+  selective_scan::forward(entered, stream);
+}
+// [/snippet:gpu_forward]
+
+}  // namespace sequence_parallel
