@@ -1,9 +1,6 @@
 #include "sequence_parallel.hpp"
 
-#include "softplus.hpp"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "device_math.cuh"
 
 #include <cstdint>
 #include <string>
@@ -20,9 +17,8 @@ void check(ncclResult_t status, const char* what) {
     throw selective_scan::Error(std::string("sequence_parallel: ") + what + ": " + ncclGetErrorString(status));
 }
 
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+using selective_scan::detail::softplus;
+using selective_scan::detail::to_float;
 
 // One warp a (b, d): Σ_t δ_t of the slice, δ = softplus?(delta + bias) as chapter 08 takes it,
 // written after the last states in the summary: summary[states + b·dim + d].
@@ -38,7 +34,7 @@ __global__ void step_sums_kernel(selective_scan::ForwardParams p, float* sums) {
   float sum = 0.f;
   for (std::int64_t t = lane; t < p.sizes.seqlen; t += 32) {
     const float v = to_float(row[t]) + bias;
-    sum += p.flags.delta_softplus ? common::softplus(v) : v;
+    sum += p.flags.delta_softplus ? softplus(v) : v;
   }
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
   if (lane == 0) sums[warp] = sum;

@@ -28,21 +28,13 @@ namespace {
 using Bytes = common::DeviceBuffer<unsigned char>;
 using Floats = common::DeviceBuffer<float>;
 
-selective_scan::DataType chapter08_type(ssd::DataType t) {
-  switch (t) {
-    case ssd::DataType::float16: return selective_scan::DataType::float16;
-    case ssd::DataType::bfloat16: return selective_scan::DataType::bfloat16;
-    default: return selective_scan::DataType::float32;
-  }
-}
-
 const char* name_of(ssd::DataType t) {
   return t == ssd::DataType::float32 ? "fp32" : t == ssd::DataType::float16 ? "fp16" : "bf16";
 }
 
 // The inputs as the GPU holds them: the input-type tensors rounded to `type`, the rest to fp32.
 Problem as_gpu_sees(Problem p, ssd::DataType type) {
-  const auto in_type = [&](std::vector<double>& v) { v = ch08::round_to(v, chapter08_type(type)); };
+  const auto in_type = [&](std::vector<double>& v) { v = ch08::round_to(v, type); };
   const auto in_fp32 = [&](std::vector<double>& v) { v = ch08::round_to(v, selective_scan::DataType::float32); };
   for (auto* v : {&p.x, &p.dt, &p.B, &p.C, &p.z}) in_type(*v);
   for (auto* v : {&p.A, &p.D, &p.dt_bias, &p.initial_states}) in_fp32(*v);
@@ -52,7 +44,7 @@ Problem as_gpu_sees(Problem p, ssd::DataType type) {
 
 Bytes upload(const std::vector<double>& v, ssd::DataType type) {
   if (v.empty()) return Bytes();
-  const std::vector<unsigned char> bytes = ch08::encoded(v, chapter08_type(type));
+  const std::vector<unsigned char> bytes = ch08::encoded(v, type);
   return Bytes(std::span<const unsigned char>(bytes));
 }
 Floats upload(const std::vector<double>& v) {
@@ -69,9 +61,7 @@ Floats poisoned_floats(std::size_t count) {
   f.poison();
   return f;
 }
-std::vector<double> download(const Bytes& b, ssd::DataType type) {
-  return ch08::decoded(b.download(), chapter08_type(type));
-}
+std::vector<double> download(const Bytes& b, ssd::DataType type) { return ch08::decoded(b.download(), type); }
 std::vector<double> download(const Floats& f) {
   const std::vector<float> v = f.download();
   return {v.begin(), v.end()};
@@ -169,7 +159,7 @@ void check_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kern
   d.forward.y = y.data(), d.forward.final_states = final_states.data();
   ssd::forward(d.forward);
   const ch10::Forward ref = ch10::ssd_recurrence(d.p);
-  check_tensor("y", download(y, type), ch08::round_to(ref.y, chapter08_type(type)), type);
+  check_tensor("y", download(y, type), ch08::round_to(ref.y, type), type);
   check_tensor("final states", download(final_states), ref.final_states, type);
 }
 
@@ -220,8 +210,7 @@ TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoin
       const ProblemSpec spec = with_options(shape, c);
       INFO(name_of(type) << ", " << ch10_test::describe(spec) << ", seed " << c);
       DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type), type);
-      const std::vector<double> dy =
-          ch08::round_to(ch10_test::normals(d.p.x.size(), 1000u + unsigned(c)), chapter08_type(type));
+      const std::vector<double> dy = ch08::round_to(ch10_test::normals(d.p.x.size(), 1000u + unsigned(c)), type);
       ++c;
       const ch10::Index at{d.p.shape};
       Bytes dy_gpu = upload(dy, type), dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),

@@ -29,6 +29,21 @@ ch08::Problem problem_of(std::int64_t seqlen, int c) {
   return ch08::make_official_test_problem(shape, unsigned(c));
 }
 
+// Every gradient p has, ours against chapter 08's reference.
+void check_gradients(const ch08::Gradients& ours, const ch08::Gradients& ref, const ch08::Problem& p) {
+  CHECK_CLOSE("du", common::compare(ours.du, ref.du, kExact));
+  CHECK_CLOSE("ddelta", common::compare(ours.ddelta, ref.ddelta, kExact));
+  CHECK_CLOSE("dA", common::compare(real_parts(ours.dA), real_parts(ref.dA), kExact));
+  CHECK_CLOSE("dB", common::compare(real_parts(ours.dB), real_parts(ref.dB), kExact));
+  CHECK_CLOSE("dC", common::compare(real_parts(ours.dC), real_parts(ref.dC), kExact));
+  if (p.has_D) CHECK_CLOSE("dD", common::compare(ours.dD, ref.dD, kExact));
+  if (p.has_z) CHECK_CLOSE("dz", common::compare(ours.dz, ref.dz, kExact));
+  if (p.has_delta_bias) CHECK_CLOSE("ddelta_bias", common::compare(ours.ddelta_bias, ref.ddelta_bias, kExact));
+  if (p.has_initial_state)
+    CHECK_CLOSE("dinitial_state",
+                common::compare(real_parts(ours.dinitial_state), real_parts(ref.dinitial_state), kExact));
+}
+
 }  // namespace
 
 TEST_CASE("the sliced forward equals the whole sequence's") {
@@ -52,18 +67,7 @@ TEST_CASE("one slice's backward without a gradient from later slices is chapter 
     INFO("case " << c);
     const ch08::Problem p = problem_of(30, c);
     const std::vector<double> dout = problem_of(30, c + 100).u;
-    const ch08::Gradients ours = ch11::slice_backward(p, dout, {}), ref = ch08::reference_backward(p, dout);
-    CHECK_CLOSE("du", common::compare(ours.du, ref.du, kExact));
-    CHECK_CLOSE("ddelta", common::compare(ours.ddelta, ref.ddelta, kExact));
-    CHECK_CLOSE("dA", common::compare(real_parts(ours.dA), real_parts(ref.dA), kExact));
-    CHECK_CLOSE("dB", common::compare(real_parts(ours.dB), real_parts(ref.dB), kExact));
-    CHECK_CLOSE("dC", common::compare(real_parts(ours.dC), real_parts(ref.dC), kExact));
-    if (p.has_D) CHECK_CLOSE("dD", common::compare(ours.dD, ref.dD, kExact));
-    if (p.has_z) CHECK_CLOSE("dz", common::compare(ours.dz, ref.dz, kExact));
-    if (p.has_delta_bias) CHECK_CLOSE("ddelta_bias", common::compare(ours.ddelta_bias, ref.ddelta_bias, kExact));
-    if (p.has_initial_state)
-      CHECK_CLOSE("dinitial_state",
-                  common::compare(real_parts(ours.dinitial_state), real_parts(ref.dinitial_state), kExact));
+    check_gradients(ch11::slice_backward(p, dout, {}), ch08::reference_backward(p, dout), p);
   }
 }
 
@@ -109,17 +113,6 @@ TEST_CASE("the sliced backward equals the whole sequence's") {
       INFO("case " << c << ", " << ranks << " ranks");
       const ch08::Problem p = problem_of(45, c);
       const std::vector<double> dout = problem_of(45, c + 100).u;
-      const ch08::Gradients sliced = ch11::sliced_backward(p, dout, ranks), whole = ch08::reference_backward(p, dout);
-      CHECK_CLOSE("du", common::compare(sliced.du, whole.du, kExact));
-      CHECK_CLOSE("ddelta", common::compare(sliced.ddelta, whole.ddelta, kExact));
-      CHECK_CLOSE("dA", common::compare(real_parts(sliced.dA), real_parts(whole.dA), kExact));
-      CHECK_CLOSE("dB", common::compare(real_parts(sliced.dB), real_parts(whole.dB), kExact));
-      CHECK_CLOSE("dC", common::compare(real_parts(sliced.dC), real_parts(whole.dC), kExact));
-      if (p.has_D) CHECK_CLOSE("dD", common::compare(sliced.dD, whole.dD, kExact));
-      if (p.has_z) CHECK_CLOSE("dz", common::compare(sliced.dz, whole.dz, kExact));
-      if (p.has_delta_bias) CHECK_CLOSE("ddelta_bias", common::compare(sliced.ddelta_bias, whole.ddelta_bias, kExact));
-      if (p.has_initial_state)
-        CHECK_CLOSE("dinitial_state",
-                    common::compare(real_parts(sliced.dinitial_state), real_parts(whole.dinitial_state), kExact));
+      check_gradients(ch11::sliced_backward(p, dout, ranks), ch08::reference_backward(p, dout), p);
     }
 }

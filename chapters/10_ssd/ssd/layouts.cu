@@ -1,33 +1,18 @@
 #include "layouts.hpp"
 
 #include "check.hpp"
-#include "softplus.hpp"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "device_math.cuh"
+#include "launch.cuh"
 
 #include <algorithm>
 
 namespace ssd::detail {
 namespace {
 
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <class T>
-__device__ __forceinline__ T from_float(float v);
-template <>
-__device__ __forceinline__ float from_float<float>(float v) {
-  return v;
-}
-template <>
-__device__ __forceinline__ __half from_float<__half>(float v) {
-  return __float2half_rn(v);
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-  return __float2bfloat16_rn(v);
-}
+using selective_scan::detail::from_float;
+using selective_scan::detail::sigmoid;
+using selective_scan::detail::softplus;
+using selective_scan::detail::to_float;
 
 constexpr int kTile = 32;
 
@@ -52,9 +37,8 @@ __global__ void transpose_kernel(const T* in, T* out, std::int64_t rows, std::in
 }
 
 __global__ void repeat_kernel(const float* in, float* out, std::int64_t total, std::int64_t repeat) {
-  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += std::int64_t(gridDim.x) * blockDim.x)
-    out[e] = in[e / repeat];
+  SSD_GRID_STRIDE(e, total)
+  out[e] = in[e / repeat];
 }
 
 constexpr int kSumThreads = 256;
@@ -77,17 +61,17 @@ __global__ void sum_segments_kernel(const float* in, float* out, std::int64_t le
 
 struct StepSizeRule {
   const float* bias;
-  bool softplus;
+  bool apply_softplus;
   float lo, hi;
   __device__ float pre_activation(float raw, int h) const { return raw + (bias ? bias[h] : 0.f); }
-  __device__ float activated(float v) const { return softplus ? common::softplus(v) : v; }
+  __device__ float activated(float v) const { return apply_softplus ? softplus(v) : v; }
   __device__ float step(float raw, int h) const { return fminf(fmaxf(activated(pre_activation(raw, h)), lo), hi); }
   // d step / d raw: 0 where the clamp holds it (as torch.clamp's gradient, bounds included), the
   // softplus' slope (a sigmoid; 1 above 20, where softplus is the identity) where it is on.
   __device__ float slope(float raw, int h) const {
     const float v = pre_activation(raw, h), a = activated(v);
     if (a < lo || a > hi) return 0.f;
-    return softplus && v <= 20.f ? 1.f / (1.f + __expf(-v)) : 1.f;
+    return apply_softplus && v <= 20.f ? sigmoid(v) : 1.f;
   }
 };
 
@@ -97,8 +81,7 @@ StepSizeRule rule_of(const ForwardParams& p) { return {p.dt_bias, p.dt_softplus,
 template <class T>
 __global__ void expand_step_sizes_kernel(const T* dt, T* delta, Sizes s, StepSizeRule rule) {
   const std::int64_t channels = std::int64_t(s.heads) * s.head_dim, total = s.batch * channels * s.seqlen;
-  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += std::int64_t(gridDim.x) * blockDim.x) {
+  SSD_GRID_STRIDE(e, total) {
     const std::int64_t t = e % s.seqlen, channel = e / s.seqlen % channels, b = e / s.seqlen / channels;
     const int h = int(channel / s.head_dim);
     delta[e] = from_float<T>(rule.step(to_float(dt[(b * s.seqlen + t) * s.heads + h]), h));
@@ -110,8 +93,7 @@ template <class T>
 __global__ void fold_step_gradients_kernel(const T* dt, const T* ddelta, T* ddt, float* ddt_by_head, Sizes s,
                                            StepSizeRule rule) {
   const std::int64_t total = s.batch * s.heads * s.seqlen;
-  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += std::int64_t(gridDim.x) * blockDim.x) {
+  SSD_GRID_STRIDE(e, total) {
     const std::int64_t t = e % s.seqlen, b = e / s.seqlen / s.heads;
     const int h = int(e / s.seqlen % s.heads);
     const T* rows = ddelta + ((b * s.heads + h) * s.head_dim) * s.seqlen + t;
@@ -121,19 +103,6 @@ __global__ void fold_step_gradients_kernel(const T* dt, const T* ddelta, T* ddt,
     const float g = sum * rule.slope(to_float(dt[at]), h);
     ddt[at] = from_float<T>(g);
     if (ddt_by_head) ddt_by_head[(std::int64_t(h) * s.batch + b) * s.seqlen + t] = g;
-  }
-}
-
-unsigned blocks_for(std::int64_t total, int threads) {
-  return unsigned(std::clamp<std::int64_t>((total + threads - 1) / threads, 1, std::int64_t(1) << 20));
-}
-
-template <class F>
-void by_type(DataType type, F&& f) {
-  switch (type) {
-    case DataType::float32: return f(float{});
-    case DataType::float16: return f(__half{});
-    case DataType::bfloat16: return f(__nv_bfloat16{});
   }
 }
 

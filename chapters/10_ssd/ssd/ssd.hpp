@@ -19,21 +19,19 @@
 // asynchronous on `stream` and take their scratch memory from it (cudaMallocAsync).
 #pragma once
 
+#include "selective_scan.hpp"
+
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 #include <cuda_runtime_api.h>
 
 namespace ssd {
 
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-enum class DataType { float32, float16, bfloat16 };
+// Chapter 08's: the library builds on it, and a caller of both names one type and one error.
+using selective_scan::DataType;
+using selective_scan::Error;
 
 enum class Kernel {
   automatic = 0,   // the first version, in the order below, that takes the call (none is measured yet)

@@ -15,14 +15,6 @@ namespace {
 
 namespace ss = selective_scan;
 
-ss::DataType chapter08_type(DataType t) {
-  switch (t) {
-    case DataType::float16: return ss::DataType::float16;
-    case DataType::bfloat16: return ss::DataType::bfloat16;
-    default: return ss::DataType::float32;
-  }
-}
-
 int element_bytes(DataType t) { return t == DataType::float32 ? 4 : 2; }
 
 // Chapter 08's tensors of one call, in the time-last layout, and the forward's parameters over them.
@@ -41,7 +33,7 @@ struct Chapter08Call {
         sequence_elements(s.batch * dim * s.seqlen),
         projection_elements(s.batch * std::int64_t(s.groups) * s.dstate * s.seqlen),
         bytes(element_bytes(p.input_type)),
-        type(chapter08_type(p.input_type)),
+        type(p.input_type),
         u(std::size_t(sequence_elements * bytes), stream),
         delta(std::size_t(sequence_elements * bytes), stream),
         z(p.z ? std::size_t(sequence_elements * bytes) : 0, stream),

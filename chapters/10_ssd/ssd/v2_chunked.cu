@@ -17,11 +17,10 @@
 #include "v2_chunked.hpp"
 
 #include "check.hpp"
-#include "layouts.hpp"
+#include "device_math.cuh"
+#include "launch.cuh"
 
 #include <cublas_v2.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <map>
@@ -30,12 +29,10 @@
 namespace ssd::detail {
 namespace {
 
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ void store(float* p, float v) { *p = v; }
-__device__ __forceinline__ void store(__half* p, float v) { *p = __float2half_rn(v); }
-__device__ __forceinline__ void store(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
+using selective_scan::detail::from_float;
+using selective_scan::detail::silu;
+using selective_scan::detail::softplus;
+using selective_scan::detail::to_float;
 
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
@@ -53,14 +50,6 @@ cublasHandle_t cublas_for(cudaStream_t stream) {
   check_cublas(cublasSetStream(handle, stream), "cublasSetStream");
   return handle;
 }
-
-unsigned blocks_for(std::int64_t total, int threads) {
-  return unsigned(std::clamp<std::int64_t>((total + threads - 1) / threads, 1, std::int64_t(1) << 20));
-}
-
-#define SSD_GRID_STRIDE(e, total)                                                         \
-  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < (total); \
-       e += std::int64_t(gridDim.x) * blockDim.x)
 
 // The call's sizes, its chunking and the padded length.
 struct Geometry {
@@ -92,8 +81,8 @@ __global__ void sequence_numbers_kernel(const std::int32_t* seq_idx, std::int32_
 // Stage 1: dt' (clamped, after bias and softplus) and its running sum times A inside each chunk,
 // (batch, heads, padded); dt' = 0 past the sequence, so the sum stays put there.
 template <class T>
-__global__ void chunk_cumsum_kernel(const T* dt, const float* A, const float* bias, bool softplus, float lo, float hi,
-                                    float* dt_out, float* acs, Geometry g) {
+__global__ void chunk_cumsum_kernel(const T* dt, const float* A, const float* bias, bool apply_softplus, float lo,
+                                    float hi, float* dt_out, float* acs, Geometry g) {
   SSD_GRID_STRIDE(e, g.s.batch * g.s.heads * g.chunks) {
     const std::int64_t c = e % g.chunks, bh = e / g.chunks;
     const int h = int(bh % g.s.heads);
@@ -103,7 +92,7 @@ __global__ void chunk_cumsum_kernel(const T* dt, const float* A, const float* bi
       float step = 0.f;
       if (t < g.s.seqlen) {
         float v = to_float(dt[(b * g.s.seqlen + t) * g.s.heads + h]) + (bias ? bias[h] : 0.f);
-        if (softplus) v = v > 20.f ? v : log1pf(expf(v));
+        if (apply_softplus) v = softplus(v);
         step = fminf(fmaxf(v, lo), hi);
       }
       sum += step * A[h];
@@ -193,11 +182,8 @@ __global__ void finish_kernel(const float* within, const float* from_state, cons
     float u = within[padded_at];
     if (seq[b * g.padded + t] == before) u += expf(acs[(b * g.s.heads + h) * g.padded + t]) * from_state[padded_at];
     if (D) u += D[D_per_channel ? h * P + i : h] * x[padded_at];
-    if (z) {
-      const float gate = to_float(z[e]);
-      u *= gate / (1.f + expf(-gate));
-    }
-    store(y + e, u);
+    if (z) u *= silu(to_float(z[e]));
+    y[e] = from_float<T>(u);
   }
 }
 
@@ -258,15 +244,6 @@ class Products {
   Scratch<const float*> a_, b_;
   Scratch<float*> c_;
 };
-
-template <class F>
-void by_type(DataType type, F&& f) {
-  switch (type) {
-    case DataType::float32: return f(float{});
-    case DataType::float16: return f(__half{});
-    case DataType::bfloat16: return f(__nv_bfloat16{});
-  }
-}
 
 }  // namespace
 
