@@ -5,8 +5,8 @@
 // softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences. Outputs
 // are poisoned (NaN) before each call.
 #include "ch10_test_support.hpp"
-#include "device_buffer.hpp"
 #include "device_problem.hpp"
+#include "device_ssd.hpp"
 #include "gpu_test.hpp"
 #include "ssd.hpp"
 #include "ssd_backward.hpp"
@@ -14,8 +14,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -25,103 +23,14 @@ using ch10::ProblemSpec;
 
 namespace {
 
-using Bytes = common::DeviceBuffer<unsigned char>;
-using Floats = common::DeviceBuffer<float>;
-
 const char* name_of(ssd::DataType t) {
   return t == ssd::DataType::float32 ? "fp32" : t == ssd::DataType::float16 ? "fp16" : "bf16";
 }
 
-// The inputs as the GPU holds them: the input-type tensors rounded to `type`, the rest to fp32.
-Problem as_gpu_sees(Problem p, ssd::DataType type) {
-  const auto in_type = [&](std::vector<double>& v) { v = ch08::round_to(v, type); };
-  const auto in_fp32 = [&](std::vector<double>& v) { v = ch08::round_to(v, selective_scan::DataType::float32); };
-  for (auto* v : {&p.x, &p.dt, &p.B, &p.C, &p.z}) in_type(*v);
-  for (auto* v : {&p.A, &p.D, &p.dt_bias, &p.initial_states}) in_fp32(*v);
-  p.dt_limit.lo = float(p.dt_limit.lo), p.dt_limit.hi = float(p.dt_limit.hi);
-  return p;
-}
-
-Bytes upload(const std::vector<double>& v, ssd::DataType type) {
-  if (v.empty()) return Bytes();
-  const std::vector<unsigned char> bytes = ch08::encoded(v, type);
-  return Bytes(std::span<const unsigned char>(bytes));
-}
-Floats upload(const std::vector<double>& v) {
-  std::vector<float> f(v.begin(), v.end());
-  return f.empty() ? Floats() : Floats(std::span<const float>(f));
-}
-Bytes poisoned_bytes(std::size_t count, ssd::DataType type) {
-  Bytes b(count * (type == ssd::DataType::float32 ? 4 : 2));
-  b.poison();
-  return b;
-}
-Floats poisoned_floats(std::size_t count) {
-  Floats f(count);
-  f.poison();
-  return f;
-}
-std::vector<double> download(const Bytes& b, ssd::DataType type) { return ch08::decoded(b.download(), type); }
-std::vector<double> download(const Floats& f) {
-  const std::vector<float> v = f.download();
-  return {v.begin(), v.end()};
-}
-
-// Each type's bounds, the absolute part relative to the tensor's largest reference value: version
-// 1 rounds dt' to the input type before chapter 08's kernel reads it, and the gradients it sums
-// over a head's channels and states (dA, ddt) are long sums of fp32 terms.
-common::Tolerance tolerance(ssd::DataType type, const std::vector<double>& ref) {
-  double scale = 0;
-  for (double v : ref) scale = std::max(scale, std::abs(v));
-  switch (type) {
-    case ssd::DataType::float32: return {1e-4 * scale, 1e-3};
-    case ssd::DataType::float16: return {1e-2 * scale, 2e-2};
-    default: return {3e-2 * scale, 5e-2};
-  }
-}
-
 void check_tensor(const char* what, const std::vector<double>& got, const std::vector<double>& ref,
                   ssd::DataType type) {
-  CHECK_CLOSE(what, common::compare(got, ref, tolerance(type, ref)));
+  CHECK_CLOSE(what, common::compare(got, ref, ch10::gpu_tolerance(type, ref)));
 }
-
-// The problem's tensors on the GPU and the library's parameters over them.
-struct DeviceSsd {
-  Problem p;
-  ssd::DataType type;
-  Bytes x, dt, B, C, z, dy;
-  Floats A, D, dt_bias, initial_states;
-  common::DeviceBuffer<std::int32_t> seq_idx;
-  ssd::ForwardParams forward;
-
-  DeviceSsd(const Problem& problem, ssd::DataType t)
-      : p(problem),
-        type(t),
-        x(upload(p.x, t)),
-        dt(upload(p.dt, t)),
-        B(upload(p.B, t)),
-        C(upload(p.C, t)),
-        z(upload(p.z, t)),
-        A(upload(p.A)),
-        D(upload(p.D)),
-        dt_bias(upload(p.dt_bias)),
-        initial_states(upload(p.initial_states)),
-        seq_idx(std::vector<std::int32_t>(p.seq_idx.begin(), p.seq_idx.end())) {
-    const ch10::Shape& s = p.shape;
-    forward.sizes = {s.batch, s.seqlen, s.heads, s.head_dim, s.groups, s.dstate};
-    forward.input_type = t;
-    forward.kernel = ssd::Kernel::recurrence;
-    forward.x = x.data(), forward.dt = dt.data(), forward.A = A.data(), forward.B = B.data(), forward.C = C.data();
-    forward.D = D.size() ? D.data() : nullptr;
-    forward.D_per_channel = D.size() == std::size_t(s.heads) * std::size_t(s.head_dim) && s.head_dim > 1;
-    forward.z = z.size() ? z.data() : nullptr;
-    forward.dt_bias = dt_bias.size() ? dt_bias.data() : nullptr;
-    forward.dt_softplus = p.dt_softplus;
-    forward.dt_min = float(p.dt_limit.lo), forward.dt_max = float(p.dt_limit.hi);
-    forward.initial_states = initial_states.size() ? initial_states.data() : nullptr;
-    forward.seq_idx = seq_idx.size() ? seq_idx.data() : nullptr;
-  }
-};
 
 ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
   ProblemSpec spec;
@@ -151,16 +60,10 @@ void check_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kern
                    unsigned seed) {
   INFO(name_of(type) << ", " << ssd::name_of(kernel) << ", chunk " << chunk_size << ", " << ch10_test::describe(spec)
                      << ", seed " << seed);
-  DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, seed), type), type);
-  Bytes y = poisoned_bytes(d.p.x.size(), type);
-  Floats final_states = poisoned_floats(ch10::Index{d.p.shape}.state_size());
-  d.forward.kernel = kernel;
-  d.forward.chunk_size = chunk_size;
-  d.forward.y = y.data(), d.forward.final_states = final_states.data();
-  ssd::forward(d.forward);
-  const ch10::Forward ref = ch10::ssd_recurrence(d.p);
-  check_tensor("y", download(y, type), ch08::round_to(ref.y, type), type);
-  check_tensor("final states", download(final_states), ref.final_states, type);
+  const Problem p = ch10::as_gpu_sees(ch10::make_problem(spec, seed), type);
+  const ch10::Forward got = ch10::gpu_forward(p, type, kernel, chunk_size), ref = ch10::ssd_recurrence(p);
+  check_tensor("y", got.y, ch08::round_to(ref.y, type), type);
+  check_tensor("final states", got.final_states, ref.final_states, type);
 }
 
 TEST_CASE("version 1 (chapter 08's scan): the forward matches the fp64 recurrence", "[gpu]") {
@@ -209,35 +112,19 @@ TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoin
     for (const ProblemSpec& shape : shapes()) {
       const ProblemSpec spec = with_options(shape, c);
       INFO(name_of(type) << ", " << ch10_test::describe(spec) << ", seed " << c);
-      DeviceSsd d(as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type), type);
-      const std::vector<double> dy = ch08::round_to(ch10_test::normals(d.p.x.size(), 1000u + unsigned(c)), type);
+      const Problem p = ch10::as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type);
+      const std::vector<double> dy = ch08::round_to(ch10_test::normals(p.x.size(), 1000u + unsigned(c)), type);
       ++c;
-      const ch10::Index at{d.p.shape};
-      Bytes dy_gpu = upload(dy, type), dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),
-            dz = poisoned_bytes(d.p.z.size(), type), y = poisoned_bytes(at.x_size(), type);
-      Floats dA = poisoned_floats(std::size_t(d.p.shape.heads)), dB = poisoned_floats(at.bc_size()),
-             dC = poisoned_floats(at.bc_size()), dD = poisoned_floats(d.p.D.size()),
-             ddt_bias = poisoned_floats(d.p.dt_bias.size()), dinitial = poisoned_floats(d.p.initial_states.size());
-      ssd::BackwardParams b;
-      d.forward.y = y.data();
-      b.forward = d.forward;
-      b.dy = dy_gpu.data(), b.dx = dx.data(), b.ddt = ddt.data(), b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data();
-      b.dD = dD.size() ? dD.data() : nullptr;
-      b.dz = dz.size() ? dz.data() : nullptr;
-      b.ddt_bias = ddt_bias.size() ? ddt_bias.data() : nullptr;
-      b.dinitial_states = dinitial.size() ? dinitial.data() : nullptr;
-      ssd::backward(b);
-
-      const ch10::Gradients ref = ch10::ssd_backward(d.p, dy);
-      check_tensor("dx", download(dx, type), ref.dx, type);
-      check_tensor("ddt", download(ddt, type), ref.ddt, type);
-      check_tensor("dA", download(dA), ref.dA, type);
-      check_tensor("dB", download(dB), ref.dB, type);
-      check_tensor("dC", download(dC), ref.dC, type);
-      if (dD.size()) check_tensor("dD", download(dD), ref.dD, type);
-      if (dz.size()) check_tensor("dz", download(dz, type), ref.dz, type);
-      if (ddt_bias.size()) check_tensor("ddt_bias", download(ddt_bias), ref.ddt_bias, type);
-      if (dinitial.size()) check_tensor("dinitial_states", download(dinitial), ref.dinitial_states, type);
+      const ch10::Gradients got = ch10::gpu_backward(p, type, dy), ref = ch10::ssd_backward(p, dy);
+      check_tensor("dx", got.dx, ref.dx, type);
+      check_tensor("ddt", got.ddt, ref.ddt, type);
+      check_tensor("dA", got.dA, ref.dA, type);
+      check_tensor("dB", got.dB, ref.dB, type);
+      check_tensor("dC", got.dC, ref.dC, type);
+      if (!p.D.empty()) check_tensor("dD", got.dD, ref.dD, type);
+      if (!p.z.empty()) check_tensor("dz", got.dz, ref.dz, type);
+      if (!p.dt_bias.empty()) check_tensor("ddt_bias", got.ddt_bias, ref.ddt_bias, type);
+      if (!p.initial_states.empty()) check_tensor("dinitial_states", got.dinitial_states, ref.dinitial_states, type);
     }
 }
 

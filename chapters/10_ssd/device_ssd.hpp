@@ -1,0 +1,30 @@
+// device_ssd.hpp: a Problem (ssd_problem.hpp) on the GPU in one input type, run through the ssd
+// library, its results brought back as fp64: what chapter 10's tests and program compare with the
+// fp64 forms. Every output is poisoned (NaN) before a run.
+#pragma once
+
+#include "compare.hpp"
+#include "ssd.hpp"
+#include "ssd_backward.hpp"
+#include "ssd_problem.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace ch10 {
+
+// The inputs as the GPU holds them: x, dt, B, C and z rounded to `type`, the rest to fp32.
+Problem as_gpu_sees(Problem p, ssd::DataType type);
+
+// The forward of `p` (as the GPU sees it) by `kernel`: y and the final states.
+Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);
+// Every gradient of sum(dy · y) (dinitial_states where p has initial states).
+Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy);
+
+// The bounds a GPU result of `type` is held to against fp64, the absolute part relative to the
+// tensor's largest reference value: version 1 rounds dt' to the input type before chapter 08's
+// kernel reads it, and the gradients summed over a head's channels and states (dA, ddt) are long
+// sums of fp32 terms.
+common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref);
+
+}  // namespace ch10
