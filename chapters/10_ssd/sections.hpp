@@ -1,0 +1,13 @@
+// The sections of chapter 10's program, in the order it runs them.
+#pragma once
+
+#include "notebook.hpp"
+
+namespace ch10 {
+
+void section_duality(common::Notebook& nb);     // [1] the scan as one matrix, on one head
+void section_chunks(common::Notebook& nb);      // [2] the chunked algorithm against the recurrence
+void section_trade(common::Notebook& nb);       // [3] FLOPs and bytes against the chunk size
+void section_gpu_checks(common::Notebook& nb);  // [4] the library's versions against fp64
+
+}  // namespace ch10
