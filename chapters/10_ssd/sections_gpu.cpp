@@ -6,6 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ch10 {
 
 void section_gpu_checks(common::Notebook& nb) {
