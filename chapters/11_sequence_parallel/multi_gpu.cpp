@@ -1,0 +1,66 @@
+#include "multi_gpu.hpp"
+
+#include "device_problem.hpp"
+#include "sequence_parallel.hpp"
+#include "slices.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace ch11 {
+namespace {
+
+std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
+  std::vector<double> out;
+  for (const ch08::Complex& c : v) out.push_back(c.real());
+  return out;
+}
+
+}  // namespace
+
+int usable_gpus() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+// Each rank's outputs of one sliced forward, in rank order.
+std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks) {
+  std::vector<int> devices(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) devices[std::size_t(r)] = r;
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks));
+  setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast stays off (the GPU machine's rule)
+  if (ncclCommInitAll(comms.data(), ranks, devices.data()) != ncclSuccess)
+    throw std::runtime_error("ncclCommInitAll failed on " + std::to_string(ranks) + " GPUs");
+  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks);
+  const std::vector<double> initial = real_parts(p.initial_state);
+  std::vector<ch08::ForwardResult> results(static_cast<std::size_t>(ranks));
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        if (cudaSetDevice(r) != cudaSuccess) throw std::runtime_error("cudaSetDevice");
+        ch08::DeviceProblem d(ch11::slice_of(p, slices[std::size_t(r)], initial), type,
+                              selective_scan::Kernel::automatic);
+        d.poison_outputs();
+        sequence_parallel::forward(d.forward_params(), {comms[std::size_t(r)]});
+        if (cudaDeviceSynchronize() != cudaSuccess) throw std::runtime_error("cudaDeviceSynchronize");
+        results[std::size_t(r)] = d.forward_result();
+      } catch (...) {
+        failures[std::size_t(r)] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (ncclComm_t comm : comms) ncclCommDestroy(comm);
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace ch11

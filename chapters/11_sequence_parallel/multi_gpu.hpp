@@ -1,0 +1,20 @@
+// multi_gpu.hpp: the sliced scan run on the GPUs of this machine, one thread and one NCCL
+// communicator a GPU (ncclCommInitAll), each rank's slice wired up by chapter 08's DeviceProblem:
+// what chapter 11's tests and program run. Built where NCCL is found.
+#pragma once
+
+#include "reference.hpp"
+#include "selective_scan.hpp"
+
+#include <vector>
+
+namespace ch11 {
+
+// The GPUs the CUDA runtime sees (0 without a usable one).
+int usable_gpus();
+
+// One sliced forward of `p` (inputs as the GPU holds them) on GPUs 0 .. ranks − 1: each rank's
+// out, out_z and last state, in rank order. NVLink multicast is kept off (NCCL_NVLS_ENABLE=0).
+std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks);
+
+}  // namespace ch11
