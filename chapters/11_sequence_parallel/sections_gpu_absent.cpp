@@ -5,7 +5,7 @@ namespace ch11 {
 
 void section_gpus(common::Notebook& nb) {
   nb.section("The sliced forward on this machine's GPUs, through NCCL");
-  nb.skip("the multi-GPU forward", "this build found no NCCL (nccl.h, libnccl)");
+  nb.skip("the multi-GPU forward", "this build has no NCCL (none found, or -DBOOK_NCCL=OFF)");
 }
 
 }  // namespace ch11
