@@ -17,5 +17,6 @@ int main(int argc, char** argv) {
         ch11::section_sliced(nb);
         ch11::section_traffic(nb);
         ch11::section_gpus(nb);
+        ch11::section_scaling(nb);
       });
 }

@@ -1,5 +1,6 @@
-// Chapter 11's GPU section: the sliced forward through NCCL on this machine's GPUs.
+// Chapter 11's GPU sections: the sliced forward through NCCL on this machine's GPUs, exact and timed.
 #include "multi_gpu.hpp"
+#include "scaling.hpp"
 #include "sections.hpp"
 #include "slices.hpp"
 
@@ -7,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <exception>
+#include <string>
 #include <vector>
 
 namespace ch11 {
@@ -34,5 +38,45 @@ void section_gpus(common::Notebook& nb) {
              common::compare(joined(out, p.batch * p.dim), whole.out_z, tol));
   }
 }
+
+// [snippet:scaling]
+void section_scaling(common::Notebook& nb) {
+  nb.section("One long sequence on 1, 2, 4 ... GPUs");
+  const bool bench = nb.options().bench;
+  nb.text(fmt::format(
+      "Batch 1, 1536 channels, 16 states, bf16, softplus, D and the gate on; data made on the GPUs. 1 GPU: chapter "
+      "08's forward on the whole sequence; more: sequence_parallel::forward, the sequence cut evenly, every rank "
+      "started together, the slowest rank's median of {} calls. The all-gather is timed alone on the same summaries.",
+      bench ? 10 : 5));
+  if (!nb.gpu()) return nb.gpu_skip("the scaling");
+  const int gpus = usable_gpus();
+  std::vector<int> counts;
+  for (int g = 1; g <= gpus; g *= 2) counts.push_back(g);
+  std::vector<std::vector<std::string>> rows;
+  for (const std::int64_t L :
+       bench ? std::vector<std::int64_t>{1 << 20, 1 << 22} : std::vector<std::int64_t>{1 << 16}) {
+    double one = 0;
+    for (const int ranks : counts) {
+      ScalingShape shape;
+      shape.seqlen = L;
+      ScalingTime t;
+      try {
+        t = time_forward(shape, ranks, bench ? 10 : 5);
+      } catch (const std::exception& e) {
+        rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), "does not fit", "", "", "", e.what()});
+        continue;
+      }
+      if (ranks == 1) one = t.forward_ms;
+      const double speedup = one > 0 ? one / t.forward_ms : 0;
+      rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), fmt::format("{:.3f}", t.forward_ms),
+                      one > 0 ? fmt::format("{:.2f}×", speedup) : "-",
+                      one > 0 ? fmt::format("{:.0f}%", 100 * speedup / ranks) : "-",
+                      ranks > 1 ? fmt::format("{:.3f} ({:.1f}%)", t.gather_ms, 100 * t.gather_ms / t.forward_ms) : "-",
+                      fmt::format("{:.1f}", t.gpu_bytes / 1e9)});
+    }
+  }
+  nb.table({"L", "GPUs", "forward ms", "speedup", "efficiency", "all-gather ms (share)", "GB a GPU"}, rows);
+}
+// [/snippet:scaling]
 
 }  // namespace ch11

@@ -1,0 +1,178 @@
+#include "scaling.hpp"
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "fill.hpp"
+#include "sequence_parallel.hpp"
+#include "slices.hpp"
+#include "stats.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ch11 {
+namespace {
+
+using Bytes = common::DeviceBuffer<unsigned char>;
+
+int element_bytes(selective_scan::DataType t) { return t == selective_scan::DataType::float32 ? 4 : 2; }
+
+// One rank's tensors for `length` positions and chapter 08's parameters over them, filled on its GPU.
+struct RankData {
+  Bytes u, delta, z, B, C, out, out_z;
+  common::DeviceBuffer<float> A, D, delta_bias, chunk_states;
+  Bytes workspace;
+  selective_scan::ForwardParams params;
+  double bytes = 0;
+
+  RankData(const ScalingShape& s, std::int64_t length, std::uint64_t seed) {
+    const std::size_t e = std::size_t(element_bytes(s.type));
+    const std::size_t sequence = std::size_t(s.batch * s.dim * length),
+                      projection = std::size_t(s.batch * s.dstate * length);
+    selective_scan::ForwardParams& p = params;
+    p.sizes = {s.batch, s.dim, length, s.dstate, 1};
+    p.input_type = s.type;
+    p.flags.delta_softplus = true;
+    u = Bytes(sequence * e), delta = Bytes(sequence * e), z = Bytes(sequence * e), out = Bytes(sequence * e),
+    out_z = Bytes(sequence * e), B = Bytes(projection * e), C = Bytes(projection * e);
+    A = common::DeviceBuffer<float>(std::size_t(s.dim * s.dstate));
+    D = common::DeviceBuffer<float>(std::size_t(s.dim)), delta_bias = common::DeviceBuffer<float>(std::size_t(s.dim));
+    chunk_states = common::DeviceBuffer<float>(std::size_t(selective_scan::chunk_states_floats(p.sizes, false)));
+    // Mamba's ranges: A = −[1, 16), a step softplus(delta + bias) of about 1e-3 to 0.1.
+    fill_uniform(u.data(), s.type, std::int64_t(sequence), seed + 1, -1.f, 1.f);
+    fill_uniform(delta.data(), s.type, std::int64_t(sequence), seed + 2, -1.f, 1.f);
+    fill_uniform(z.data(), s.type, std::int64_t(sequence), seed + 3, -1.f, 1.f);
+    fill_uniform(B.data(), s.type, std::int64_t(projection), seed + 4, -1.f, 1.f);
+    fill_uniform(C.data(), s.type, std::int64_t(projection), seed + 5, -1.f, 1.f);
+    fill_uniform(A.data(), selective_scan::DataType::float32, s.dim * s.dstate, 6, -16.f, -1.f);
+    fill_uniform(D.data(), selective_scan::DataType::float32, s.dim, 7, -1.f, 1.f);
+    fill_uniform(delta_bias.data(), selective_scan::DataType::float32, s.dim, 8, -6.f, -2.f);
+    const std::int64_t row = length;
+    p.u = {u.data(), s.type, s.dim * row, row};
+    p.delta = {delta.data(), s.type, s.dim * row, row};
+    p.z = {z.data(), s.type, s.dim * row, row};
+    p.A = A.data(), p.A_dim_stride = s.dstate;
+    for (auto* projection_params : {&p.B, &p.C}) {
+      projection_params->variable = true;
+      projection_params->type = s.type;
+      projection_params->batch_stride = s.dstate * row, projection_params->group_stride = s.dstate * row;
+      projection_params->state_stride = row;
+    }
+    p.B.data = B.data(), p.C.data = C.data();
+    p.D = D.data(), p.delta_bias = delta_bias.data();
+    p.out = {out.data(), s.type, s.dim * row, row};
+    p.out_z = {out_z.data(), s.type, s.dim * row, row};
+    p.chunk_states = chunk_states.data();
+    workspace = Bytes(selective_scan::forward_workspace_bytes(p));
+    p.workspace = workspace.size() ? workspace.data() : nullptr;
+    bytes = double(5 * sequence * e + 2 * projection * e + chunk_states.bytes() + workspace.size());
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+};
+
+// Events around `call` on the current GPU, after every rank reaches the barrier.
+template <class Call>
+double time_once(std::barrier<>& start, Call&& call) {
+  cudaEvent_t begin = nullptr, end = nullptr;
+  CUDA_CHECK(cudaEventCreate(&begin));
+  CUDA_CHECK(cudaEventCreate(&end));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  start.arrive_and_wait();
+  CUDA_CHECK(cudaEventRecord(begin));
+  call();
+  CUDA_CHECK(cudaEventRecord(end));
+  CUDA_CHECK(cudaEventSynchronize(end));
+  float ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+  cudaEventDestroy(begin);
+  cudaEventDestroy(end);
+  return ms;
+}
+
+}  // namespace
+
+ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) {
+  if (ranks < 1 || repetitions < 1) throw std::invalid_argument("ch11: time_forward: ranks and repetitions from 1");
+  const std::vector<Slice> slices = split(shape.seqlen, ranks);
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks), nullptr);
+  if (ranks > 1) {
+    std::vector<int> devices(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) devices[std::size_t(r)] = r;
+    setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast stays off (the GPU machine's rule)
+    if (ncclCommInitAll(comms.data(), ranks, devices.data()) != ncclSuccess)
+      throw std::runtime_error("ncclCommInitAll failed on " + std::to_string(ranks) + " GPUs");
+  }
+  std::barrier start(ranks);
+  std::vector<double> forward(static_cast<std::size_t>(ranks)), gather(static_cast<std::size_t>(ranks)),
+      bytes(static_cast<std::size_t>(ranks));
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  // Every rank first makes its data; where one cannot (its slice does not fit), none goes on to a
+  // collective that the missing rank would never join.
+  std::atomic<bool> failed{false};
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      std::optional<RankData> data;
+      try {
+        CUDA_CHECK(cudaSetDevice(r));
+        data.emplace(shape, slices[std::size_t(r)].length(), 1000u * std::uint64_t(r));
+        bytes[std::size_t(r)] = data->bytes;
+      } catch (...) {
+        failures[std::size_t(r)] = std::current_exception();
+        failed = true;
+      }
+      start.arrive_and_wait();
+      if (failed) return;
+      try {
+        const sequence_parallel::Slicing slicing{comms[std::size_t(r)]};
+        const auto run = [&] {
+          if (ranks == 1)
+            selective_scan::forward(data->params);
+          else
+            sequence_parallel::forward(data->params, slicing);
+        };
+        run();  // warm-up
+        std::vector<double> samples;
+        for (int i = 0; i < repetitions; ++i) samples.push_back(time_once(start, run));
+        forward[std::size_t(r)] = common::summarize(samples).median_ms;
+        if (ranks > 1) {
+          // The collective alone: an all-gather of one summary a rank, b·d·(n + 1) floats.
+          const std::size_t summary = std::size_t(shape.batch * shape.dim * (shape.dstate + 1));
+          common::DeviceBuffer<float> own(summary), all(summary * std::size_t(ranks));
+          std::vector<double> g;
+          for (int i = 0; i < repetitions; ++i)
+            g.push_back(time_once(start, [&] {
+              if (ncclAllGather(own.data(), all.data(), summary, ncclFloat, slicing.comm, nullptr) != ncclSuccess)
+                throw std::runtime_error("ncclAllGather failed");
+            }));
+          gather[std::size_t(r)] = common::summarize(g).median_ms;
+        }
+      } catch (...) {  // past the data, a failure is a broken GPU or NCCL: the other ranks may wait on it
+        failures[std::size_t(r)] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (ncclComm_t comm : comms)
+    if (comm) ncclCommDestroy(comm);
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  ScalingTime t;
+  t.ranks = ranks;
+  t.forward_ms = *std::max_element(forward.begin(), forward.end());
+  t.gather_ms = *std::max_element(gather.begin(), gather.end());
+  t.gpu_bytes = *std::max_element(bytes.begin(), bytes.end());
+  return t;
+}
+
+}  // namespace ch11

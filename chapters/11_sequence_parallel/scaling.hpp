@@ -1,0 +1,30 @@
+// The time of one long sequence's forward on 1 GPU (chapter 08's library) and on several
+// (sequence_parallel::forward, one thread and one NCCL communicator a GPU), on data made on the
+// GPUs (fill.hpp): the chapter's scaling table.
+#pragma once
+
+#include "selective_scan.hpp"
+
+#include <cstdint>
+
+namespace ch11 {
+
+struct ScalingShape {
+  std::int64_t batch = 1, dim = 1536, seqlen = 1 << 20;
+  int dstate = 16;
+  selective_scan::DataType type = selective_scan::DataType::bfloat16;
+};
+
+struct ScalingTime {
+  int ranks = 1;
+  double forward_ms = 0;  // the slowest rank's median: what a step waits for
+  double gather_ms = 0;   // an all-gather of the summaries alone, median (0 on one GPU)
+  double gpu_bytes = 0;   // what each rank allocates (the largest slice's)
+};
+
+// Medians of `repetitions` forwards after one warm-up; every rank starts each together (a host
+// barrier), timed with CUDA events on its own GPU. Throws (a CUDA error) where a slice does not
+// fit in its GPU's memory, before any rank runs.
+ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions);
+
+}  // namespace ch11
