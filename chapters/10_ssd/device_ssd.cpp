@@ -124,6 +124,37 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
   return g;
 }
 
+common::TimingStats time_gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size,
+                                     common::GpuTimer& timer) {
+  DeviceSsd d(p, type);
+  Bytes y = poisoned_bytes(p.x.size(), type);
+  d.forward.kernel = kernel;
+  d.forward.chunk_size = chunk_size;
+  d.forward.y = y.data();
+  return timer.time([&] { ssd::forward(d.forward); });
+}
+
+common::TimingStats time_gpu_forward_backward(const Problem& p, ssd::DataType type, common::GpuTimer& timer) {
+  DeviceSsd d(p, type);
+  const Index at{p.shape};
+  std::vector<double> ones(at.x_size(), 1.0);
+  Bytes dy = upload(ones, type), y = poisoned_bytes(at.x_size(), type), dx = poisoned_bytes(at.x_size(), type),
+        ddt = poisoned_bytes(at.dt_size(), type), dz = poisoned_bytes(p.z.size(), type);
+  Floats dA(std::size_t(p.shape.heads)), dB(at.bc_size()), dC(at.bc_size()), dD(p.D.size()), ddt_bias(p.dt_bias.size());
+  d.forward.kernel = ssd::Kernel::recurrence;
+  d.forward.y = y.data();
+  ssd::BackwardParams b;
+  b.forward = d.forward;
+  b.dy = dy.data(), b.dx = dx.data(), b.ddt = ddt.data(), b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data();
+  b.dD = dD.size() ? dD.data() : nullptr;
+  b.dz = dz.size() ? dz.data() : nullptr;
+  b.ddt_bias = ddt_bias.size() ? ddt_bias.data() : nullptr;
+  return timer.time([&] {
+    ssd::forward(d.forward);
+    ssd::backward(b);
+  });
+}
+
 common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref) {
   double scale = 0;
   for (double v : ref) scale = std::max(scale, std::abs(v));

@@ -7,6 +7,8 @@
 #include "ssd.hpp"
 #include "ssd_backward.hpp"
 #include "ssd_problem.hpp"
+#include "stats.hpp"
+#include "timing.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -20,6 +22,13 @@ Problem as_gpu_sees(Problem p, ssd::DataType type);
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);
 // Every gradient of sum(dy · y) (dinitial_states where p has initial states).
 Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy);
+
+// The time of `kernel`'s forward on p, and of version 1's forward + backward (its backward, which
+// runs the forward again, after a forward as training calls them), by `timer` (CUDA events, the L2
+// flushed first).
+common::TimingStats time_gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size,
+                                     common::GpuTimer& timer);
+common::TimingStats time_gpu_forward_backward(const Problem& p, ssd::DataType type, common::GpuTimer& timer);
 
 // The bounds a GPU result of `type` is held to against fp64, the absolute part relative to the
 // tensor's largest reference value: version 1 rounds dt' to the input type before chapter 08's
