@@ -1,6 +1,7 @@
 // The library's entry points: every call checked whole before anything runs, then handed to the
 // version that takes it.
 #include "check.hpp"
+#include "sizes_fit.hpp"
 #include "ssd.hpp"
 #include "v1_recurrence.hpp"
 #include "v2_chunked.hpp"
@@ -16,6 +17,14 @@ std::string check_sizes(const Sizes& s) {
     return "every size (batch, seqlen, heads, head_dim, groups, dstate) must be at least 1";
   if (s.heads % s.groups != 0)
     return "heads (" + std::to_string(s.heads) + ") must be a multiple of groups (" + std::to_string(s.groups) + ")";
+  // Every tensor counted in 64-bit bytes, as fp32 (the versions' working copies are): none may wrap.
+  using selective_scan::detail::product_does_not_fit;
+  for (const std::string& problem :
+       {product_does_not_fit("x", "batch·seqlen·heads·head_dim", {s.batch, s.seqlen, s.heads, s.head_dim}, 4, "floats"),
+        product_does_not_fit("B", "batch·seqlen·groups·dstate", {s.batch, s.seqlen, s.groups, s.dstate}, 4, "floats"),
+        product_does_not_fit("the states", "batch·heads·head_dim·dstate", {s.batch, s.heads, s.head_dim, s.dstate}, 4,
+                             "floats")})
+    if (!problem.empty()) return problem;
   return {};
 }
 

@@ -19,10 +19,12 @@
 #include "check.hpp"
 #include "device_math.cuh"
 #include "launch.cuh"
+#include "sizes_fit.hpp"
 
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -249,6 +251,19 @@ class Products {
 
 std::string chunked_refuses(const ForwardParams& p) {
   if (p.chunk_size < 1) return "chunk_size must be at least 1";
+  // The sizes have passed check_sizes: each tensor's count fits. What version 2 adds: M, Q² a chunk
+  // and head, and cuBLAS's 32-bit dimensions, leading dimensions and batch counts.
+  const Sizes& s = p.sizes;
+  const std::int64_t Q = std::min(p.chunk_size, s.seqlen), chunks = (s.seqlen + Q - 1) / Q;
+  if (std::string problem = selective_scan::detail::product_does_not_fit(
+          "version 2's blocks M", "batch·chunks·heads·chunk²", {s.batch, chunks, s.heads, Q, Q}, 4, "floats");
+      !problem.empty())
+    return problem;
+  constexpr std::int64_t kInt = std::numeric_limits<int>::max();
+  if (s.batch * chunks * s.heads > kInt || std::int64_t(s.heads) * s.head_dim > kInt ||
+      std::int64_t(s.groups) * s.dstate > kInt)
+    return "version 2 takes at most 2^31 - 1 (batch, chunk, head) products, and heads·head_dim and groups·dstate "
+           "below 2^31 (cuBLAS's 32-bit sizes)";
   return {};
 }
 

@@ -1,0 +1,83 @@
+// ssd::validate on random parameter sets, on the CPU: it never crashes, it answers in one line or
+// not at all, forward() and backward() refuse exactly what it refuses (before anything touches a
+// GPU), and sizes whose tensors would pass 2^63 - 1 bytes are refused.
+#include "ssd.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+
+namespace {
+
+float never_read[1];
+
+std::int64_t random_size(std::mt19937_64& rng) {
+  switch (rng() % 6) {
+    case 0: return 0;
+    case 1: return -std::int64_t(rng() % 5);
+    case 2: return std::int64_t(1) << (rng() % 62);  // up to 2^61
+    default: return 1 + std::int64_t(rng() % 300);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("validate on random parameters: one line or none, and forward refuses what it refuses") {
+  std::mt19937_64 rng(20261128);
+  int refused = 0, accepted = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    ssd::ForwardParams f;
+    const auto small = [&](std::int64_t v) {
+      return int(std::max<std::int64_t>(std::min<std::int64_t>(v, 1 << 30), -5));
+    };
+    f.sizes = {random_size(rng),
+               random_size(rng),
+               small(random_size(rng)),
+               small(random_size(rng)),
+               small(1 + std::int64_t(rng() % 4)),
+               small(random_size(rng))};
+    f.input_type = ssd::DataType(rng() % 3);
+    f.kernel = ssd::Kernel(rng() % 4);  // 3 is no version
+    f.chunk_size = random_size(rng);
+    f.dt_min = rng() % 7 == 0 ? std::nanf("") : float(rng() % 3) * 0.01f;
+    f.dt_max = rng() % 5 == 0 ? std::numeric_limits<float>::infinity() : float(rng() % 3) * 0.01f;
+    for (const void** p : {&f.x, &f.dt, &f.B, &f.C}) *p = rng() % 20 ? never_read : nullptr;
+    f.A = rng() % 20 ? never_read : nullptr;
+    f.y = rng() % 20 ? never_read : nullptr;
+    const std::string problem = ssd::validate(f);
+    INFO("trial " << trial << ": " << problem);
+    CHECK(problem.find('\n') == std::string::npos);
+    if (!problem.empty()) {
+      ++refused;
+      CHECK_THROWS_WITH(ssd::forward(f), "ssd::forward: " + problem);
+      ssd::BackwardParams b;
+      b.forward = f;
+      CHECK_THROWS_AS(ssd::backward(b), ssd::Error);
+    } else {
+      ++accepted;
+      const ssd::Sizes& s = f.sizes;
+      // Accepted sizes must count without wrapping: x's bytes below 2^63.
+      const long double x_bytes = 4.0L * s.batch * s.seqlen * s.heads * s.head_dim;
+      CHECK(x_bytes < 9.3e18L);
+    }
+  }
+  CHECK(refused > 1000);
+  CHECK(accepted > 100);
+}
+
+TEST_CASE("sizes whose tensors pass 2^63 - 1 bytes are refused in one line") {
+  ssd::ForwardParams f;
+  f.x = f.dt = f.B = f.C = never_read;
+  f.A = never_read;
+  f.y = never_read;
+  f.sizes = {std::int64_t(1) << 40, std::int64_t(1) << 20, 64, 64, 1, 16};
+  CHECK_THAT(ssd::validate(f), Catch::Contains("x would take more than 2^63 - 1 bytes"));
+  f.sizes = {1, std::int64_t(1) << 40, 8, 64, 1, 16};
+  f.kernel = ssd::Kernel::chunked;
+  f.chunk_size = std::int64_t(1) << 30;
+  CHECK_THAT(ssd::validate(f), Catch::Contains("version 2's blocks M"));
+}
