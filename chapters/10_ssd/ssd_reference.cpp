@@ -1,5 +1,7 @@
 #include "ssd_reference.hpp"
 
+#include "decay_row.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -21,30 +23,6 @@ double dot(const double* a, const double* b, int n) {
   double sum = 0.0;
   for (int k = 0; k < n; ++k) sum += a[k] * b[k];
   return sum;
-}
-
-// Row t of the decay matrix Λ of one (b, h): weights[s] = exp(a_{s+1} + … + a_t) for every s ≤ t
-// whose input reaches position t (no reset in s+1..t), 0 for the others; `initial` is the weight
-// of the state before position 0, exp(a_0 + … + a_t), or 0 where a reset lies in 0..t.
-// a_k = dt'_k A. The sum runs backwards from the diagonal, as the segment sums of the paper.
-struct DecayRow {
-  std::vector<double> weights;
-  double initial = 0.0;
-};
-
-DecayRow decay_row(const Problem& p, const std::vector<double>& steps, std::int64_t b, int h, std::int64_t t) {
-  const Index at{p.shape};
-  const double A = p.A[std::size_t(h)];
-  DecayRow row{std::vector<double>(std::size_t(t) + 1, 0.0), 0.0};
-  double segment_sum = 0.0;  // a_{s+1} + … + a_t
-  for (std::int64_t s = t;; --s) {
-    row.weights[std::size_t(s)] = std::exp(segment_sum);
-    if (!carries_state(p, b, s)) return row;
-    segment_sum += steps[at.dt(b, s, h)] * A;
-    if (s == 0) break;
-  }
-  row.initial = std::exp(segment_sum);
-  return row;
 }
 
 }  // namespace
