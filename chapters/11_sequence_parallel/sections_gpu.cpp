@@ -53,9 +53,17 @@ void section_scaling(common::Notebook& nb) {
   std::vector<int> counts;
   for (int g = 1; g <= gpus; g *= 2) counts.push_back(g);
   std::vector<std::vector<std::string>> rows;
+  common::Figure figure;
+  figure.name = "scaling";
+  figure.title = "One sequence's forward against the GPUs it is cut over (batch 1, 1536 channels, bf16)";
+  figure.x_label = "GPUs";
+  figure.y_label = "forward, ms";
+  figure.log_x = figure.log_y = true;
   for (const std::int64_t L :
        bench ? std::vector<std::int64_t>{1 << 20, 1 << 22} : std::vector<std::int64_t>{1 << 16}) {
     double one = 0;
+    common::Series measured{fmt::format("{} steps", L), {}, {}, "linespoints lw 2"};
+    common::Series ideal{fmt::format("{} steps, one GPU's time ÷ GPUs", L), {}, {}, "lines dt 2 lw 1"};
     for (const int ranks : counts) {
       ScalingShape shape;
       shape.seqlen = L;
@@ -68,14 +76,19 @@ void section_scaling(common::Notebook& nb) {
       }
       if (ranks == 1) one = t.forward_ms;
       const double speedup = one > 0 ? one / t.forward_ms : 0;
+      measured.x.push_back(ranks), measured.y.push_back(t.forward_ms);
+      if (one > 0) ideal.x.push_back(ranks), ideal.y.push_back(one / ranks);
       rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), fmt::format("{:.3f}", t.forward_ms),
                       one > 0 ? fmt::format("{:.2f}×", speedup) : "-",
                       one > 0 ? fmt::format("{:.0f}%", 100 * speedup / ranks) : "-",
                       ranks > 1 ? fmt::format("{:.3f} ({:.1f}%)", t.gather_ms, 100 * t.gather_ms / t.forward_ms) : "-",
                       fmt::format("{:.1f}", t.gpu_bytes / 1e9)});
     }
+    if (!measured.x.empty()) figure.series.push_back(measured);
+    if (!ideal.x.empty()) figure.series.push_back(ideal);
   }
   nb.table({"L", "GPUs", "forward ms", "speedup", "efficiency", "all-gather ms (share)", "GB a GPU"}, rows);
+  if (!figure.series.empty()) nb.figure(figure);
 }
 // [/snippet:scaling]
 
