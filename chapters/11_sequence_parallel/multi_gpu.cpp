@@ -14,16 +14,6 @@
 #include <thread>
 
 namespace ch11 {
-namespace {
-
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out;
-  for (const ch08::Complex& c : v) out.push_back(c.real());
-  return out;
-}
-
-}  // namespace
-
 int usable_gpus() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;

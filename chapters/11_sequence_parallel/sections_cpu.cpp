@@ -14,12 +14,6 @@
 namespace ch11 {
 namespace {
 
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out;
-  for (const ch08::Complex& c : v) out.push_back(c.real());
-  return out;
-}
-
 constexpr common::Tolerance kExact{1e-11, 1e-10};
 
 ch08::Problem problem_of(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, unsigned seed) {

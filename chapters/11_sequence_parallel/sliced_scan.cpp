@@ -11,12 +11,6 @@ namespace {
 double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
 double softplus(double v) { return v > 20.0 ? v : std::log1p(std::exp(v)); }
 
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out(v.size());
-  for (std::size_t e = 0; e < v.size(); ++e) out[e] = v[e].real();
-  return out;
-}
-
 }  // namespace
 
 // [snippet:slice_backward]

@@ -67,6 +67,12 @@ ch08::Problem slice_of(const ch08::Problem& p, const Slice& s, const std::vector
   return q;
 }
 
+std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
+  std::vector<double> out(v.size());
+  for (std::size_t e = 0; e < v.size(); ++e) out[e] = v[e].real();
+  return out;
+}
+
 void require_supported(const ch08::Problem& p) {
   if (p.complex) throw std::invalid_argument("ch11: the sliced scan takes real A (Mamba's), not complex");
   if (!p.variable_B || !p.variable_C)

@@ -26,6 +26,9 @@ ch08::Problem slice_of(const ch08::Problem& p, const Slice& s, const std::vector
 std::vector<double> cut(const std::vector<double>& v, std::int64_t rows, std::int64_t seqlen, const Slice& s);
 std::vector<double> joined(const std::vector<std::vector<double>>& pieces, std::int64_t rows);
 
+// The real parts of chapter 08's complex tensors (this chapter's A is real, so are its states).
+std::vector<double> real_parts(const std::vector<ch08::Complex>& v);
+
 // Checks that the chapter's algorithm applies to p: real A, B and C variable. Throws
 // std::invalid_argument naming what does not.
 void require_supported(const ch08::Problem& p);

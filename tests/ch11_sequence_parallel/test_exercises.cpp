@@ -7,16 +7,6 @@
 
 #include <vector>
 
-namespace {
-
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out;
-  for (const ch08::Complex& c : v) out.push_back(c.real());
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("exercise 1: carry_into by hand, three slices of two states", "[exercise]") {
   // Slice 0 maps h to (0.5 h0 + 1, 2 h1 − 1), slice 1 to (0.25 h0 + 3, h1 + 4).
   const std::vector<ch11::Summary> gathered = {
@@ -40,11 +30,11 @@ TEST_CASE("exercise 1: carry_into equals the whole sequence's state where each s
     for (const ch11::Slice& s : slices) gathered.push_back(ch11::summarize(ch11::slice_of(p, s, {})));
     for (int r = 0; r < ranks; ++r) {
       // The state before position `begin`: the whole problem's last state over positions [0, begin).
-      std::vector<double> expected = real_parts(p.initial_state);
+      std::vector<double> expected = ch11::real_parts(p.initial_state);
       if (slices[std::size_t(r)].begin > 0)
-        expected = real_parts(
+        expected = ch11::real_parts(
             ch08::reference_forward(ch11::slice_of(p, {0, slices[std::size_t(r)].begin}, expected)).last_state);
-      const std::vector<double> got = ch11::carry_into(gathered, r, real_parts(p.initial_state));
+      const std::vector<double> got = ch11::carry_into(gathered, r, ch11::real_parts(p.initial_state));
       REQUIRE(got.size() == expected.size());
       CHECK_CLOSE("carry into rank " << r, common::compare(got, expected, common::Tolerance{1e-12, 1e-11}));
     }

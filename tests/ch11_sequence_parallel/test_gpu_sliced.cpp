@@ -13,16 +13,6 @@
 #include <cstdlib>
 #include <vector>
 
-namespace {
-
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out;
-  for (const ch08::Complex& c : v) out.push_back(c.real());
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 reference", "[gpu]") {
   REQUIRE_GPU();
   const int gpus = ch11::usable_gpus();
@@ -49,6 +39,6 @@ TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 r
           type == selective_scan::DataType::float32 ? common::Tolerance{1e-4, 1e-3} : common::Tolerance{5e-2, 3e-2};
       CHECK_CLOSE("out", common::compare(ch11::joined(out, p.batch * p.dim), p.has_z ? whole.out_z : whole.out, tol));
       CHECK_CLOSE("last state",
-                  common::compare(real_parts(sliced.back().last_state), real_parts(whole.last_state), tol));
+                  common::compare(ch11::real_parts(sliced.back().last_state), ch11::real_parts(whole.last_state), tol));
     }
 }

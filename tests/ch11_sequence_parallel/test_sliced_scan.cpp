@@ -12,12 +12,6 @@
 
 namespace {
 
-std::vector<double> real_parts(const std::vector<ch08::Complex>& v) {
-  std::vector<double> out;
-  for (const ch08::Complex& c : v) out.push_back(c.real());
-  return out;
-}
-
 constexpr common::Tolerance kExact{1e-11, 1e-10};
 
 // Case c: each option on in half the cases.
@@ -33,15 +27,15 @@ ch08::Problem problem_of(std::int64_t seqlen, int c) {
 void check_gradients(const ch08::Gradients& ours, const ch08::Gradients& ref, const ch08::Problem& p) {
   CHECK_CLOSE("du", common::compare(ours.du, ref.du, kExact));
   CHECK_CLOSE("ddelta", common::compare(ours.ddelta, ref.ddelta, kExact));
-  CHECK_CLOSE("dA", common::compare(real_parts(ours.dA), real_parts(ref.dA), kExact));
-  CHECK_CLOSE("dB", common::compare(real_parts(ours.dB), real_parts(ref.dB), kExact));
-  CHECK_CLOSE("dC", common::compare(real_parts(ours.dC), real_parts(ref.dC), kExact));
+  CHECK_CLOSE("dA", common::compare(ch11::real_parts(ours.dA), ch11::real_parts(ref.dA), kExact));
+  CHECK_CLOSE("dB", common::compare(ch11::real_parts(ours.dB), ch11::real_parts(ref.dB), kExact));
+  CHECK_CLOSE("dC", common::compare(ch11::real_parts(ours.dC), ch11::real_parts(ref.dC), kExact));
   if (p.has_D) CHECK_CLOSE("dD", common::compare(ours.dD, ref.dD, kExact));
   if (p.has_z) CHECK_CLOSE("dz", common::compare(ours.dz, ref.dz, kExact));
   if (p.has_delta_bias) CHECK_CLOSE("ddelta_bias", common::compare(ours.ddelta_bias, ref.ddelta_bias, kExact));
   if (p.has_initial_state)
     CHECK_CLOSE("dinitial_state",
-                common::compare(real_parts(ours.dinitial_state), real_parts(ref.dinitial_state), kExact));
+                common::compare(ch11::real_parts(ours.dinitial_state), ch11::real_parts(ref.dinitial_state), kExact));
 }
 
 }  // namespace
@@ -55,7 +49,7 @@ TEST_CASE("the sliced forward equals the whole sequence's") {
       const ch11::SlicedForward sliced = ch11::sliced_forward(p, ranks);
       CHECK_CLOSE("out", common::compare(sliced.out, whole.out, kExact));
       if (p.has_z) CHECK_CLOSE("out_z", common::compare(sliced.out_z, whole.out_z, kExact));
-      CHECK_CLOSE("last state", common::compare(sliced.last_state, real_parts(whole.last_state), kExact));
+      CHECK_CLOSE("last state", common::compare(sliced.last_state, ch11::real_parts(whole.last_state), kExact));
     }
   const ch08::Problem p = problem_of(9, 31);  // one rank a position
   CHECK_CLOSE("one position a rank",
@@ -74,7 +68,7 @@ TEST_CASE("one slice's backward without a gradient from later slices is chapter 
 TEST_CASE("a gradient of the slice's last state: its backward against central differences") {
   const ch08::Problem p = problem_of(12, 31);
   const std::vector<double> dout = problem_of(12, 131).u;
-  const std::vector<double> dlast = real_parts(problem_of(12, 148).initial_state);
+  const std::vector<double> dlast = ch11::real_parts(problem_of(12, 148).initial_state);
   // loss = Σ dout·out_z + Σ dlast·last_state
   const auto loss = [&](const ch08::Problem& q) {
     const ch08::ForwardResult r = ch08::reference_forward(q);

@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <vector>
 
-namespace {}  // namespace
-
 TEST_CASE("split: contiguous slices as even as whole positions allow") {
   for (std::int64_t seqlen : {1, 7, 100, 4099})
     for (int ranks : {1, 2, 3, 4, 8})
