@@ -10,12 +10,34 @@
 #include "layouts.hpp"
 #include "selective_scan.hpp"
 
+#include <limits>
+
 namespace ssd::detail {
 namespace {
 
 namespace ss = selective_scan;
 
 int element_bytes(DataType t) { return t == DataType::float32 ? 4 : 2; }
+
+// Where the clamp cannot bite -- softplus on (dt' > 0) and the bounds (≤ 0, ∞) --, chapter 08's own
+// bias and softplus take the raw dt, in fp32 as the official kernels do; elsewhere dt' is computed
+// here and rounded to the input type, which costs accuracy in 16 bits.
+bool chapter08_takes_the_step(const ForwardParams& p) {
+  return p.dt_softplus && p.dt_min <= 0.f && p.dt_max == std::numeric_limits<float>::infinity();
+}
+
+// The parameters whose dt' is the raw dt itself: what the layout kernels broadcast (and the
+// gradients they fold, at slope 1) when chapter 08 applies the bias and softplus.
+ForwardParams raw_steps(ForwardParams p) {
+  p.dt_bias = nullptr;
+  p.dt_softplus = false;
+  p.dt_min = -std::numeric_limits<float>::infinity();
+  p.dt_max = std::numeric_limits<float>::infinity();
+  return p;
+}
+
+// The parameters the layout kernels see: the raw steps where chapter 08 takes the step, else p.
+ForwardParams for_layouts(const ForwardParams& p) { return chapter08_takes_the_step(p) ? raw_steps(p) : p; }
 
 // Chapter 08's tensors of one call, in the time-last layout, and the forward's parameters over them.
 struct Chapter08Call {
@@ -24,7 +46,7 @@ struct Chapter08Call {
   const int bytes;
   const ss::DataType type;  // the call's input type, which every time-last copy keeps
   Scratch<unsigned char> u, delta, z, B, C, out, out_z;
-  Scratch<float> A, D, chunk_states;
+  Scratch<float> A, D, bias, chunk_states;
   ss::ForwardParams forward;
 
   Chapter08Call(const ForwardParams& p, cudaStream_t stream)
@@ -43,6 +65,7 @@ struct Chapter08Call {
         out_z(p.z ? std::size_t(sequence_elements * bytes) : 0, stream),
         A(std::size_t(dim * s.dstate), stream),
         D(p.D && !p.D_per_channel ? std::size_t(dim) : 0, stream),
+        bias(chapter08_takes_the_step(p) && p.dt_bias ? std::size_t(dim) : 0, stream),
         chunk_states(std::size_t(ss::chunk_states_floats(sizes(), false)), stream) {
     // Time second -> time last: x, z (batch, seqlen, dim); B, C (batch, seqlen, groups * dstate).
     const std::int64_t states = std::int64_t(s.groups) * s.dstate;
@@ -50,14 +73,17 @@ struct Chapter08Call {
     if (p.z) transpose(p.z, z.get(), s.batch, s.seqlen, dim, bytes, stream);
     transpose(p.B, B.get(), s.batch, s.seqlen, states, bytes, stream);
     transpose(p.C, C.get(), s.batch, s.seqlen, states, bytes, stream);
-    expand_step_sizes(p, delta.get(), stream);
+    expand_step_sizes(for_layouts(p), delta.get(), stream);
+    if (bias.get()) repeat_per_head(p.dt_bias, bias.get(), s.heads, s.head_dim, stream);
     repeat_per_head(p.A, A.get(), s.heads, std::int64_t(s.head_dim) * s.dstate, stream);
     if (D.get()) repeat_per_head(p.D, D.get(), s.heads, s.head_dim, stream);
 
     forward.sizes = sizes();
     forward.input_type = type;
     forward.u = input(u.get());
-    forward.delta = input(delta.get());  // dt' itself: no bias, no softplus left to apply
+    forward.delta = input(delta.get());  // the raw dt, or dt' itself
+    forward.flags.delta_softplus = chapter08_takes_the_step(p);
+    forward.delta_bias = bias.get();
     if (p.z) forward.z = input(z.get());
     forward.A = A.get();
     forward.A_dim_stride = s.dstate;
@@ -132,6 +158,9 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   b.dB = dB.get();
   b.dC = dC.get();
   if (f.D) b.dD = f.D_per_channel ? p.dD : dD.get();
+  // Chapter 08 sums its bias's gradient per channel; ddt_bias comes from ddt below, in a fixed order.
+  Scratch<float> ddelta_bias(call.bias.get() ? std::size_t(dim) : 0, stream);
+  b.ddelta_bias = ddelta_bias.get();
   b.dinitial_state = p.dinitial_states;
   Scratch<unsigned char> workspace(ss::backward_workspace_bytes(b), stream);
   b.workspace = workspace.get();
@@ -144,7 +173,8 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   transpose(dC.get(), p.dC, s.batch, states, s.seqlen, 4, stream);
   sum_segments(dA.get(), p.dA, s.heads, std::int64_t(s.head_dim) * s.dstate, stream);
   if (f.D && !f.D_per_channel) sum_segments(dD.get(), p.dD, s.heads, s.head_dim, stream);
-  fold_step_gradients(f, ddelta.get(), p.ddt, ddt_by_head.get(), stream);
+  // Chapter 08's ddelta is already the raw dt's where it took the step: folded at slope 1.
+  fold_step_gradients(for_layouts(f), ddelta.get(), p.ddt, ddt_by_head.get(), stream);
   if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
 }
 
