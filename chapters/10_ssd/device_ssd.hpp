@@ -31,9 +31,9 @@ common::TimingStats time_gpu_forward(const Problem& p, ssd::DataType type, ssd::
 common::TimingStats time_gpu_forward_backward(const Problem& p, ssd::DataType type, common::GpuTimer& timer);
 
 // The bounds a GPU result of `type` is held to against fp64, the absolute part relative to the
-// tensor's largest reference value: version 1 rounds dt' to the input type before chapter 08's
-// kernel reads it, and the gradients summed over a head's channels and states (dA, ddt) are long
-// sums of fp32 terms.
+// tensor's largest reference value: where a clamp can bite, version 1 rounds dt' to the input type
+// before chapter 08's kernel reads it, and the gradients summed over a head's channels and states
+// (dA, ddt) are long sums of fp32 terms.
 common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref);
 
 }  // namespace ch10
