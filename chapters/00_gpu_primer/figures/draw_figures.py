@@ -97,9 +97,9 @@ def memory():
     b += text(335, 333, "one for the whole GPU: every SM's global loads and stores pass through it", 13, "middle")
     b += rect(40, 372, 590, 112, HBM)
     b += text(335, 398, "HBM: global memory (cudaMalloc), off the chip", 16, "middle", "bold")
-    b += text(335, 422, "79 GiB on the recorded H100, 140 GiB on the recorded H200 (run headers)", 13, "middle")
+    b += text(335, 422, "140 GiB on the recorded H200 (the runs' headers)", 13, "middle")
     b += text(335, 444, "moved in 32-byte sectors; a device-to-device copy measured in the same run", 13, "middle")
-    b += text(335, 466, "is the yardstick: 2976 GB/s (H100, plots/01_rnn), 4253 GB/s (H200, plots/08)", 13, "middle")
+    b += text(335, 466, "is the yardstick: 4187 GB/s (plots/01_rnn), 4216 GB/s (plots/08), H200s", 13, "middle")
     # Larger and slower, downwards.
     b += arrow(705, 80, 705, 470)
     b += text(720, 110, "larger,", 15)
