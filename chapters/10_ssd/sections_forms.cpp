@@ -1,6 +1,7 @@
 // Chapter 10's CPU sections: the duality on one head, the chunked algorithm, and its cost.
 #include "sections.hpp"
 
+#include "decay_row.hpp"
 #include "ssd_backward.hpp"
 #include "ssd_chunked.hpp"
 #include "ssd_chunked_backward.hpp"
@@ -39,14 +40,13 @@ void section_duality(common::Notebook& nb) {
   std::vector<double> y_by_matrix(6, 0.0);
   for (int i = 0; i < 6; ++i) {
     std::vector<std::string> row{fmt::format("{}", i)};
+    const DecayRow decay = decay_row(p, dt, 0, 0, i);  // L[i][j] for j ≤ i
     for (int j = 0; j < 6; ++j) {
       double m = 0.0;
       if (j <= i) {
-        double decay = 0.0;
-        for (int k = j + 1; k <= i; ++k) decay += dt[std::size_t(k)] * p.A[0];
         const double cb = p.C[std::size_t(2 * i)] * p.B[std::size_t(2 * j)] +
                           p.C[std::size_t(2 * i + 1)] * p.B[std::size_t(2 * j + 1)];
-        m = cb * std::exp(decay) * dt[std::size_t(j)];
+        m = cb * decay.weights[std::size_t(j)] * dt[std::size_t(j)];
       }
       y_by_matrix[std::size_t(i)] += m * p.x[std::size_t(j)];
       row.push_back(j <= i ? fmt::format("{:.4f}", m) : "·");

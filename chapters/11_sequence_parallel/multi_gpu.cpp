@@ -20,13 +20,22 @@ int usable_gpus() {
 }
 
 // Each rank's outputs of one sliced forward, in rank order.
-std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks) {
+std::vector<ncclComm_t> communicators(int ranks) {
   std::vector<int> devices(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) devices[std::size_t(r)] = r;
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks));
-  setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast stays off (the GPU machine's rule)
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
   if (ncclCommInitAll(comms.data(), ranks, devices.data()) != ncclSuccess)
     throw std::runtime_error("ncclCommInitAll failed on " + std::to_string(ranks) + " GPUs");
+  return comms;
+}
+
+common::Tolerance sliced_tolerance(selective_scan::DataType type) {
+  return type == selective_scan::DataType::float32 ? common::Tolerance{1e-4, 1e-3} : common::Tolerance{5e-2, 3e-2};
+}
+
+std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks) {
+  std::vector<ncclComm_t> comms = communicators(ranks);
   const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks);
   const std::vector<double> initial = real_parts(p.initial_state);
   std::vector<ch08::ForwardResult> results(static_cast<std::size_t>(ranks));

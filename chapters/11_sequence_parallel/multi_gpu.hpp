@@ -3,8 +3,11 @@
 // what chapter 11's tests and program run. Built where NCCL is found.
 #pragma once
 
+#include "compare.hpp"
 #include "reference.hpp"
 #include "selective_scan.hpp"
+
+#include <nccl.h>
 
 #include <vector>
 
@@ -13,8 +16,16 @@ namespace ch11 {
 // The GPUs the CUDA runtime sees (0 without a usable one).
 int usable_gpus();
 
+// One communicator a GPU for GPUs 0 .. ranks − 1 (ncclCommInitAll), NVLink multicast kept off
+// (NCCL_NVLS_ENABLE=0, the GPU machine's rule). Throws when NCCL cannot make them.
+std::vector<ncclComm_t> communicators(int ranks);
+
+// The bounds a sliced forward's outputs in `type` are held to against the whole sequence's fp64
+// reference: fp32's, or the 16-bit inputs' rounding.
+common::Tolerance sliced_tolerance(selective_scan::DataType type);
+
 // One sliced forward of `p` (inputs as the GPU holds them) on GPUs 0 .. ranks − 1: each rank's
-// out, out_z and last state, in rank order. NVLink multicast is kept off (NCCL_NVLS_ENABLE=0).
+// out, out_z and last state, in rank order.
 std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks);
 
 }  // namespace ch11

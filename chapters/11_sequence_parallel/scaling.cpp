@@ -2,7 +2,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "fill.hpp"
+#include "grid_fill.hpp"
+#include "multi_gpu.hpp"
 #include "sequence_parallel.hpp"
 #include "slices.hpp"
 #include "stats.hpp"
@@ -13,9 +14,10 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
-#include <cstdlib>
 #include <exception>
 #include <optional>
+#include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -46,18 +48,26 @@ struct RankData {
     p.flags.delta_softplus = true;
     u = Bytes(sequence * e), delta = Bytes(sequence * e), z = Bytes(sequence * e), out = Bytes(sequence * e),
     out_z = Bytes(sequence * e), B = Bytes(projection * e), C = Bytes(projection * e);
-    A = common::DeviceBuffer<float>(std::size_t(s.dim * s.dstate));
-    D = common::DeviceBuffer<float>(std::size_t(s.dim)), delta_bias = common::DeviceBuffer<float>(std::size_t(s.dim));
     chunk_states = common::DeviceBuffer<float>(std::size_t(selective_scan::chunk_states_floats(p.sizes, false)));
-    // Mamba's ranges: A = −[1, 16), a step softplus(delta + bias) of about 1e-3 to 0.1.
-    fill_uniform(u.data(), s.type, std::int64_t(sequence), seed + 1, -1.f, 1.f);
-    fill_uniform(delta.data(), s.type, std::int64_t(sequence), seed + 2, -1.f, 1.f);
-    fill_uniform(z.data(), s.type, std::int64_t(sequence), seed + 3, -1.f, 1.f);
-    fill_uniform(B.data(), s.type, std::int64_t(projection), seed + 4, -1.f, 1.f);
-    fill_uniform(C.data(), s.type, std::int64_t(projection), seed + 5, -1.f, 1.f);
-    fill_uniform(A.data(), selective_scan::DataType::float32, s.dim * s.dstate, 6, -16.f, -1.f);
-    fill_uniform(D.data(), selective_scan::DataType::float32, s.dim, 7, -1.f, 1.f);
-    fill_uniform(delta_bias.data(), selective_scan::DataType::float32, s.dim, 8, -6.f, -2.f);
+    // The official benchmarks' distributions, as chapter 08's grid draws them (grid_fill.hpp): u, z, B,
+    // C ~ N(0, 1), delta = 0.5 N(0, 1) on the GPU; the small fp32 weights on the host: A[d, n] =
+    // −(n + 1) U(0.5, 1.5), D ~ U(−1, 1), a bias that puts softplus(delta + bias) near 0.02.
+    using ch08::grid::fill_normal_input;
+    fill_normal_input(u.data(), std::int64_t(sequence), s.type, seed + 1, 1.0f);
+    fill_normal_input(delta.data(), std::int64_t(sequence), s.type, seed + 2, 0.5f);
+    fill_normal_input(z.data(), std::int64_t(sequence), s.type, seed + 3, 1.0f);
+    fill_normal_input(B.data(), std::int64_t(projection), s.type, seed + 4, 1.0f);
+    fill_normal_input(C.data(), std::int64_t(projection), s.type, seed + 5, 1.0f);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> uniform(0.f, 1.f);
+    std::vector<float> weights_A(std::size_t(s.dim * s.dstate)), weights_D(std::size_t(s.dim)),
+        bias(std::size_t(s.dim), -3.9f);
+    for (std::size_t e = 0; e < weights_A.size(); ++e)
+      weights_A[e] = -float(e % std::size_t(s.dstate) + 1) * (0.5f + uniform(rng));
+    for (float& d : weights_D) d = 2.f * uniform(rng) - 1.f;
+    A = common::DeviceBuffer<float>(std::span<const float>(weights_A));
+    D = common::DeviceBuffer<float>(std::span<const float>(weights_D));
+    delta_bias = common::DeviceBuffer<float>(std::span<const float>(bias));
     const std::int64_t row = length;
     p.u = {u.data(), s.type, s.dim * row, row};
     p.delta = {delta.data(), s.type, s.dim * row, row};
@@ -105,14 +115,8 @@ double time_once(std::barrier<>& start, Call&& call) {
 ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) {
   if (ranks < 1 || repetitions < 1) throw std::invalid_argument("ch11: time_forward: ranks and repetitions from 1");
   const std::vector<Slice> slices = split(shape.seqlen, ranks);
-  std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks), nullptr);
-  if (ranks > 1) {
-    std::vector<int> devices(static_cast<std::size_t>(ranks));
-    for (int r = 0; r < ranks; ++r) devices[std::size_t(r)] = r;
-    setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast stays off (the GPU machine's rule)
-    if (ncclCommInitAll(comms.data(), ranks, devices.data()) != ncclSuccess)
-      throw std::runtime_error("ncclCommInitAll failed on " + std::to_string(ranks) + " GPUs");
-  }
+  const std::vector<ncclComm_t> comms =
+      ranks > 1 ? communicators(ranks) : std::vector<ncclComm_t>(static_cast<std::size_t>(ranks), nullptr);
   std::barrier start(ranks);
   std::vector<double> forward(static_cast<std::size_t>(ranks)), gather(static_cast<std::size_t>(ranks)),
       bytes(static_cast<std::size_t>(ranks));

@@ -1,6 +1,6 @@
 // The time of one long sequence's forward on 1 GPU (chapter 08's library) and on several
-// (sequence_parallel::forward, one thread and one NCCL communicator a GPU), on data made on the
-// GPUs (fill.hpp): the chapter's scaling table.
+// (sequence_parallel::forward, one thread and one NCCL communicator a GPU), on data drawn on the
+// GPUs (chapter 08's grid_fill.hpp): the chapter's scaling table.
 #pragma once
 
 #include "selective_scan.hpp"

@@ -32,8 +32,7 @@ void section_gpus(common::Notebook& nb) {
     const ch08::ForwardResult whole = ch08::reference_forward(p);
     std::vector<std::vector<double>> out;
     for (const ch08::ForwardResult& r : run_sliced(p, type, gpus)) out.push_back(r.out_z);
-    const common::Tolerance tol =
-        type == selective_scan::DataType::float32 ? common::Tolerance{1e-4, 1e-3} : common::Tolerance{5e-2, 3e-2};
+    const common::Tolerance tol = sliced_tolerance(type);
     nb.check(fmt::format("{} GPUs, {}: out_z", gpus, type == selective_scan::DataType::float32 ? "fp32" : "bf16"),
              common::compare(joined(out, p.batch * p.dim), whole.out_z, tol));
   }

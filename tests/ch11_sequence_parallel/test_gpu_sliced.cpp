@@ -35,8 +35,7 @@ TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 r
       const ch08::ForwardResult whole = ch08::reference_forward(p);
       std::vector<std::vector<double>> out;
       for (const ch08::ForwardResult& r : sliced) out.push_back(p.has_z ? r.out_z : r.out);
-      const common::Tolerance tol =
-          type == selective_scan::DataType::float32 ? common::Tolerance{1e-4, 1e-3} : common::Tolerance{5e-2, 3e-2};
+      const common::Tolerance tol = ch11::sliced_tolerance(type);
       CHECK_CLOSE("out", common::compare(ch11::joined(out, p.batch * p.dim), p.has_z ? whole.out_z : whole.out, tol));
       CHECK_CLOSE("last state",
                   common::compare(ch11::real_parts(sliced.back().last_state), ch11::real_parts(whole.last_state), tol));
