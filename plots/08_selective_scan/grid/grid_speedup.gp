@@ -1,7 +1,7 @@
 # automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory
 set terminal svg size 1100,820 dynamic font 'DejaVu Sans,12'
 set output 'grid_speedup.svg'
-set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (NVIDIA H100 80GB HBM3, 2026-11-26; 16 states, z, D, delta\_bias on)'
+set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (NVIDIA H200, 2026-11-28; 16 states, z, D, delta\_bias on)'
 set logscale cb 2
 set cbrange [0.25:4]
 set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')
