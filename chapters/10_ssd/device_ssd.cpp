@@ -2,16 +2,21 @@
 
 #include "device_buffer.hpp"
 #include "device_problem.hpp"
+#include "grid_fill.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <stdexcept>
+#include <utility>
 
 namespace ch10 {
 namespace {
 
 using Bytes = common::DeviceBuffer<unsigned char>;
 using Floats = common::DeviceBuffer<float>;
+
+constexpr unsigned kBenchSeed = 11;
 
 Bytes upload(const std::vector<double>& v, ssd::DataType type) {
   if (v.empty()) return Bytes();
@@ -40,21 +45,27 @@ std::vector<double> download(const Floats& f) {
 
 // The problem's tensors on the GPU and the library's parameters over them.
 struct DeviceSsd {
-  Problem p;
+  Shape shape;
   ssd::DataType type;
   Bytes x, dt, B, C, z;
   Floats A, D, dt_bias, initial_states;
   common::DeviceBuffer<std::int32_t> seq_idx;
   ssd::ForwardParams forward;
 
-  DeviceSsd(const Problem& problem, ssd::DataType t)
-      : p(problem),
+  // Every tensor of `p` uploaded.
+  DeviceSsd(const Problem& p, ssd::DataType t)
+      : DeviceSsd(p, t, upload(p.x, t), upload(p.dt, t), upload(p.B, t), upload(p.C, t), upload(p.z, t)) {}
+
+  // x, dt, B, C and z already on the GPU; the shape, the per-head parameters, the options and
+  // seq_idx from `p`.
+  DeviceSsd(const Problem& p, ssd::DataType t, Bytes x_gpu, Bytes dt_gpu, Bytes B_gpu, Bytes C_gpu, Bytes z_gpu)
+      : shape(p.shape),
         type(t),
-        x(upload(p.x, t)),
-        dt(upload(p.dt, t)),
-        B(upload(p.B, t)),
-        C(upload(p.C, t)),
-        z(upload(p.z, t)),
+        x(std::move(x_gpu)),
+        dt(std::move(dt_gpu)),
+        B(std::move(B_gpu)),
+        C(std::move(C_gpu)),
+        z(std::move(z_gpu)),
         A(upload(p.A)),
         D(upload(p.D)),
         dt_bias(upload(p.dt_bias)),
@@ -74,7 +85,33 @@ struct DeviceSsd {
     forward.initial_states = initial_states.size() ? initial_states.data() : nullptr;
     forward.seq_idx = seq_idx.size() ? seq_idx.data() : nullptr;
   }
+
+  std::size_t z_size() const { return z.size() ? Index{shape}.x_size() : 0; }
 };
+
+// `count` values of N(0, 1) in `type`, drawn on the GPU (chapter 08's grid's generator).
+Bytes normals_on_gpu(std::size_t count, ssd::DataType type, std::uint64_t stream) {
+  Bytes b(count * (type == ssd::DataType::float32 ? 4 : 2));
+  ch08::grid::fill_normal_input(b.data(), std::int64_t(count), type, stream, 1.0f);
+  return b;
+}
+
+// The benchmark's inputs: x, dt, B, C and z drawn on the GPU from N(0, 1), as triton_bench.py draws
+// the official kernels' (the largest shape's x holds 671 M elements: drawn in fp64 on the host and
+// converted, one shape took minutes); A, D and dt_bias as make_problem draws them.
+DeviceSsd drawn_on_gpu(const ProblemSpec& spec, ssd::DataType t, unsigned seed) {
+  if (!spec.packing.empty() || spec.initial_states)
+    throw std::invalid_argument("drawn_on_gpu: packed sequences and initial states are drawn on the host only");
+  ProblemSpec one_step = spec;
+  one_step.shape.batch = 1, one_step.shape.seqlen = 1;
+  Problem params = make_problem(one_step, seed);
+  params.shape = spec.shape;
+  const Index at{spec.shape};
+  const std::uint64_t stream = std::uint64_t(seed) * 8;
+  return DeviceSsd(params, t, normals_on_gpu(at.x_size(), t, stream + 1), normals_on_gpu(at.dt_size(), t, stream + 2),
+                   normals_on_gpu(at.bc_size(), t, stream + 3), normals_on_gpu(at.bc_size(), t, stream + 4),
+                   spec.z ? normals_on_gpu(at.x_size(), t, stream + 5) : Bytes());
+}
 
 }  // namespace
 
@@ -124,23 +161,24 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
   return g;
 }
 
-common::TimingStats time_gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size,
-                                     common::GpuTimer& timer) {
-  DeviceSsd d(p, type);
-  Bytes y = poisoned_bytes(p.x.size(), type);
+common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
+                                     std::int64_t chunk_size, common::GpuTimer& timer) {
+  DeviceSsd d = drawn_on_gpu(spec, type, kBenchSeed);
+  Bytes y = poisoned_bytes(Index{spec.shape}.x_size(), type);
   d.forward.kernel = kernel;
   d.forward.chunk_size = chunk_size;
   d.forward.y = y.data();
   return timer.time([&] { ssd::forward(d.forward); });
 }
 
-common::TimingStats time_gpu_forward_backward(const Problem& p, ssd::DataType type, common::GpuTimer& timer) {
-  DeviceSsd d(p, type);
-  const Index at{p.shape};
-  std::vector<double> ones(at.x_size(), 1.0);
-  Bytes dy = upload(ones, type), y = poisoned_bytes(at.x_size(), type), dx = poisoned_bytes(at.x_size(), type),
-        ddt = poisoned_bytes(at.dt_size(), type), dz = poisoned_bytes(p.z.size(), type);
-  Floats dA(std::size_t(p.shape.heads)), dB(at.bc_size()), dC(at.bc_size()), dD(p.D.size()), ddt_bias(p.dt_bias.size());
+common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, common::GpuTimer& timer) {
+  DeviceSsd d = drawn_on_gpu(spec, type, kBenchSeed);
+  const Index at{spec.shape};
+  Bytes dy = normals_on_gpu(at.x_size(), type, 8 * kBenchSeed + 6), y = poisoned_bytes(at.x_size(), type),
+        dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),
+        dz = poisoned_bytes(d.z_size(), type);
+  Floats dA(std::size_t(spec.shape.heads)), dB(at.bc_size()), dC(at.bc_size()), dD(d.D.size()),
+      ddt_bias(d.dt_bias.size());
   d.forward.kernel = ssd::Kernel::recurrence;
   d.forward.y = y.data();
   ssd::BackwardParams b;

@@ -41,10 +41,9 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
     spec.shape = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
     spec.D = DForm::per_head, spec.z = spec.dt_bias = spec.dt_softplus = true;
     const ssd::DataType type = shape.dtype == "bf16" ? ssd::DataType::bfloat16 : ssd::DataType::float32;
-    const Problem p = as_gpu_sees(make_problem(spec, 11), type);
-    const double v1 = time_gpu_forward(p, type, ssd::Kernel::recurrence, shape.chunk, timer).median_ms;
-    const double v2 = time_gpu_forward(p, type, ssd::Kernel::chunked, shape.chunk, timer).median_ms;
-    const double v1_fb = time_gpu_forward_backward(p, type, timer).median_ms;
+    const double v1 = time_gpu_forward(spec, type, ssd::Kernel::recurrence, shape.chunk, timer).median_ms;
+    const double v2 = time_gpu_forward(spec, type, ssd::Kernel::chunked, shape.chunk, timer).median_ms;
+    const double v1_fb = time_gpu_forward_backward(spec, type, timer).median_ms;
     const auto o = official.find(shape.key());
     const std::optional<OfficialSsdTime> off = o == official.end() ? std::nullopt : std::optional(o->second);
     rows.push_back({shape.label(), ms(v1), ms(v2), off ? ms(off->fwd_kernels_ms) : "-", off ? ms(off->fwd_ms) : "-",
