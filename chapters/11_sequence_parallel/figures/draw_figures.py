@@ -40,6 +40,22 @@ def slices_row(b, y):
     return b
 
 
+def rank_boxes(b, y, h, fill, lines, above=None):
+    """One box a GPU at height y, h tall: lines(r) its text, two lines from the left or one centred;
+    with `above`, an arrow down to it from the bottom of the row above."""
+    for r in range(4):
+        if above is not None:
+            b += arrow(col(r) + 77, above, col(r) + 77, y - 2)
+        b += rect(col(r), y, CW - 6, h, fill, rx=4)
+        texts = lines(r)
+        if len(texts) == 1:
+            b += text(col(r) + (CW - 6) / 2, y + 22, texts[0], 12, "middle")
+        else:
+            for i, s in enumerate(texts):
+                b += text(col(r) + 8, y + 20 + 18 * i, s, 12)
+    return b
+
+
 def label(b, y, title, *lines):
     b += text(20, y + 16, title, 13, weight="bold")
     for i, s in enumerate(lines):
@@ -57,18 +73,13 @@ def sliced_forward():
     # Pass 1.
     y1 = 98
     b = label(b, y1, "pass 1", "every GPU at", "once, alone")
-    for r in range(4):
-        b += rect(col(r), y1, CW - 6, 54, PALE, rx=4)
-        b += text(col(r) + 8, y1 + 20, "scan its slice from", 12)
-        b += text(col(r) + 8, y1 + 38, "h = 0; sum its Δ", 12)
+    b = rank_boxes(b, y1, 54, PALE, lambda r: ["scan its slice from", "h = 0; sum its Δ"])
     # Summaries.
     y2 = 176
     b = label(b, y2, "summary", "fp32, on its", "own GPU")
-    for r in range(4):
-        b += arrow(col(r) + 77, y1 + 54, col(r) + 77, y2 - 2)
-        b += rect(col(r), y2, CW - 6, 50, GREEN, rx=4)
-        b += text(col(r) + 8, y2 + 20, f"b{SUB[r]}: its last state", 12)
-        b += text(col(r) + 8, y2 + 38, f"ΣΔ{SUB[r]}: a{SUB[r]} = exp(A·ΣΔ{SUB[r]})", 12)
+    b = rank_boxes(b, y2, 50, GREEN,
+                   lambda r: [f"b{SUB[r]}: its last state", f"ΣΔ{SUB[r]}: a{SUB[r]} = exp(A·ΣΔ{SUB[r]})"],
+                   above=y1 + 54)
     # The all-gather.
     y3 = 252
     b = label(b, y3, "all-gather", "NCCL, one call")
@@ -81,18 +92,13 @@ def sliced_forward():
     y4 = 326
     b = label(b, y4, "carry", "the state entering", "the slice")
     ins = ["initial state (or 0)", "fold of 0", "fold of 0, 1", "fold of 0, 1, 2"]
-    for r in range(4):
-        b += arrow(col(r) + 77, y3 + 46, col(r) + 77, y4 - 2)
-        b += rect(col(r), y4, CW - 6, 34, YELLOW, rx=4)
-        b += text(col(r) + (CW - 6) / 2, y4 + 22, ins[r], 12, "middle")
+    b = rank_boxes(b, y4, 34, YELLOW, lambda r: [ins[r]], above=y3 + 46)
     # Pass 2.
     y5 = 390
     b = label(b, y5, "pass 2")
-    for r in range(4):
-        b += arrow(col(r) + 77, y4 + 34, col(r) + 77, y5 - 2)
-        b += rect(col(r), y5, CW - 6, 54, LIGHT, rx=4)
-        b += text(col(r) + 8, y5 + 20, "scan again from the", 12)
-        b += text(col(r) + 8, y5 + 38, "carry: its outputs" if r < 3 else "carry: outputs, last h", 12)
+    b = rank_boxes(b, y5, 54, LIGHT,
+                   lambda r: ["scan again from the", "carry: its outputs" if r < 3 else "carry: outputs, last h"],
+                   above=y4 + 34)
     y6 = 470
     b += rect(20, y6, 760, 116, PALE, rx=4)
     b += text(34, y6 + 22, "GPU r folds the summaries of slices 0 … r−1 in order, state by state (chapter 06's pair):", 13)
@@ -111,10 +117,7 @@ def sliced_backward():
     b = slices_row(b, 44)
     y1 = 98
     b = label(b, y1, "backward 1", "from its carry,", "g = 0 at its end")
-    for r in range(4):
-        b += rect(col(r), y1, CW - 6, 54, PALE, rx=4)
-        b += text(col(r) + 8, y1 + 20, "what its own outputs", 12)
-        b += text(col(r) + 8, y1 + 38, f"ask of its carry: ℓ{SUB[r]}", 12)
+    b = rank_boxes(b, y1, 54, PALE, lambda r: ["what its own outputs", f"ask of its carry: ℓ{SUB[r]}"])
     y2 = 176
     b = label(b, y2, "all-gather", "b·d·N floats", "a GPU")
     b += rect(col(0), y2, 4 * CW - 6, 34, RED, rx=4)
@@ -125,17 +128,10 @@ def sliced_backward():
     y3 = 236
     b = label(b, y3, "gradient", "reaching the", "slice's end")
     ins = ["fold of 3, 2, 1", "fold of 3, 2", "fold of 3", "0: nothing after"]
-    for r in range(4):
-        b += arrow(col(r) + 77, y2 + 34, col(r) + 77, y3 - 2)
-        b += rect(col(r), y3, CW - 6, 34, YELLOW, rx=4)
-        b += text(col(r) + (CW - 6) / 2, y3 + 22, ins[r], 12, "middle")
+    b = rank_boxes(b, y3, 34, YELLOW, lambda r: [ins[r]], above=y2 + 34)
     y4 = 300
     b = label(b, y4, "backward 2")
-    for r in range(4):
-        b += arrow(col(r) + 77, y3 + 34, col(r) + 77, y4 - 2)
-        b += rect(col(r), y4, CW - 6, 54, LIGHT, rx=4)
-        b += text(col(r) + 8, y4 + 20, "again, with that", 12)
-        b += text(col(r) + 8, y4 + 38, "gradient at its end", 12)
+    b = rank_boxes(b, y4, 54, LIGHT, lambda r: ["again, with that", "gradient at its end"], above=y3 + 34)
     y5 = 378
     b += rect(20, y5, 760, 128, PALE, rx=4)
     b += text(34, y5 + 22, "GPU r folds what the later slices ask, from the last one back (chapter 07's direction):", 13)
