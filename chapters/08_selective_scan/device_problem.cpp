@@ -307,6 +307,13 @@ void DeviceProblem::set_dout(const std::vector<double>& dout) {
   CUDA_CHECK(cudaMemcpy(dout_.data(), uploaded.data(), uploaded.bytes(), cudaMemcpyDeviceToDevice));
 }
 
+void DeviceProblem::set_dlast_state(const std::vector<Complex>& dlast_state) {
+  if (!dlast_state.empty() && std::int64_t(dlast_state.size()) != problem_.batch * problem_.dim * problem_.dstate)
+    throw std::invalid_argument("DeviceProblem::set_dlast_state: dlast_state must have batch * dim * dstate elements");
+  dlast_state_ = dlast_state.empty() ? Bytes() : upload_weight(dlast_state);
+  params_.dlast_state = dlast_state.empty() ? nullptr : reinterpret_cast<const float*>(dlast_state_.data());
+}
+
 void DeviceProblem::backward(cudaStream_t stream) { selective_scan::backward(params_, stream); }
 
 ForwardResult DeviceProblem::forward_result() const {

@@ -40,6 +40,9 @@ class DeviceProblem {
   void poison_outputs();  // every output buffer to NaN
   void forward(cudaStream_t stream = nullptr);
   void set_dout(const std::vector<double>& dout);
+  // The gradient of the loss with respect to the last state, (batch, dim, dstate), into the
+  // backward (BackwardParams::dlast_state); empty: none (0).
+  void set_dlast_state(const std::vector<Complex>& dlast_state);
   void backward(cudaStream_t stream = nullptr);
 
   ForwardResult forward_result() const;
@@ -71,7 +74,7 @@ class DeviceProblem {
   std::vector<Bytes*> outputs_;
   Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
   Bytes out_, out_z_, chunk_states_, last_state_, state_checkpoints_, forward_workspace_;
-  Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, workspace_;
+  Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, dlast_state_, workspace_;
   selective_scan::BackwardParams params_;
 };
 

@@ -16,13 +16,16 @@ namespace ch08 {
 constexpr double kFiniteDifferenceStep = 1e-6;
 constexpr common::Tolerance kFiniteDifferenceTolerance{1e-7, 1e-6};
 
+// The loss is reference_loss(p, dout, dlast_state).
 // dL/dx for one number x inside p (p is changed and restored).
-double central_difference(Problem& p, double& x, const std::vector<double>& dout);
+double central_difference(Problem& p, double& x, const std::vector<double>& dout,
+                          const std::vector<Complex>& dlast_state = {});
 // dL/dx for every element of a real field of the problem.
-std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field, const std::vector<double>& dout);
+std::vector<double> finite_differences(Problem p, std::vector<double> Problem::*field, const std::vector<double>& dout,
+                                       const std::vector<Complex>& dlast_state = {});
 // dL/dRe + i dL/dIm for every element of a complex field; a real problem's imaginary parts are
 // not inputs and get 0.
 std::vector<Complex> finite_differences(Problem p, std::vector<Complex> Problem::*field,
-                                        const std::vector<double>& dout);
+                                        const std::vector<double>& dout, const std::vector<Complex>& dlast_state = {});
 
 }  // namespace ch08

@@ -218,9 +218,11 @@ ForwardResult reference_forward(const Problem& p) {
 // where softplus(x) = x, or without softplus: step_size_gradient); ddelta_bias sums ddelta over batch and time.
 // The reference keeps every h_t of one channel (channel_states); the GPU backward recomputes
 // them from the chunk states instead.
-Gradients reference_backward(const Problem& p, const std::vector<double>& dout) {
+Gradients reference_backward(const Problem& p, const std::vector<double>& dout,
+                             const std::vector<Complex>& dlast_state) {
   check_problem(p);
   require_size(dout.size(), std::size_t(p.sequence_elements()), "dout");
+  if (!dlast_state.empty()) require_size(dlast_state.size(), std::size_t(p.batch * p.dim * p.dstate), "dlast_state");
   const Index at{p};
   const int N = p.dstate;
   const double s = output_scale(p);
@@ -255,7 +257,9 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
       // [snippet:backward_recurrence]
       for (int n = 0; n < N; ++n) {
         const Complex A = p.A[at.weight(d, n)];
-        Complex q = 0;  // q_{t+1} = conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps
+        // q_{t+1} = conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps; after the
+        // last step, from whatever reads the last state (a later call's dinitial_state).
+        Complex q = dlast_state.empty() ? Complex(0) : dlast_state[at.state(b, d, n)];
         for (std::int64_t t = p.seqlen - 1; t >= 0; --t) {
           const std::size_t i = at.sequence(b, d, t);
           const std::size_t bi = at.projection(p.variable_B, b, d, n, t);
@@ -292,11 +296,19 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout) 
   return grad;
 }
 
-double reference_loss(const Problem& p, const std::vector<double>& dout) {
+double reference_loss(const Problem& p, const std::vector<double>& dout, const std::vector<Complex>& dlast_state) {
   require_size(dout.size(), std::size_t(p.sequence_elements()), "dout");
-  const std::vector<double> out = final_output(p, reference_forward(p));
+  const ForwardResult forward = reference_forward(p);
+  const std::vector<double> out = final_output(p, forward);
   double loss = 0;
   for (std::size_t i = 0; i < out.size(); ++i) loss += out[i] * dout[i];
+  if (!dlast_state.empty()) {
+    require_size(dlast_state.size(), forward.last_state.size(), "dlast_state");
+    // Re(conj(g) h) = g_re h_re + g_im h_im: its gradient with respect to h is g (the library's
+    // convention for complex values: dL/dRe + i dL/dIm).
+    for (std::size_t i = 0; i < dlast_state.size(); ++i)
+      loss += (std::conj(dlast_state[i]) * forward.last_state[i]).real();
+  }
   return loss;
 }
 

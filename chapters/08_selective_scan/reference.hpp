@@ -55,12 +55,15 @@ struct Gradients {
 Problem make_official_test_problem(const Problem& shape, unsigned seed);
 
 ForwardResult reference_forward(const Problem& p);
-// dout is the gradient of the final output: out_z when has_z, else out.
-Gradients reference_backward(const Problem& p, const std::vector<double>& dout);
+// dout is the gradient of the final output: out_z when has_z, else out. dlast_state, (batch, dim,
+// dstate) or empty (0), is the gradient of the loss with respect to the last state: what the
+// backward of a call over the sequence's next piece hands back (its dinitial_state).
+Gradients reference_backward(const Problem& p, const std::vector<double>& dout,
+                             const std::vector<Complex>& dlast_state = {});
 
-// The scalar loss sum(out_final * dout): its gradients are exactly reference_backward's, so
-// finite differences of it check every gradient.
-double reference_loss(const Problem& p, const std::vector<double>& dout);
+// The scalar loss sum(out_final * dout) + Re(sum(conj(dlast_state) * last_state)): its gradients
+// are exactly reference_backward's, so finite differences of it check every gradient.
+double reference_loss(const Problem& p, const std::vector<double>& dout, const std::vector<Complex>& dlast_state = {});
 
 // Two steps of reference_backward, each in a file of its own (the chapter's exercises 1 and 2).
 //

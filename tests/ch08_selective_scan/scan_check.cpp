@@ -20,20 +20,28 @@ std::string describe(const Problem& p, selective_scan::DataType type, selective_
 }
 
 Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, selective_scan::Kernel kernel,
-                        bool deterministic, unsigned dout_seed, std::int64_t row_padding, bool keep_checkpoints) {
+                        bool deterministic, unsigned dout_seed, std::int64_t row_padding, bool keep_checkpoints,
+                        bool dlast_state) {
   const Problem p = as_gpu_sees(drawn, type);
   std::mt19937 rng(dout_seed);
   std::normal_distribution<double> normal;
   std::vector<double> dout(std::size_t(p.sequence_elements()));
   for (double& x : dout) x = normal(rng);
   dout = round_to(dout, type);
+  std::vector<Complex> dlast;  // fp32 on the GPU
+  if (dlast_state)
+    for (std::int64_t i = 0; i < p.batch * p.dim * p.dstate; ++i) {
+      const double re = double(float(normal(rng)));
+      dlast.emplace_back(re, p.complex ? double(float(normal(rng))) : 0.0);
+    }
 
   const ForwardResult expected = reference_forward(p);
-  const Gradients expected_grad = reference_backward(p, dout);
+  const Gradients expected_grad = reference_backward(p, dout, dlast);
 
   DeviceProblem device(p, type, kernel, deterministic, row_padding, keep_checkpoints);
   device.forward();
   device.set_dout(dout);
+  device.set_dlast_state(dlast);
   device.backward();
   CUDA_CHECK(cudaDeviceSynchronize());
   const ForwardResult got = device.forward_result();

@@ -28,10 +28,11 @@ struct Outcome {
 // Runs forward and backward of `kernel` on `problem` (drawn at any precision; it is rounded to
 // what the GPU sees first) and compares everything. row_padding: the rows along time are that
 // much longer in memory (DeviceProblem). keep_checkpoints: the forward keeps h every 8 steps for
-// the backward, where version 5 takes the call.
+// the backward, where version 5 takes the call. dlast_state: the backward also gets a gradient of
+// the last state (BackwardParams::dlast_state), drawn from N(0, 1) like dout.
 Outcome run_and_compare(const Problem& problem, selective_scan::DataType type, selective_scan::Kernel kernel,
                         bool deterministic = false, unsigned dout_seed = 7, std::int64_t row_padding = 0,
-                        bool keep_checkpoints = false);
+                        bool keep_checkpoints = false, bool dlast_state = false);
 
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel);
 

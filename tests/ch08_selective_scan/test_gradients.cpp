@@ -17,45 +17,55 @@ using ch08::Problem;
 
 namespace {
 
-void check_gradients(const Problem& p, unsigned seed) {
-  INFO(ch08_test::describe(p) << ", seed " << seed);
+// with_dlast_state: the loss also reads the last state, Re(Σ conj(dlast) h_last), dlast drawn from
+// N(0, 1) (what a later call's backward would hand back).
+void check_gradients(const Problem& p, unsigned seed, bool with_dlast_state = false) {
+  INFO(ch08_test::describe(p) << ", seed " << seed << (with_dlast_state ? ", with dlast_state" : ""));
   const std::vector<double> dout =
       ch08::make_official_test_problem(p, seed + 1000).u;  // N(0, 1), like the official suite's
-  const ch08::Gradients g = ch08::reference_backward(p, dout);
+  std::vector<Complex> dlast;
+  if (with_dlast_state) {
+    Problem states = p;
+    states.has_initial_state = true;  // an N(0, 1) tensor of the last state's shape
+    dlast = ch08::make_official_test_problem(states, seed + 2000).initial_state;
+  }
+  const ch08::Gradients g = ch08::reference_backward(p, dout, dlast);
 
-  CHECK_CLOSE("du",
-              common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout), ch08::kFiniteDifferenceTolerance));
-  CHECK_CLOSE("ddelta", common::compare(g.ddelta, ch08::finite_differences(p, &Problem::delta, dout),
+  CHECK_CLOSE("du", common::compare(g.du, ch08::finite_differences(p, &Problem::u, dout, dlast),
+                                    ch08::kFiniteDifferenceTolerance));
+  CHECK_CLOSE("ddelta", common::compare(g.ddelta, ch08::finite_differences(p, &Problem::delta, dout, dlast),
                                         ch08::kFiniteDifferenceTolerance));
   CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(g.dA),
-                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::A, dout)),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::A, dout, dlast)),
                                     ch08::kFiniteDifferenceTolerance));
   CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB),
-                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout)),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::B, dout, dlast)),
                                     ch08::kFiniteDifferenceTolerance));
   CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC),
-                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::C, dout)),
+                                    ch08_test::interleaved(ch08::finite_differences(p, &Problem::C, dout, dlast)),
                                     ch08::kFiniteDifferenceTolerance));
   if (p.has_z)
-    CHECK_CLOSE(
-        "dz", common::compare(g.dz, ch08::finite_differences(p, &Problem::z, dout), ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE("dz", common::compare(g.dz, ch08::finite_differences(p, &Problem::z, dout, dlast),
+                                      ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dz.empty());
   if (p.has_D)
-    CHECK_CLOSE(
-        "dD", common::compare(g.dD, ch08::finite_differences(p, &Problem::D, dout), ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE("dD", common::compare(g.dD, ch08::finite_differences(p, &Problem::D, dout, dlast),
+                                      ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dD.empty());
   if (p.has_delta_bias)
-    CHECK_CLOSE("ddelta_bias", common::compare(g.ddelta_bias, ch08::finite_differences(p, &Problem::delta_bias, dout),
-                                               ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE("ddelta_bias",
+                common::compare(g.ddelta_bias, ch08::finite_differences(p, &Problem::delta_bias, dout, dlast),
+                                ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.ddelta_bias.empty());
   if (p.has_initial_state)
-    CHECK_CLOSE("dinitial_state",
-                common::compare(ch08_test::interleaved(g.dinitial_state),
-                                ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout)),
-                                ch08::kFiniteDifferenceTolerance));
+    CHECK_CLOSE(
+        "dinitial_state",
+        common::compare(ch08_test::interleaved(g.dinitial_state),
+                        ch08_test::interleaved(ch08::finite_differences(p, &Problem::initial_state, dout, dlast)),
+                        ch08::kFiniteDifferenceTolerance));
   else
     CHECK(g.dinitial_state.empty());
 }
@@ -99,6 +109,20 @@ void check_all_combinations(bool complex) {
 TEST_CASE("every gradient equals finite differences of the loss: real A") { check_all_combinations(false); }
 
 TEST_CASE("every gradient equals finite differences of the loss: complex A") { check_all_combinations(true); }
+
+// A loss that also reads the last state (a later piece of the sequence does): every gradient
+// takes its share, through q after the last step (BackwardParams::dlast_state).
+TEST_CASE("every gradient with a gradient of the last state equals finite differences") {
+  unsigned seed = 300;
+  for (bool complex : {false, true})
+    for (bool initial : {false, true}) {
+      Problem shape = small_problem(complex, true, true, 2, 6);
+      shape.delta_softplus = shape.has_z = shape.has_D = shape.has_delta_bias = true;
+      shape.has_initial_state = initial;
+      check_gradients(ch08::make_official_test_problem(shape, seed), seed, true);
+      ++seed;
+    }
+}
 
 TEST_CASE("gradients without D, delta_bias or an initial state") {
   for (bool complex : {false, true}) {

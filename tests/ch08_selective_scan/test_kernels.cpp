@@ -486,6 +486,47 @@ TEST_CASE("initial state and its gradient", "[gpu]") {
     }
 }
 
+// The gradient of the last state into the backward (BackwardParams::dlast_state): what a call
+// over the sequence's next piece hands back, so that a sequence can be run in pieces. Every
+// version, real and complex, every type; version 5 also cut into segments (the last one walks
+// from it, and its summary carries it to the others) and past 16 states, in slices.
+TEST_CASE("the last state's gradient into the backward", "[gpu]") {
+  REQUIRE_GPU();
+  const auto check = [](const Problem& drawn, DataType type, Kernel kernel) {
+    const auto outcome = run_and_compare(drawn, type, kernel, false, 7, 0, false, /*dlast_state=*/true);
+    INFO(describe(drawn, type, kernel) << ", with dlast_state\n" << outcome.report);
+    CHECK(outcome.ok);
+  };
+  int seed = 61;
+  for (bool complex : {false, true})
+    for (std::int64_t seqlen : {1, 50, 3000})
+      for (bool initial : {false, true}) {
+        Problem p = shape(2, 3, seqlen, 4);
+        p.complex = complex;
+        p.has_initial_state = initial;
+        p.has_D = p.has_z = true;
+        const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
+        for (Kernel kernel : versions()) check(drawn, DataType::float32, kernel);
+      }
+  for (DataType type : {DataType::float16, DataType::bfloat16}) {
+    const Problem drawn = ch08::make_official_test_problem(in_groups(8, 600, 16, 3), unsigned(seed++));
+    for (Kernel kernel : versions()) check(drawn, type, kernel);
+  }
+  if (ch08_test::why_no_version_5().empty()) {  // version 5 built and able to run here
+    for (std::int64_t seqlen : {8200, 296, 1112})
+      for (DataType type : {DataType::float32, DataType::bfloat16}) {
+        Problem p = in_groups(32, seqlen, 16, 3);
+        p.batch = 1;
+        check(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+      }
+    for (int dstate : {17, 33}) {
+      Problem p = in_groups(32, 4104, dstate, 3);
+      p.batch = 1;
+      check(ch08::make_official_test_problem(p, unsigned(seed++)), DataType::float32, Kernel::checkpoints);
+    }
+  }
+}
+
 TEST_CASE("dstate from 1 to 256", "[gpu]") {
   REQUIRE_GPU();
   for (int dstate : {1, 2, 17, 64, 255, 256}) {

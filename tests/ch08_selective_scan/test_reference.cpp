@@ -211,6 +211,74 @@ TEST_CASE("the last state, fed back as the initial state, continues the sequence
   }
 }
 
+// A sequence run in two calls: the forward of the second half starts from the first's last
+// state, and the backward of the first half gets the second's dinitial_state as its dlast_state.
+// Together they give every gradient of one call over the whole sequence (with a gradient of the
+// whole sequence's last state too): per step, joined; per weight, summed.
+TEST_CASE("two calls over the halves, the state and its gradient handed across, give one call's gradients") {
+  for (bool complex : {false, true}) {
+    const Problem whole = split_in_time_problem(complex, 6);
+    const std::int64_t rows = whole.batch * whole.dim;
+    const Problem dout_draw = ch08::make_official_test_problem(whole, 60);
+    const std::vector<double>& dout = dout_draw.u;  // N(0, 1), the shape of the outputs
+    const std::vector<Complex>& dlast = dout_draw.initial_state;
+    const ch08::Gradients all = ch08::reference_backward(whole, dout, dlast);
+
+    const Problem first = prefix(whole, 0, 4);
+    Problem second = prefix(whole, 4, 5);
+    second.initial_state = ch08::reference_forward(first).last_state;
+    const auto steps = [&](const std::vector<double>& v, std::int64_t begin, std::int64_t length) {
+      std::vector<double> out;
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * whole.seqlen + t)]);
+      return out;
+    };
+    const ch08::Gradients g2 = ch08::reference_backward(second, steps(dout, 4, 5), dlast);
+    const ch08::Gradients g1 = ch08::reference_backward(first, steps(dout, 0, 4), g2.dinitial_state);
+
+    INFO(ch08_test::describe(whole));
+    // Rows along time of the two halves (4 and 5 steps), joined row by row.
+    const auto joined_rows = [](const auto& a, const auto& b, std::int64_t row_count) {
+      std::remove_cvref_t<decltype(a)> out;
+      for (std::int64_t r = 0; r < row_count; ++r) {
+        for (std::int64_t t = 0; t < 4; ++t) out.push_back(a[std::size_t(r * 4 + t)]);
+        for (std::int64_t t = 0; t < 5; ++t) out.push_back(b[std::size_t(r * 5 + t)]);
+      }
+      return out;
+    };
+    const auto joined = [&](const std::vector<double>& a, const std::vector<double>& b) {
+      return joined_rows(a, b, rows);
+    };
+    const auto summed = [](std::vector<Complex> a, const std::vector<Complex>& b) {
+      for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+      return a;
+    };
+    const auto summed_real = [](std::vector<double> a, const std::vector<double>& b) {
+      for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+      return a;
+    };
+    const common::Tolerance tol{1e-12, 1e-12};
+    CHECK_CLOSE("du", common::compare(joined(g1.du, g2.du), all.du, tol));
+    CHECK_CLOSE("ddelta", common::compare(joined(g1.ddelta, g2.ddelta), all.ddelta, tol));
+    CHECK_CLOSE("dz", common::compare(joined(g1.dz, g2.dz), all.dz, tol));
+    CHECK_CLOSE("dA",
+                common::compare(ch08_test::interleaved(summed(g1.dA, g2.dA)), ch08_test::interleaved(all.dA), tol));
+    // A variable B or C has rows along time (batch, groups, dstate); a constant one is a weight.
+    const std::int64_t projections = whole.batch * whole.groups * whole.dstate;
+    const auto dB = whole.variable_B ? joined_rows(g1.dB, g2.dB, projections) : summed(g1.dB, g2.dB);
+    const auto dC = whole.variable_C ? joined_rows(g1.dC, g2.dC, projections) : summed(g1.dC, g2.dC);
+    CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(dB), ch08_test::interleaved(all.dB), tol));
+    CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(dC), ch08_test::interleaved(all.dC), tol));
+    CHECK_CLOSE("dD", common::compare(summed_real(g1.dD, g2.dD), all.dD, tol));
+    CHECK_CLOSE("ddelta_bias", common::compare(summed_real(g1.ddelta_bias, g2.ddelta_bias), all.ddelta_bias, tol));
+    CHECK_CLOSE("dinitial_state", common::compare(ch08_test::interleaved(g1.dinitial_state),
+                                                  ch08_test::interleaved(all.dinitial_state), tol));
+    // ...while without the second half's gradient handed back, the first half's differs.
+    const ch08::Gradients alone = ch08::reference_backward(first, steps(dout, 0, 4));
+    CHECK_FALSE(common::compare(alone.du, g1.du, {1e-6, 1e-6}).ok);
+  }
+}
+
 // Version 5 cuts a long sequence into segments (segment_carry.cuh) on two facts, checked here in
 // fp64. Forwards, a segment maps the state at its start to the state at its end by
 // h -> a h + b, with a = prod_t exp(delta_t A) = exp(A sum_t delta_t) and b its end state from

@@ -203,6 +203,7 @@ std::string check_backward(const BackwardParams& p) {
                                      : check_alignment(p.ddelta_bias, sizeof(float), "ddelta_bias"),
       p.dinitial_state && !f.initial_state ? "dinitial_state is given but initial_state is not"
                                            : check_alignment(p.dinitial_state, sizeof(float), "dinitial_state"),
+      check_alignment(p.dlast_state, sizeof(float), "dlast_state"),
       // Every version's backward sums per-channel partial gradients there.
       p.workspace ? "" : "workspace is required (see backward_workspace_bytes)",
   });
@@ -347,6 +348,7 @@ ScanArgs make_args(const BackwardParams& p) {
   a.du = out(p.du), a.ddelta = out(p.ddelta), a.dz = out(p.dz);
   a.dA = p.dA, a.dB = p.dB, a.dC = p.dC;
   a.dD = p.dD, a.ddelta_bias = p.ddelta_bias, a.dinitial_state = p.dinitial_state;
+  a.dlast_state = p.dlast_state;
   a.deterministic = p.deterministic;
   a.workspace = p.workspace;
   return a;

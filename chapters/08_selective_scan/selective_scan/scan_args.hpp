@@ -49,6 +49,7 @@ struct ScanArgs {
   SequenceArg dout;
   MutableSequenceArg du, ddelta, dz;
   float *dA, *dB, *dC, *dD, *ddelta_bias, *dinitial_state;
+  const float* dlast_state;  // may be null: dL/dh after the last step, 0
   bool deterministic;
 };
 

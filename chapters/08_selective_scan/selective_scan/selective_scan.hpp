@@ -32,7 +32,11 @@
 //   dA, constant dB and dC                          (dim, N)                   fp32 (complex: pairs), contiguous
 //   variable dB and dC                              (batch, G, N, L)           fp32 (complex: (L, 2)), contiguous
 //   dD, ddelta_bias                                 (dim)                      fp32
-//   dinitial_state                                  (batch, dim, N)            fp32 (complex: pairs), contiguous
+//   dinitial_state, dlast_state                     (batch, dim, N)            fp32 (complex: pairs), contiguous
+// A sequence can run in pieces: each piece's forward starts from the last state of the piece
+// before (initial_state <- last_state), and each piece's backward, last piece first, takes the
+// dinitial_state of the piece after it as its dlast_state. The pieces' gradients, per step
+// joined and per weight summed, are one call's.
 // Channel d reads group d / (dim / G) of a variable B or C. Chunk state c is h after the last
 // step of chunk c (steps c * kChunkLength ... (c + 1) * kChunkLength - 1), so the last one equals
 // last_state. The gradient with respect to a complex value p is dL/dRe(p) + i dL/dIm(p), the
@@ -182,14 +186,18 @@ struct BackwardParams {
   Input dout;                  // gradient of out_z when z is given, else of out
   bool deterministic = false;  // no float atomics: bit-identical results run to run
 
-  Output du, ddelta;                // required
-  Output dz;                        // required when z is given
-  float* dA = nullptr;              // required (dim, N), contiguous
-  float* dB = nullptr;              // required: variable (batch, G, N, L), constant (dim, N),
-  float* dC = nullptr;              //   contiguous in both cases
-  float* dD = nullptr;              // required when D is given
-  float* ddelta_bias = nullptr;     // required when delta_bias is given
-  float* dinitial_state = nullptr;  // optional; needs initial_state
+  Output du, ddelta;                   // required
+  Output dz;                           // required when z is given
+  float* dA = nullptr;                 // required (dim, N), contiguous
+  float* dB = nullptr;                 // required: variable (batch, G, N, L), constant (dim, N),
+  float* dC = nullptr;                 //   contiguous in both cases
+  float* dD = nullptr;                 // required when D is given
+  float* ddelta_bias = nullptr;        // required when delta_bias is given
+  float* dinitial_state = nullptr;     // optional; needs initial_state
+  const float* dlast_state = nullptr;  // optional: the gradient of the loss with respect to the
+                                       //   forward's last_state (batch, dim, N), fp32 (complex:
+                                       //   pairs), contiguous; absent, 0: what a later call over
+                                       //   the sequence's next piece hands back (its dinitial_state)
 
   void* workspace = nullptr;  // backward_workspace_bytes(*this) bytes
 };

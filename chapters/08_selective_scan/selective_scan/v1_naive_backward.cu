@@ -30,7 +30,10 @@ __global__ void naive_backward_kernel(ScanArgs args, WorkspaceLayout workspace) 
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
     Channel<Input, kComplex> ch(args, bd);
     if (has_state) ch.at_state(n);
-    S g_next = state_zero<S>(), a_next = state_zero<S>();  // g and Abar of step t + 1
+    // g and Abar of step t + 1; past the last step, conj(Abar) g is what the caller hands back to
+    // h there (dlast_state), so the pair starts as (dlast_state, 1).
+    S g_next = state_zero<S>(), a_next = state_one<S>();
+    if (has_state && args.dlast_state) g_next = load_state<S>(args.dlast_state, ch.state_index(n));
     S dA = state_zero<S>(), dB = state_zero<S>(), dC = state_zero<S>();
     float dD = 0, ddelta_bias = 0;  // per step-thread, summed over the block at the end
     for (std::int64_t c = args.chunks - 1; c >= 0; --c) {

@@ -86,8 +86,11 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
 
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
     Channel<Input, kComplex> ch(args, bd);
-    for (int n = threadIdx.x; n < args.dstate; n += kThreads)
-      carry[n] = sum_dA[n] = sum_dB[n] = sum_dC[n] = state_zero<S>();
+    for (int n = threadIdx.x; n < args.dstate; n += kThreads) {
+      sum_dA[n] = sum_dB[n] = sum_dC[n] = state_zero<S>();
+      // What enters the last step from after it: the caller's gradient of the last state, or 0.
+      carry[n] = args.dlast_state ? load_state<S>(args.dlast_state, ch.state_index(n)) : state_zero<S>();
+    }
     float dD = 0, ddelta_bias = 0;  // this thread's share
     const std::int64_t chunks = (args.seqlen + kChunk - 1) / kChunk;
     for (std::int64_t c = chunks - 1; c >= 0; --c) {

@@ -74,6 +74,7 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       if (n >= args.dstate) continue;  // A = B = C = 0: g and h stay 0
       A[k] = args.A[ch.d * args.A_dim_stride + n];
       A2[k] = log2_scaled(A[k]);
+      if (args.dlast_state) q[k] = args.dlast_state[ch.state_index(n)];  // what enters the last step
       if (!args.B.variable) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!args.C.variable) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }

@@ -409,6 +409,9 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       if (n >= args.dstate) continue;  // A = B = C = 0: g and h stay 0
       A[k] = args.A[ch.d * args.A_dim_stride + n];
       A2[k] = log2_scaled(A[k]);
+      // What enters the last step from after it (the last segment's; the others fold theirs).
+      // Not for the lanes past a group's channels: their gradients must stay 0.
+      if (live && args.dlast_state) q[k] = args.dlast_state[ch.state_index(n)];
       if (!B_var) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!C_var) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
@@ -552,7 +555,13 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
         if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = delta_sum;
       }
       if (w.summarizes_backwards()) {
+        // The last segment walks from the caller's gradient of the last state, as segment 0's
+        // forward summary walks from the initial state.
         float back[K] = {}, delta_sum = 0.f;
+        if (segment + 1 == segments && live && args.dlast_state)
+#pragma unroll
+          for (int k = 0; k < K; ++k)
+            if (state(k) < args.dstate) back[k] = args.dlast_state[ch.state_index(state(k))];
         for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
           const int s_ring = take(w, tile_ref(t0, Walk::carry));
           const Slot<Input>& tile = sh.slots[s_ring];
