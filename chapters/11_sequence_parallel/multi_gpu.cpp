@@ -1,5 +1,6 @@
 #include "multi_gpu.hpp"
 
+#include "device_buffer.hpp"
 #include "device_problem.hpp"
 #include "sequence_parallel.hpp"
 #include "slices.hpp"
@@ -51,6 +52,41 @@ std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_sc
         sequence_parallel::forward(d.forward_params(), {comms[std::size_t(r)]});
         if (cudaDeviceSynchronize() != cudaSuccess) throw std::runtime_error("cudaDeviceSynchronize");
         results[std::size_t(r)] = d.forward_result();
+      } catch (...) {
+        failures[std::size_t(r)] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (ncclComm_t comm : comms) ncclCommDestroy(comm);
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+std::vector<SlicedRun> run_sliced_backward(const ch08::Problem& p, selective_scan::DataType type, int ranks,
+                                           const std::vector<double>& dout, const std::vector<ch08::Complex>& dlast) {
+  std::vector<ncclComm_t> comms = communicators(ranks);
+  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks);
+  const std::vector<double> initial = real_parts(p.initial_state);
+  std::vector<SlicedRun> results(static_cast<std::size_t>(ranks));
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        if (cudaSetDevice(r) != cudaSuccess) throw std::runtime_error("cudaSetDevice");
+        const Slice& slice = slices[std::size_t(r)];
+        ch08::DeviceProblem d(ch11::slice_of(p, slice, initial), type, selective_scan::Kernel::automatic);
+        d.poison_outputs();
+        common::DeviceBuffer<float> entering(std::size_t(p.batch * p.dim * p.dstate));
+        entering.poison();
+        const sequence_parallel::Slicing slicing{comms[std::size_t(r)]};
+        sequence_parallel::forward(d.forward_params(), slicing, nullptr, entering.data());
+        d.set_dout(ch11::cut(dout, p.batch * p.dim, p.seqlen, slice));
+        d.set_dlast_state(dlast);
+        sequence_parallel::backward(d.backward_params(), slicing, entering.data());
+        if (cudaDeviceSynchronize() != cudaSuccess) throw std::runtime_error("cudaDeviceSynchronize");
+        results[std::size_t(r)] = {d.forward_result(), d.gradients()};
       } catch (...) {
         failures[std::size_t(r)] = std::current_exception();
       }

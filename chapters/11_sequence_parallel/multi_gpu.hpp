@@ -28,4 +28,15 @@ common::Tolerance sliced_tolerance(selective_scan::DataType type);
 // out, out_z and last state, in rank order.
 std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks);
 
+// One sliced forward and backward of `p` on GPUs 0 .. ranks − 1, the loss's gradients dout (of the
+// whole sequence's out_z, or out without z) and dlast (of its last state; empty: none): each
+// rank's outputs and gradients, in rank order. Every rank's dA, dD and ddelta_bias are the whole
+// sequence's (summed over the ranks); rank 0's dinitial_state is the sequence's.
+struct SlicedRun {
+  ch08::ForwardResult forward;
+  ch08::Gradients gradients;
+};
+std::vector<SlicedRun> run_sliced_backward(const ch08::Problem& p, selective_scan::DataType type, int ranks,
+                                           const std::vector<double>& dout, const std::vector<ch08::Complex>& dlast);
+
 }  // namespace ch11

@@ -58,6 +58,42 @@ __global__ void fold_kernel(const float* gathered, const float* A, std::int64_t 
 }
 // [/snippet:gpu_fold]
 
+// [snippet:gpu_fold_backward]
+// The backward's fold, one thread a state element: the sequence's dlast_state (or 0) carried back
+// through the summaries of ranks − 1 .. rank + 1, the gradient handed across this rank's end.
+__global__ void fold_backward_kernel(const float* gathered, const float* A, std::int64_t A_dim_stride,
+                                     const float* dlast, float* handed, selective_scan::Sizes s, int rank, int ranks) {
+  const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < states;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t n = e % s.dstate, channel = e / s.dstate, d = channel % s.dim;
+    const float a = A[d * A_dim_stride + n];
+    float q = dlast ? dlast[e] : 0.f;
+    for (int k = ranks - 1; k > rank; --k)
+      q = expf(a * gathered[k * summary + states + channel]) * q + gathered[k * summary + e];
+    handed[e] = q;
+  }
+}
+// [/snippet:gpu_fold_backward]
+
+// Σδ of every channel of the slice into sums (step_sums_kernel in the input type).
+void launch_step_sums(const selective_scan::ForwardParams& slice, float* sums, cudaStream_t stream) {
+  const unsigned warps_per_block = 8,
+                 blocks = unsigned((slice.sizes.batch * slice.sizes.dim + warps_per_block - 1) / warps_per_block);
+  switch (slice.input_type) {
+    case selective_scan::DataType::float32:
+      step_sums_kernel<float><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, sums);
+      break;
+    case selective_scan::DataType::float16:
+      step_sums_kernel<__half><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, sums);
+      break;
+    case selective_scan::DataType::bfloat16:
+      step_sums_kernel<__nv_bfloat16><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, sums);
+      break;
+  }
+  check(cudaPeekAtLastError(), "the step sums' launch");
+}
+
 template <class T>
 class Scratch {
  public:
@@ -86,7 +122,8 @@ std::string validate(const selective_scan::ForwardParams& p, const Slicing& slic
 }
 
 // [snippet:gpu_forward]
-void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing, cudaStream_t stream) {
+void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing, cudaStream_t stream,
+             float* entering_state) {
   if (std::string problem = validate(slice, slicing); !problem.empty())
     throw selective_scan::Error("sequence_parallel::forward: " + problem);
   int rank = 0, ranks = 1;
@@ -95,26 +132,15 @@ void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing,
   const selective_scan::Sizes& s = slice.sizes;
   const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
   Scratch<float> own(std::size_t(summary), stream), gathered(std::size_t(summary * ranks), stream),
-      carry(std::size_t(states), stream);
+      scratch_carry(entering_state ? 0 : std::size_t(states), stream);
+  float* carry = entering_state ? entering_state : scratch_carry.get();
 
   // 1. The slice from zero: its last state and its Σδ, this rank's summary.
   selective_scan::ForwardParams from_zero = slice;
   from_zero.initial_state = nullptr;
   from_zero.last_state = own.get();
   selective_scan::forward(from_zero, stream);
-  const unsigned warps_per_block = 8, blocks = unsigned((s.batch * s.dim + warps_per_block - 1) / warps_per_block);
-  switch (slice.input_type) {
-    case selective_scan::DataType::float32:
-      step_sums_kernel<float><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
-      break;
-    case selective_scan::DataType::float16:
-      step_sums_kernel<__half><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
-      break;
-    case selective_scan::DataType::bfloat16:
-      step_sums_kernel<__nv_bfloat16><<<blocks, 32 * warps_per_block, 0, stream>>>(slice, own.get() + states);
-      break;
-  }
-  check(cudaPeekAtLastError(), "the step sums' launch");
+  launch_step_sums(slice, own.get() + states, stream);
 
   // 2. Every rank's summary to every rank.
   check(ncclAllGather(own.get(), gathered.get(), std::size_t(summary), ncclFloat, slicing.comm, stream),
@@ -122,15 +148,75 @@ void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing,
 
   // 3. The state entering this rank's slice.
   fold_kernel<<<unsigned((states + 255) / 256), 256, 0, stream>>>(gathered.get(), slice.A, slice.A_dim_stride,
-                                                                  slice.initial_state, carry.get(), s, rank);
+                                                                  slice.initial_state, carry, s, rank);
   check(cudaPeekAtLastError(), "the fold's launch");
 
   // 4. The slice again, from that state.
   selective_scan::ForwardParams entered = slice;
-  entered.initial_state = carry.get();
+  entered.initial_state = carry;
   if (rank != ranks - 1) entered.last_state = nullptr;
   selective_scan::forward(entered, stream);
 }
 // [/snippet:gpu_forward]
+
+std::string validate(const selective_scan::BackwardParams& p, const Slicing& slicing, const float* entering_state) {
+  if (std::string problem = validate(p.forward, slicing); !problem.empty()) return problem;
+  if (!entering_state) return "the backward needs the state entering the slice (forward's entering_state)";
+  if (p.dinitial_state && !p.forward.initial_state) return "dinitial_state is given but initial_state is not";
+  selective_scan::BackwardParams entered = p;
+  entered.forward.initial_state = entering_state;
+  return selective_scan::validate(entered);
+}
+
+// [snippet:gpu_backward]
+void backward(const selective_scan::BackwardParams& slice, const Slicing& slicing, const float* entering_state,
+              cudaStream_t stream) {
+  if (std::string problem = validate(slice, slicing, entering_state); !problem.empty())
+    throw selective_scan::Error("sequence_parallel::backward: " + problem);
+  int rank = 0, ranks = 1;
+  check(ncclCommUserRank(slicing.comm, &rank), "ncclCommUserRank");
+  check(ncclCommCount(slicing.comm, &ranks), "ncclCommCount");
+  const selective_scan::Sizes& s = slice.forward.sizes;
+  const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
+  Scratch<float> own(std::size_t(summary), stream), gathered(std::size_t(summary * ranks), stream),
+      handed(std::size_t(states), stream);
+
+  // 1. The slice's backward with nothing handed back across its end: the q leaving its first
+  //    step, and its Σδ, this rank's summary. (Its other gradients are written again in 4.)
+  selective_scan::BackwardParams alone = slice;
+  alone.forward.initial_state = entering_state;
+  alone.dlast_state = nullptr;
+  alone.dinitial_state = own.get();
+  selective_scan::backward(alone, stream);
+  launch_step_sums(slice.forward, own.get() + states, stream);
+
+  // 2. Every rank's summary to every rank.
+  check(ncclAllGather(own.get(), gathered.get(), std::size_t(summary), ncclFloat, slicing.comm, stream),
+        "ncclAllGather");
+
+  // 3. The gradient handed back across this rank's end.
+  fold_backward_kernel<<<unsigned((states + 255) / 256), 256, 0, stream>>>(
+      gathered.get(), slice.forward.A, slice.forward.A_dim_stride, slice.dlast_state, handed.get(), s, rank, ranks);
+  check(cudaPeekAtLastError(), "the backward fold's launch");
+
+  // 4. The slice's backward again, with it.
+  selective_scan::BackwardParams entered = slice;
+  entered.forward.initial_state = entering_state;
+  entered.dlast_state = handed.get();
+  entered.dinitial_state = rank == 0 ? slice.dinitial_state : nullptr;
+  selective_scan::backward(entered, stream);
+
+  // 5. The weights' gradients of the whole sequence: every rank's summed.
+  const auto sum_over_ranks = [&](float* gradient, std::int64_t count, const char* what) {
+    if (gradient)
+      check(ncclAllReduce(gradient, gradient, std::size_t(count), ncclFloat, ncclSum, slicing.comm, stream), what);
+  };
+  check(ncclGroupStart(), "ncclGroupStart");
+  sum_over_ranks(slice.dA, s.dim * s.dstate, "ncclAllReduce of dA");
+  sum_over_ranks(slice.dD, s.dim, "ncclAllReduce of dD");
+  sum_over_ranks(slice.ddelta_bias, s.dim, "ncclAllReduce of ddelta_bias");
+  check(ncclGroupEnd(), "ncclGroupEnd");
+}
+// [/snippet:gpu_backward]
 
 }  // namespace sequence_parallel

@@ -9,8 +9,22 @@
 //   4. the slice scanned again from that state: its outputs, and on the last rank the
 //      sequence's last state.
 // Real A, B and C variable (Mamba's). ForwardParams::initial_state is the whole sequence's, given
-// to every rank alike (or to none); last_state is written by the last rank. Asynchronous on
-// `stream`, like chapter 08's forward; the scratch it needs is ordered on that stream.
+// to every rank alike (or to none); last_state is written by the last rank. entering_state
+// (optional, (batch, dim, N) fp32): where the forward leaves the state entering the rank's slice,
+// which the backward needs. Asynchronous on `stream`, like chapter 08's forward; the scratch it
+// needs is ordered on that stream.
+//
+// The backward mirrors it, the other way along the sequence, with chapter 08's backward:
+//   1. the rank's slice backward with nothing handed back from later slices: the gradient q that
+//      leaves its first step (its dinitial_state), and its Σδ again: the slice's summary;
+//   2. one all-gather of every rank's summary;
+//   3. the summaries of the ranks after this one folded into the gradient handed back across the
+//      slice's end: q ← q_k + exp(A Σδ_k) q, from the sequence's dlast_state (or 0);
+//   4. the slice backward again, that gradient as its dlast_state: its gradients;
+//   5. the weights' gradients (dA, dD, ddelta_bias) summed over the ranks (an all-reduce).
+// BackwardParams::forward is the rank's forward parameters as given to forward(); dlast_state is
+// the whole sequence's, given to every rank alike (or to none); dinitial_state is written by rank
+// 0, the gradient of the whole sequence's initial state.
 #pragma once
 
 #include "selective_scan.hpp"
@@ -27,6 +41,10 @@ struct Slicing {
 
 // The line why a call cannot be sliced (empty when it can): chapter 08's validate() first.
 std::string validate(const selective_scan::ForwardParams& slice, const Slicing& slicing);
-void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing, cudaStream_t stream = nullptr);
+void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing, cudaStream_t stream = nullptr,
+             float* entering_state = nullptr);
+std::string validate(const selective_scan::BackwardParams& slice, const Slicing& slicing, const float* entering_state);
+void backward(const selective_scan::BackwardParams& slice, const Slicing& slicing, const float* entering_state,
+              cudaStream_t stream = nullptr);
 
 }  // namespace sequence_parallel
