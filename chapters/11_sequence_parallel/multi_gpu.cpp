@@ -8,6 +8,8 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
@@ -33,6 +35,13 @@ std::vector<ncclComm_t> communicators(int ranks) {
 
 common::Tolerance sliced_tolerance(selective_scan::DataType type) {
   return type == selective_scan::DataType::float32 ? common::Tolerance{1e-4, 1e-3} : common::Tolerance{5e-2, 3e-2};
+}
+
+common::Tolerance sliced_gradient_tolerance(selective_scan::DataType type, const std::vector<double>& reference) {
+  double scale = 1;
+  for (double v : reference) scale = std::max(scale, std::abs(v));
+  const common::Tolerance t = sliced_tolerance(type);
+  return {t.atol * scale, t.rtol};
 }
 
 std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks) {

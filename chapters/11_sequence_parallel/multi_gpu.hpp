@@ -23,6 +23,9 @@ std::vector<ncclComm_t> communicators(int ranks);
 // The bounds a sliced forward's outputs in `type` are held to against the whole sequence's fp64
 // reference: fp32's, or the 16-bit inputs' rounding.
 common::Tolerance sliced_tolerance(selective_scan::DataType type);
+// A gradient's bounds: sliced_tolerance's with its absolute part scaled by the reference's largest
+// value (at least 1), for the weights' gradients are sums over thousands of steps.
+common::Tolerance sliced_gradient_tolerance(selective_scan::DataType type, const std::vector<double>& reference);
 
 // One sliced forward of `p` (inputs as the GPU holds them) on GPUs 0 .. ranks − 1: each rank's
 // out, out_z and last state, in rank order.

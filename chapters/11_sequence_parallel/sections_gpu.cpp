@@ -16,14 +16,16 @@
 namespace ch11 {
 
 void section_gpus(common::Notebook& nb) {
-  nb.section("The sliced forward on this machine's GPUs, through NCCL");
+  nb.section("The sliced forward and backward on this machine's GPUs, through NCCL");
   nb.text(
       "Batch 2, 24 channels in 2 groups, 2 × 2048 + 37 steps, 16 states, every option; one thread and one NCCL "
-      "communicator a GPU. Each rank runs sequence_parallel::forward on its slice; the ranks' outputs, put back in "
-      "order, against the whole sequence's fp64 reference.");
-  if (!nb.gpu()) return nb.gpu_skip("the multi-GPU forward");
+      "communicator a GPU. Each rank runs sequence_parallel::forward on its slice, then sequence_parallel::backward "
+      "with dout drawn from N(0, 1); the ranks' outputs and per-step gradients, put back in order, and the weights' "
+      "gradients (summed over the ranks), against the whole sequence's fp64 reference.");
+  if (!nb.gpu()) return nb.gpu_skip("the multi-GPU forward and backward");
   const int gpus = usable_gpus();
-  if (gpus < 2) return nb.skip("the multi-GPU forward", fmt::format("{} GPU here; it needs at least 2", gpus));
+  if (gpus < 2)
+    return nb.skip("the multi-GPU forward and backward", fmt::format("{} GPU here; it needs at least 2", gpus));
   ch08::Problem shape;
   shape.batch = 2, shape.dim = 24, shape.seqlen = 2 * 2048 + 37, shape.dstate = 16, shape.groups = 2;
   shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
@@ -33,8 +35,25 @@ void section_gpus(common::Notebook& nb) {
     std::vector<std::vector<double>> out;
     for (const ch08::ForwardResult& r : run_sliced(p, type, gpus)) out.push_back(r.out_z);
     const common::Tolerance tol = sliced_tolerance(type);
-    nb.check(fmt::format("{} GPUs, {}: out_z", gpus, type == selective_scan::DataType::float32 ? "fp32" : "bf16"),
+    const char* name = type == selective_scan::DataType::float32 ? "fp32" : "bf16";
+    nb.check(fmt::format("{} GPUs, {}: out_z", gpus, name),
              common::compare(joined(out, p.batch * p.dim), whole.out_z, tol));
+
+    const std::vector<double> dout = ch08::round_to(ch08::make_official_test_problem(shape, 6).u, type);
+    const ch08::Gradients expected = ch08::reference_backward(p, dout);
+    const std::vector<SlicedRun> runs = run_sliced_backward(p, type, gpus, dout, {});
+    std::vector<std::vector<double>> du, ddelta;
+    for (const SlicedRun& r : runs) du.push_back(r.gradients.du), ddelta.push_back(r.gradients.ddelta);
+    const auto check_gradient = [&](const std::string& what, const std::vector<double>& got,
+                                    const std::vector<double>& ref) {
+      nb.check(fmt::format("{} GPUs, {}: {}", gpus, name, what),
+               common::compare(got, ref, sliced_gradient_tolerance(type, ref)));
+    };
+    check_gradient("du", joined(du, p.batch * p.dim), expected.du);
+    check_gradient("ddelta", joined(ddelta, p.batch * p.dim), expected.ddelta);
+    check_gradient("dA (summed over the ranks)", real_parts(runs.front().gradients.dA), real_parts(expected.dA));
+    check_gradient("dinitial_state (rank 0)", real_parts(runs.front().gradients.dinitial_state),
+                   real_parts(expected.dinitial_state));
   }
 }
 

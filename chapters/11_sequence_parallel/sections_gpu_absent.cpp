@@ -4,8 +4,8 @@
 namespace ch11 {
 
 void section_gpus(common::Notebook& nb) {
-  nb.section("The sliced forward on this machine's GPUs, through NCCL");
-  nb.skip("the multi-GPU forward", "this build has no NCCL (none found, or -DBOOK_NCCL=OFF)");
+  nb.section("The sliced forward and backward on this machine's GPUs, through NCCL");
+  nb.skip("the multi-GPU forward and backward", "this build has no NCCL (none found, or -DBOOK_NCCL=OFF)");
 }
 
 void section_scaling(common::Notebook& nb) {

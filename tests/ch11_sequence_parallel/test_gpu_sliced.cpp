@@ -75,13 +75,8 @@ TEST_CASE("the sliced backward on several GPUs gives the whole sequence's fp64 g
         ++c;
         const std::vector<ch11::SlicedRun> sliced = ch11::run_sliced_backward(p, type, ranks, dout, dlast);
         const ch08::Gradients whole = ch08::reference_backward(p, dout, dlast);
-        // The outputs' bounds, their absolute part scaled by the tensor's largest value: the
-        // weights' gradients are sums over thousands of steps.
         const auto compare = [&](const std::vector<double>& got, const std::vector<double>& ref) {
-          double scale = 1;
-          for (double v : ref) scale = std::max(scale, std::abs(v));
-          const common::Tolerance t = ch11::sliced_tolerance(type);
-          return common::compare(got, ref, {t.atol * scale, t.rtol});
+          return common::compare(got, ref, ch11::sliced_gradient_tolerance(type, ref));
         };
         const auto per_step = [&](auto field, std::int64_t rows) {
           std::vector<std::vector<double>> pieces;
