@@ -13,8 +13,8 @@
 //      ratios (official / ours), the bytes a step moves and the share of the copy's speed.
 // The official kernel time is its kernels' own (torch.profiler, calls back to back, so a state that
 // fits in the L2 cache is read from it), its call time CUDA events around the Python call. Ours:
-// the kernel's events with the L2 flushed first (kernel) and left warm (kernel_warm, as the official
-// kernels are timed), and the host's clock around step() and a synchronise (call), which also
+// the kernel's events with the L2 flushed first (kernel) and 20 steps back to back between one
+// pair of events, the L2 left warm (kernel_warm, as the official kernels are timed), and the host's clock around step() and a synchronise (call), which also
 // counts the wake-up: the stricter figure for ours.
 // scripts/step-bench runs the official benchmark and then this on the same shapes.
 //

@@ -2,8 +2,9 @@
 //   kernel       the GPU's time alone, the L2 cache flushed (written over) first: CUDA events
 //                around step() on the default stream, issued behind a spinning kernel
 //                (grid/busy_gpu.hpp) so that the events see the kernel, not the host's issue;
-//   kernel_warm  the same with the L2 cache as the last repetition left it, the state in it where it
-//                fits: how the official kernels' times are taken (their calls back to back);
+//   kernel_warm  20 steps back to back between one pair of events, the span ÷ 20, the L2 cache as
+//                the step before left it (the state in it where it fits): how the official
+//                kernels' times are taken (the profiler's kernel durations of calls back to back);
 //   call         what a caller waits: the host's clock around step() and a stream synchronise, from
 //                an idle GPU, the L2 flushed first (validation, planning, launch, run and wake-up);
 //   graph        the generation loop's form: the step captured once into a CUDA graph, each
