@@ -32,10 +32,12 @@ int element_bytes(selective_scan::DataType t) { return t == selective_scan::Data
 
 // One rank's tensors for `length` positions and chapter 08's parameters over them, filled on its GPU.
 struct RankData {
-  Bytes u, delta, z, B, C, out, out_z;
-  common::DeviceBuffer<float> A, D, delta_bias, chunk_states;
-  Bytes workspace;
+  Bytes u, delta, z, B, C, out, out_z, dout, du, ddelta, dz;
+  common::DeviceBuffer<float> A, D, delta_bias, chunk_states, dA, dB, dC, dD, ddelta_bias, entering;
+  Bytes workspace, backward_workspace;
   selective_scan::ForwardParams params;
+  selective_scan::BackwardParams backward;
+  bool has_backward = false;  // its buffers fit beside the forward's
   double bytes = 0;
 
   RankData(const ScalingShape& s, std::int64_t length, std::uint64_t seed) {
@@ -86,8 +88,43 @@ struct RankData {
     p.chunk_states = chunk_states.data();
     workspace = Bytes(selective_scan::forward_workspace_bytes(p));
     p.workspace = workspace.size() ? workspace.data() : nullptr;
+
     bytes = double(5 * sequence * e + 2 * projection * e + chunk_states.bytes() + workspace.size());
+    try {
+      make_backward(s, length, seed);
+    } catch (const std::exception&) {  // the backward's buffers do not fit: the forward is timed alone
+      for (Bytes* b : {&dout, &du, &ddelta, &dz, &backward_workspace}) *b = Bytes();
+      for (common::DeviceBuffer<float>* f : {&dA, &dB, &dC, &dD, &ddelta_bias, &entering})
+        *f = common::DeviceBuffer<float>();
+      cudaGetLastError();  // the failed allocation's error is not the next call's
+    }
     CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  // The backward's: dout ~ N(0, 1) on the GPU, every gradient, and the state entering the slice.
+  void make_backward(const ScalingShape& s, std::int64_t length, std::uint64_t seed) {
+    const std::size_t e = std::size_t(element_bytes(s.type));
+    const std::size_t sequence = std::size_t(s.batch * s.dim * length),
+                      projection = std::size_t(s.batch * s.dstate * length);
+    const std::int64_t row = length;
+    using ch08::grid::fill_normal_input;
+    dout = Bytes(sequence * e), du = Bytes(sequence * e), ddelta = Bytes(sequence * e), dz = Bytes(sequence * e);
+    fill_normal_input(dout.data(), std::int64_t(sequence), s.type, seed + 6, 1.0f);
+    dA = common::DeviceBuffer<float>(std::size_t(s.dim * s.dstate));
+    dB = common::DeviceBuffer<float>(projection), dC = common::DeviceBuffer<float>(projection);
+    dD = common::DeviceBuffer<float>(std::size_t(s.dim)), ddelta_bias = common::DeviceBuffer<float>(std::size_t(s.dim));
+    entering = common::DeviceBuffer<float>(std::size_t(s.batch * s.dim * s.dstate));
+    selective_scan::BackwardParams& b = backward;
+    b.forward = params;
+    b.dout = {dout.data(), s.type, s.dim * row, row};
+    b.du = {du.data(), s.type, s.dim * row, row};
+    b.ddelta = {ddelta.data(), s.type, s.dim * row, row};
+    b.dz = {dz.data(), s.type, s.dim * row, row};
+    b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data(), b.dD = dD.data(), b.ddelta_bias = ddelta_bias.data();
+    backward_workspace = Bytes(selective_scan::backward_workspace_bytes(b));
+    b.workspace = backward_workspace.data();
+    bytes += double(4 * sequence * e + dB.bytes() + dC.bytes() + backward_workspace.size());
+    has_backward = true;
   }
 };
 
@@ -118,13 +155,13 @@ ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) 
   const std::vector<ncclComm_t> comms =
       ranks > 1 ? communicators(ranks) : std::vector<ncclComm_t>(static_cast<std::size_t>(ranks), nullptr);
   std::barrier start(ranks);
-  std::vector<double> forward(static_cast<std::size_t>(ranks)), gather(static_cast<std::size_t>(ranks)),
-      bytes(static_cast<std::size_t>(ranks));
+  std::vector<double> forward(static_cast<std::size_t>(ranks)), both(static_cast<std::size_t>(ranks)),
+      gather(static_cast<std::size_t>(ranks)), bytes(static_cast<std::size_t>(ranks));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(ranks));
   std::vector<std::thread> threads;
   // Every rank first makes its data; where one cannot (its slice does not fit), none goes on to a
   // collective that the missing rank would never join.
-  std::atomic<bool> failed{false};
+  std::atomic<bool> failed{false}, backward_everywhere{true};
   for (int r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
       std::optional<RankData> data;
@@ -132,6 +169,7 @@ ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) 
         CUDA_CHECK(cudaSetDevice(r));
         data.emplace(shape, slices[std::size_t(r)].length(), 1000u * std::uint64_t(r));
         bytes[std::size_t(r)] = data->bytes;
+        if (!data->has_backward) backward_everywhere = false;
       } catch (...) {
         failures[std::size_t(r)] = std::current_exception();
         failed = true;
@@ -144,12 +182,25 @@ ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) 
           if (ranks == 1)
             selective_scan::forward(data->params);
           else
-            sequence_parallel::forward(data->params, slicing);
+            sequence_parallel::forward(data->params, slicing, nullptr, data->entering.data());
+        };
+        const auto run_both = [&] {
+          run();
+          if (ranks == 1)
+            selective_scan::backward(data->backward);
+          else
+            sequence_parallel::backward(data->backward, slicing, data->entering.data());
         };
         run();  // warm-up
         std::vector<double> samples;
         for (int i = 0; i < repetitions; ++i) samples.push_back(time_once(start, run));
         forward[std::size_t(r)] = common::summarize(samples).median_ms;
+        if (backward_everywhere) {  // every rank or none: the backward's collectives need them all
+          run_both();               // warm-up
+          std::vector<double> samples_both;
+          for (int i = 0; i < repetitions; ++i) samples_both.push_back(time_once(start, run_both));
+          both[std::size_t(r)] = common::summarize(samples_both).median_ms;
+        }
         if (ranks > 1) {
           // The collective alone: an all-gather of one summary a rank, b·d·(n + 1) floats.
           const std::size_t summary = std::size_t(shape.batch * shape.dim * (shape.dstate + 1));
@@ -174,6 +225,7 @@ ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) 
   ScalingTime t;
   t.ranks = ranks;
   t.forward_ms = *std::max_element(forward.begin(), forward.end());
+  t.forward_backward_ms = *std::max_element(both.begin(), both.end());
   t.gather_ms = *std::max_element(gather.begin(), gather.end());
   t.gpu_bytes = *std::max_element(bytes.begin(), bytes.end());
   return t;

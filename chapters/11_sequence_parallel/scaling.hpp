@@ -1,6 +1,6 @@
-// The time of one long sequence's forward on 1 GPU (chapter 08's library) and on several
-// (sequence_parallel::forward, one thread and one NCCL communicator a GPU), on data drawn on the
-// GPUs (chapter 08's grid_fill.hpp): the chapter's scaling table.
+// The time of one long sequence's forward, and forward + backward, on 1 GPU (chapter 08's library)
+// and on several (sequence_parallel::forward and backward, one thread and one NCCL communicator a
+// GPU), on data drawn on the GPUs (chapter 08's grid_fill.hpp): the chapter's scaling table.
 #pragma once
 
 #include "selective_scan.hpp"
@@ -17,12 +17,14 @@ struct ScalingShape {
 
 struct ScalingTime {
   int ranks = 1;
-  double forward_ms = 0;  // the slowest rank's median: what a step waits for
-  double gather_ms = 0;   // an all-gather of the summaries alone, median (0 on one GPU)
-  double gpu_bytes = 0;   // what each rank allocates (the largest slice's)
+  double forward_ms = 0;           // the slowest rank's median: what a step waits for
+  double forward_backward_ms = 0;  // the same for a forward and then a backward (dout drawn on the GPU);
+                                   //   0 where the backward's buffers do not fit beside the forward's
+  double gather_ms = 0;            // an all-gather of the summaries alone, median (0 on one GPU)
+  double gpu_bytes = 0;            // what each rank allocates (the largest slice's)
 };
 
-// Medians of `repetitions` forwards after one warm-up; every rank starts each together (a host
+// Medians of `repetitions` forwards, then of as many forwards + backwards, after a warm-up of each; every rank starts each together (a host
 // barrier), timed with CUDA events on its own GPU. Throws (a CUDA error) where a slice does not
 // fit in its GPU's memory, before any rank runs.
 ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions);
