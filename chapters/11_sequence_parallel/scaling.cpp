@@ -149,9 +149,10 @@ double time_once(std::barrier<>& start, Call&& call) {
 
 }  // namespace
 
-ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions) {
-  if (ranks < 1 || repetitions < 1) throw std::invalid_argument("ch11: time_forward: ranks and repetitions from 1");
-  const std::vector<Slice> slices = split(shape.seqlen, ranks);
+ScalingTime time_scaling(const ScalingShape& shape, int ranks, int repetitions) {
+  if (ranks < 1 || repetitions < 1) throw std::invalid_argument("ch11: time_scaling: ranks and repetitions from 1");
+  const std::vector<Slice> slices =
+      shape.balance_forward ? split_for_forward(shape.seqlen, ranks) : split(shape.seqlen, ranks);
   const std::vector<ncclComm_t> comms =
       ranks > 1 ? communicators(ranks) : std::vector<ncclComm_t>(static_cast<std::size_t>(ranks), nullptr);
   std::barrier start(ranks);

@@ -13,6 +13,10 @@ struct ScalingShape {
   std::int64_t batch = 1, dim = 1536, seqlen = 1 << 20;
   int dstate = 16;
   selective_scan::DataType type = selective_scan::DataType::bfloat16;
+  // How the sequence is cut: evenly (split), or rank 0 twice the others (split_for_forward: it
+  // scans once in the forward, the others twice; in the backward it is the last rank that
+  // scans once).
+  bool balance_forward = false;
 };
 
 struct ScalingTime {
@@ -27,6 +31,6 @@ struct ScalingTime {
 // Medians of `repetitions` forwards, then of as many forwards + backwards, after a warm-up of each; every rank starts each together (a host
 // barrier), timed with CUDA events on its own GPU. Throws (a CUDA error) where a slice does not
 // fit in its GPU's memory, before any rank runs.
-ScalingTime time_forward(const ScalingShape& shape, int ranks, int repetitions);
+ScalingTime time_scaling(const ScalingShape& shape, int ranks, int repetitions);
 
 }  // namespace ch11

@@ -63,9 +63,10 @@ void section_scaling(common::Notebook& nb) {
   const bool bench = nb.options().bench;
   nb.text(fmt::format(
       "Batch 1, 1536 channels, 16 states, bf16, softplus, D and the gate on; data made on the GPUs. 1 GPU: chapter "
-      "08's forward (and backward) on the whole sequence; more: sequence_parallel::forward (and backward), the "
-      "sequence cut evenly, every rank started together, the slowest rank's median of {} calls. The all-gather is "
-      "timed alone on the same summaries.",
+      "08's forward (and backward) on the whole sequence; more: sequence_parallel::forward (and backward), every "
+      "rank started together, the slowest rank's median of {} calls, the sequence cut evenly, and for the forward "
+      "also with rank 0's slice twice the others' (split_for_forward: rank 0 scans once, the others twice). The "
+      "all-gather is timed alone on the same summaries.",
       bench ? 10 : 5));
   if (!nb.gpu()) return nb.gpu_skip("the scaling");
   const int gpus = usable_gpus();
@@ -80,39 +81,42 @@ void section_scaling(common::Notebook& nb) {
   figure.log_y = true;
   // GPUs 1, 2, 4, 8 evenly apart, the key inside: outside, it took half the plot's width.
   figure.settings = {"set logscale x 2", "set xtics (1, 2, 4, 8)", "set format x '%g'", "set key inside top right"};
+  const auto ms = [](double v) { return v > 0 ? fmt::format("{:.3f}", v) : std::string("does not fit"); };
+  const auto times = [](double one, double v) { return one > 0 && v > 0 ? fmt::format("{:.2f}×", one / v) : "-"; };
   for (const std::int64_t L :
        bench ? std::vector<std::int64_t>{1 << 20, 1 << 22} : std::vector<std::int64_t>{1 << 16}) {
     double one = 0, one_both = 0;
-    common::Series measured{fmt::format("{} steps", L), {}, {}, "linespoints lw 2"};
+    common::Series even{fmt::format("{} steps, cut evenly", L), {}, {}, "linespoints lw 2"};
+    common::Series balanced{fmt::format("{} steps, rank 0 twice the others", L), {}, {}, "linespoints lw 2"};
     common::Series ideal{fmt::format("{} steps, one GPU's time ÷ GPUs", L), {}, {}, "lines dt 2 lw 1"};
     for (const int ranks : counts) {
       ScalingShape shape;
       shape.seqlen = L;
-      ScalingTime t;
+      ScalingTime t, b;
       try {
-        t = time_forward(shape, ranks, bench ? 10 : 5);
+        t = time_scaling(shape, ranks, bench ? 10 : 5);
+        shape.balance_forward = true;
+        if (ranks > 1) b = time_scaling(shape, ranks, bench ? 10 : 5);
       } catch (const std::exception& e) {
-        rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), "does not fit", "", "", "", "", "", e.what()});
+        rows.push_back(
+            {fmt::format("{}", L), fmt::format("{}", ranks), "does not fit", "", "", "", "", "", "", e.what()});
         continue;
       }
       if (ranks == 1) one = t.forward_ms, one_both = t.forward_backward_ms;
-      const double speedup = one > 0 ? one / t.forward_ms : 0;
-      const double speedup_both = one_both > 0 && t.forward_backward_ms > 0 ? one_both / t.forward_backward_ms : 0;
-      measured.x.push_back(ranks), measured.y.push_back(t.forward_ms);
+      even.x.push_back(ranks), even.y.push_back(t.forward_ms);
+      if (ranks > 1) balanced.x.push_back(ranks), balanced.y.push_back(b.forward_ms);
       if (one > 0) ideal.x.push_back(ranks), ideal.y.push_back(one / ranks);
-      rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), fmt::format("{:.3f}", t.forward_ms),
-                      one > 0 ? fmt::format("{:.2f}×", speedup) : "-",
-                      one > 0 ? fmt::format("{:.0f}%", 100 * speedup / ranks) : "-",
-                      t.forward_backward_ms > 0 ? fmt::format("{:.3f}", t.forward_backward_ms) : "does not fit",
-                      speedup_both > 0 ? fmt::format("{:.2f}×", speedup_both) : "-",
+      rows.push_back({fmt::format("{}", L), fmt::format("{}", ranks), ms(t.forward_ms), times(one, t.forward_ms),
+                      ranks > 1 ? ms(b.forward_ms) : "-", ranks > 1 ? times(one, b.forward_ms) : "-",
+                      ms(t.forward_backward_ms), times(one_both, t.forward_backward_ms),
                       ranks > 1 ? fmt::format("{:.3f} ({:.1f}%)", t.gather_ms, 100 * t.gather_ms / t.forward_ms) : "-",
                       fmt::format("{:.1f}", t.gpu_bytes / 1e9)});
     }
-    if (!measured.x.empty()) figure.series.push_back(measured);
-    if (!ideal.x.empty()) figure.series.push_back(ideal);
+    for (const common::Series* series : {&even, &balanced, &ideal})
+      if (!series->x.empty()) figure.series.push_back(*series);
   }
-  nb.table({"L", "GPUs", "forward ms", "speedup", "efficiency", "f+b ms", "f+b speedup", "all-gather ms (share)",
-            "GB a GPU"},
+  nb.table({"L", "GPUs", "fwd ms, even", "speedup", "fwd ms, rank 0 ×2", "speedup", "f+b ms, even", "speedup",
+            "all-gather ms (share)", "GB a GPU"},
            rows);
   if (!figure.series.empty()) nb.figure(figure);
 }

@@ -41,8 +41,10 @@ __global__ void step_sums_kernel(selective_scan::ForwardParams p, float* sums) {
 }
 
 // [snippet:gpu_fold]
-// One thread a state element (b, d, n): the initial state (or 0) carried through the summaries
-// of ranks 0 .. rank − 1. gathered holds every rank's summary: states, then Σδ.
+// One thread a state element (b, d, n): the state entering rank `rank`'s slice. Rank 0's summary
+// is its slice's end from the sequence's initial state, so the fold starts from 0 and carries it
+// through ranks 0 .. rank − 1; rank 0's own is the initial state (or 0). gathered holds every
+// rank's summary: states, then Σδ.
 __global__ void fold_kernel(const float* gathered, const float* A, std::int64_t A_dim_stride, const float* initial,
                             float* carry, selective_scan::Sizes s, int rank) {
   const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
@@ -50,7 +52,7 @@ __global__ void fold_kernel(const float* gathered, const float* A, std::int64_t 
        e += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t n = e % s.dstate, channel = e / s.dstate, d = channel % s.dim;
     const float a = A[d * A_dim_stride + n];
-    float h = initial ? initial[e] : 0.f;
+    float h = rank == 0 && initial ? initial[e] : 0.f;
     for (int k = 0; k < rank; ++k)
       h = expf(a * gathered[k * summary + states + channel]) * h + gathered[k * summary + e];
     carry[e] = h;
@@ -59,8 +61,9 @@ __global__ void fold_kernel(const float* gathered, const float* A, std::int64_t 
 // [/snippet:gpu_fold]
 
 // [snippet:gpu_fold_backward]
-// The backward's fold, one thread a state element: the sequence's dlast_state (or 0) carried back
-// through the summaries of ranks − 1 .. rank + 1, the gradient handed across this rank's end.
+// The backward's fold, one thread a state element: the gradient handed back across this rank's
+// end. The last rank's summary already starts from the sequence's dlast_state, so the fold starts
+// from 0 and carries it through ranks − 1 .. rank + 1; the last rank's own is dlast_state (or 0).
 __global__ void fold_backward_kernel(const float* gathered, const float* A, std::int64_t A_dim_stride,
                                      const float* dlast, float* handed, selective_scan::Sizes s, int rank, int ranks) {
   const std::int64_t states = s.batch * s.dim * s.dstate, summary = states + s.batch * s.dim;
@@ -68,7 +71,7 @@ __global__ void fold_backward_kernel(const float* gathered, const float* A, std:
        e += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t n = e % s.dstate, channel = e / s.dstate, d = channel % s.dim;
     const float a = A[d * A_dim_stride + n];
-    float q = dlast ? dlast[e] : 0.f;
+    float q = rank == ranks - 1 && dlast ? dlast[e] : 0.f;
     for (int k = ranks - 1; k > rank; --k)
       q = expf(a * gathered[k * summary + states + channel]) * q + gathered[k * summary + e];
     handed[e] = q;
@@ -135,11 +138,14 @@ void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing,
       scratch_carry(entering_state ? 0 : std::size_t(states), stream);
   float* carry = entering_state ? entering_state : scratch_carry.get();
 
-  // 1. The slice from zero: its last state and its Σδ, this rank's summary.
-  selective_scan::ForwardParams from_zero = slice;
-  from_zero.initial_state = nullptr;
-  from_zero.last_state = own.get();
-  selective_scan::forward(from_zero, stream);
+  // 1. The slice's scan: its last state and its Σδ, this rank's summary. Every rank but the first
+  //    starts from zero; rank 0's slice starts the sequence, so it starts from the initial state
+  //    and its scan is already final: it scans once, the others twice (give it a longer slice:
+  //    split_for_forward).
+  selective_scan::ForwardParams first_pass = slice;
+  if (rank > 0) first_pass.initial_state = nullptr;
+  first_pass.last_state = own.get();
+  selective_scan::forward(first_pass, stream);
   launch_step_sums(slice, own.get() + states, stream);
 
   // 2. Every rank's summary to every rank.
@@ -151,11 +157,17 @@ void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing,
                                                                   slice.initial_state, carry, s, rank);
   check(cudaPeekAtLastError(), "the fold's launch");
 
-  // 4. The slice again, from that state.
-  selective_scan::ForwardParams entered = slice;
-  entered.initial_state = carry;
-  if (rank != ranks - 1) entered.last_state = nullptr;
-  selective_scan::forward(entered, stream);
+  // 4. The slice again, from that state (rank 0: done; alone, it also hands out the last state).
+  if (rank > 0) {
+    selective_scan::ForwardParams entered = slice;
+    entered.initial_state = carry;
+    if (rank != ranks - 1) entered.last_state = nullptr;
+    selective_scan::forward(entered, stream);
+  } else if (ranks == 1 && slice.last_state) {
+    check(cudaMemcpyAsync(slice.last_state, own.get(), std::size_t(states) * sizeof(float), cudaMemcpyDeviceToDevice,
+                          stream),
+          "cudaMemcpyAsync");
+  }
 }
 // [/snippet:gpu_forward]
 
@@ -181,11 +193,13 @@ void backward(const selective_scan::BackwardParams& slice, const Slicing& slicin
   Scratch<float> own(std::size_t(summary), stream), gathered(std::size_t(summary * ranks), stream),
       handed(std::size_t(states), stream);
 
-  // 1. The slice's backward with nothing handed back across its end: the q leaving its first
-  //    step, and its Σδ, this rank's summary. (Its other gradients are written again in 4.)
+  // 1. The slice's backward: the q leaving its first step, and its Σδ, this rank's summary. Every
+  //    rank but the last has nothing handed back across its end; the last rank's slice ends the
+  //    sequence, so it takes the sequence's dlast_state and its backward is already final (its
+  //    other gradients; the others' are written again in 4).
   selective_scan::BackwardParams alone = slice;
   alone.forward.initial_state = entering_state;
-  alone.dlast_state = nullptr;
+  alone.dlast_state = rank == ranks - 1 ? slice.dlast_state : nullptr;
   alone.dinitial_state = own.get();
   selective_scan::backward(alone, stream);
   launch_step_sums(slice.forward, own.get() + states, stream);
@@ -199,12 +213,19 @@ void backward(const selective_scan::BackwardParams& slice, const Slicing& slicin
       gathered.get(), slice.forward.A, slice.forward.A_dim_stride, slice.dlast_state, handed.get(), s, rank, ranks);
   check(cudaPeekAtLastError(), "the backward fold's launch");
 
-  // 4. The slice's backward again, with it.
-  selective_scan::BackwardParams entered = slice;
-  entered.forward.initial_state = entering_state;
-  entered.dlast_state = handed.get();
-  entered.dinitial_state = rank == 0 ? slice.dinitial_state : nullptr;
-  selective_scan::backward(entered, stream);
+  // 4. The slice's backward again, with it (the last rank: done; alone, it also hands out the
+  //    sequence's dinitial_state).
+  if (rank < ranks - 1) {
+    selective_scan::BackwardParams entered = slice;
+    entered.forward.initial_state = entering_state;
+    entered.dlast_state = handed.get();
+    entered.dinitial_state = rank == 0 ? slice.dinitial_state : nullptr;
+    selective_scan::backward(entered, stream);
+  } else if (ranks == 1 && slice.dinitial_state) {
+    check(cudaMemcpyAsync(slice.dinitial_state, own.get(), std::size_t(states) * sizeof(float),
+                          cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpyAsync");
+  }
 
   // 5. The weights' gradients of the whole sequence: every rank's summed.
   const auto sum_over_ranks = [&](float* gradient, std::int64_t count, const char* what) {

@@ -2,10 +2,11 @@
 // through NCCL. Each rank calls forward() with chapter 08's parameters for its own slice of
 // positions (in rank order: rank 0 holds the first); the rest of the call is the single-GPU one.
 //
-//   1. the rank's slice scanned from zero: its last state, and Σδ of each channel: the summary;
+//   1. the rank's slice scanned from zero (rank 0's from the sequence's initial state, which makes
+//      its scan final: it skips step 4): its last state, and Σδ of each channel: the summary;
 //   2. one all-gather of every rank's summary (b·d·(n + 1) floats, whatever the length);
 //   3. the summaries of the ranks before this one folded into the state entering its slice:
-//      h ← exp(A Σδ_k) h + state_k, from the sequence's initial state (or 0);
+//      h ← exp(A Σδ_k) h + state_k, from 0 (rank 0's summary holds the initial state);
 //   4. the slice scanned again from that state: its outputs, and on the last rank the
 //      sequence's last state.
 // Real A, B and C variable (Mamba's). ForwardParams::initial_state is the whole sequence's, given
@@ -15,11 +16,12 @@
 // needs is ordered on that stream.
 //
 // The backward mirrors it, the other way along the sequence, with chapter 08's backward:
-//   1. the rank's slice backward with nothing handed back from later slices: the gradient q that
-//      leaves its first step (its dinitial_state), and its Σδ again: the slice's summary;
+//   1. the rank's slice backward with nothing handed back from later slices (the last rank's with
+//      the sequence's dlast_state, which makes its backward final: it skips step 4): the
+//      gradient q that leaves its first step (its dinitial_state), and its Σδ: the summary;
 //   2. one all-gather of every rank's summary;
 //   3. the summaries of the ranks after this one folded into the gradient handed back across the
-//      slice's end: q ← q_k + exp(A Σδ_k) q, from the sequence's dlast_state (or 0);
+//      slice's end: q ← q_k + exp(A Σδ_k) q, from 0 (the last rank's summary holds dlast_state);
 //   4. the slice backward again, that gradient as its dlast_state: its gradients;
 //   5. the weights' gradients (dA, dD, ddelta_bias) summed over the ranks (an all-reduce).
 // BackwardParams::forward is the rank's forward parameters as given to forward(); dlast_state is

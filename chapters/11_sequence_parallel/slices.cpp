@@ -1,5 +1,6 @@
 #include "slices.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,14 @@ std::vector<Slice> split(std::int64_t seqlen, int ranks) {
     slices.push_back({begin, begin + length});
     begin += length;
   }
+  return slices;
+}
+
+std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks) {
+  if (ranks <= 1 || ranks > seqlen) return split(seqlen, ranks);  // one rank, or the error
+  const std::int64_t first = std::max<std::int64_t>(1, std::min(seqlen - (ranks - 1), 2 * seqlen / (ranks + 1)));
+  std::vector<Slice> slices{{0, first}};
+  for (const Slice& rest : split(seqlen - first, ranks - 1)) slices.push_back({first + rest.begin, first + rest.end});
   return slices;
 }
 

@@ -17,6 +17,10 @@ struct Slice {
 // seqlen positions in `ranks` contiguous slices, as even as whole positions allow (the first
 // seqlen % ranks slices one longer). Throws std::invalid_argument unless 1 <= ranks <= seqlen.
 std::vector<Slice> split(std::int64_t seqlen, int ranks);
+// The split that balances sequence_parallel::forward: rank 0 scans its slice once, every other rank
+// twice, so rank 0 takes two shares and the others one (seqlen · 2 / (ranks + 1) and seqlen /
+// (ranks + 1), whole positions). Throws std::invalid_argument unless 1 <= ranks <= seqlen.
+std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks);
 
 // p's positions [s.begin, s.end): u, delta, z, B and C cut along time, everything else as it is,
 // and `entering` as the initial state (empty: none).
