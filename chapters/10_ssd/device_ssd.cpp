@@ -27,8 +27,10 @@ Floats upload(const std::vector<double>& v) {
   std::vector<float> f(v.begin(), v.end());
   return f.empty() ? Floats() : Floats(std::span<const float>(f));
 }
+// `count` numbers of `type`, in bytes.
+std::size_t bytes_of(std::size_t count, ssd::DataType type) { return count * (type == ssd::DataType::float32 ? 4 : 2); }
 Bytes poisoned_bytes(std::size_t count, ssd::DataType type) {
-  Bytes b(count * (type == ssd::DataType::float32 ? 4 : 2));
+  Bytes b(bytes_of(count, type));
   b.poison();
   return b;
 }
@@ -91,7 +93,7 @@ struct DeviceSsd {
 
 // `count` values of N(0, 1) in `type`, drawn on the GPU (chapter 08's grid's generator).
 Bytes normals_on_gpu(std::size_t count, ssd::DataType type, std::uint64_t stream) {
-  Bytes b(count * (type == ssd::DataType::float32 ? 4 : 2));
+  Bytes b(bytes_of(count, type));
   ch08::grid::fill_normal_input(b.data(), std::int64_t(count), type, stream, 1.0f);
   return b;
 }

@@ -31,13 +31,23 @@ using Bytes = common::DeviceBuffer<unsigned char>;
 int element_bytes(selective_scan::DataType t) { return t == selective_scan::DataType::float32 ? 4 : 2; }
 
 // One rank's tensors for `length` positions and chapter 08's parameters over them, filled on its GPU.
+// The backward's tensors over a rank's forward: dout ~ N(0, 1) drawn on the GPU, every gradient,
+// and the state entering the slice.
+struct RankBackward {
+  Bytes dout, du, ddelta, dz, workspace;
+  common::DeviceBuffer<float> dA, dB, dC, dD, ddelta_bias, entering;
+  selective_scan::BackwardParams params;
+  double bytes = 0;
+
+  RankBackward(const ScalingShape& s, std::int64_t length, std::uint64_t seed, const selective_scan::ForwardParams& f);
+};
+
 struct RankData {
-  Bytes u, delta, z, B, C, out, out_z, dout, du, ddelta, dz;
-  common::DeviceBuffer<float> A, D, delta_bias, chunk_states, dA, dB, dC, dD, ddelta_bias, entering;
-  Bytes workspace, backward_workspace;
+  Bytes u, delta, z, B, C, out, out_z;
+  common::DeviceBuffer<float> A, D, delta_bias, chunk_states;
+  Bytes workspace;
   selective_scan::ForwardParams params;
-  selective_scan::BackwardParams backward;
-  bool has_backward = false;  // its buffers fit beside the forward's
+  std::optional<RankBackward> backward;  // where its buffers fit beside the forward's
   double bytes = 0;
 
   RankData(const ScalingShape& s, std::int64_t length, std::uint64_t seed) {
@@ -91,42 +101,38 @@ struct RankData {
 
     bytes = double(5 * sequence * e + 2 * projection * e + chunk_states.bytes() + workspace.size());
     try {
-      make_backward(s, length, seed);
+      backward.emplace(s, length, seed, p);
+      bytes += backward->bytes;
     } catch (const std::exception&) {  // the backward's buffers do not fit: the forward is timed alone
-      for (Bytes* b : {&dout, &du, &ddelta, &dz, &backward_workspace}) *b = Bytes();
-      for (common::DeviceBuffer<float>* f : {&dA, &dB, &dC, &dD, &ddelta_bias, &entering})
-        *f = common::DeviceBuffer<float>();
-      cudaGetLastError();  // the failed allocation's error is not the next call's
+      cudaGetLastError();              // the failed allocation's error is not the next call's
     }
     CUDA_CHECK(cudaDeviceSynchronize());
   }
-
-  // The backward's: dout ~ N(0, 1) on the GPU, every gradient, and the state entering the slice.
-  void make_backward(const ScalingShape& s, std::int64_t length, std::uint64_t seed) {
-    const std::size_t e = std::size_t(element_bytes(s.type));
-    const std::size_t sequence = std::size_t(s.batch * s.dim * length),
-                      projection = std::size_t(s.batch * s.dstate * length);
-    const std::int64_t row = length;
-    using ch08::grid::fill_normal_input;
-    dout = Bytes(sequence * e), du = Bytes(sequence * e), ddelta = Bytes(sequence * e), dz = Bytes(sequence * e);
-    fill_normal_input(dout.data(), std::int64_t(sequence), s.type, seed + 6, 1.0f);
-    dA = common::DeviceBuffer<float>(std::size_t(s.dim * s.dstate));
-    dB = common::DeviceBuffer<float>(projection), dC = common::DeviceBuffer<float>(projection);
-    dD = common::DeviceBuffer<float>(std::size_t(s.dim)), ddelta_bias = common::DeviceBuffer<float>(std::size_t(s.dim));
-    entering = common::DeviceBuffer<float>(std::size_t(s.batch * s.dim * s.dstate));
-    selective_scan::BackwardParams& b = backward;
-    b.forward = params;
-    b.dout = {dout.data(), s.type, s.dim * row, row};
-    b.du = {du.data(), s.type, s.dim * row, row};
-    b.ddelta = {ddelta.data(), s.type, s.dim * row, row};
-    b.dz = {dz.data(), s.type, s.dim * row, row};
-    b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data(), b.dD = dD.data(), b.ddelta_bias = ddelta_bias.data();
-    backward_workspace = Bytes(selective_scan::backward_workspace_bytes(b));
-    b.workspace = backward_workspace.data();
-    bytes += double(4 * sequence * e + dB.bytes() + dC.bytes() + backward_workspace.size());
-    has_backward = true;
-  }
 };
+
+RankBackward::RankBackward(const ScalingShape& s, std::int64_t length, std::uint64_t seed,
+                           const selective_scan::ForwardParams& f) {
+  const std::size_t e = std::size_t(element_bytes(s.type));
+  const std::size_t sequence = std::size_t(s.batch * s.dim * length),
+                    projection = std::size_t(s.batch * s.dstate * length);
+  const std::int64_t row = length;
+  dout = Bytes(sequence * e), du = Bytes(sequence * e), ddelta = Bytes(sequence * e), dz = Bytes(sequence * e);
+  ch08::grid::fill_normal_input(dout.data(), std::int64_t(sequence), s.type, seed + 6, 1.0f);
+  dA = common::DeviceBuffer<float>(std::size_t(s.dim * s.dstate));
+  dB = common::DeviceBuffer<float>(projection), dC = common::DeviceBuffer<float>(projection);
+  dD = common::DeviceBuffer<float>(std::size_t(s.dim)), ddelta_bias = common::DeviceBuffer<float>(std::size_t(s.dim));
+  entering = common::DeviceBuffer<float>(std::size_t(s.batch * s.dim * s.dstate));
+  selective_scan::BackwardParams& b = params;
+  b.forward = f;
+  b.dout = {dout.data(), s.type, s.dim * row, row};
+  b.du = {du.data(), s.type, s.dim * row, row};
+  b.ddelta = {ddelta.data(), s.type, s.dim * row, row};
+  b.dz = {dz.data(), s.type, s.dim * row, row};
+  b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data(), b.dD = dD.data(), b.ddelta_bias = ddelta_bias.data();
+  workspace = Bytes(selective_scan::backward_workspace_bytes(b));
+  b.workspace = workspace.data();
+  bytes = double(4 * sequence * e + dB.bytes() + dC.bytes() + workspace.size());
+}
 
 // Events around `call` on the current GPU, after every rank reaches the barrier.
 template <class Call>
@@ -170,7 +176,7 @@ ScalingTime time_scaling(const ScalingShape& shape, int ranks, int repetitions) 
         CUDA_CHECK(cudaSetDevice(r));
         data.emplace(shape, slices[std::size_t(r)].length(), 1000u * std::uint64_t(r));
         bytes[std::size_t(r)] = data->bytes;
-        if (!data->has_backward) backward_everywhere = false;
+        if (!data->backward) backward_everywhere = false;
       } catch (...) {
         failures[std::size_t(r)] = std::current_exception();
         failed = true;
@@ -183,14 +189,15 @@ ScalingTime time_scaling(const ScalingShape& shape, int ranks, int repetitions) 
           if (ranks == 1)
             selective_scan::forward(data->params);
           else
-            sequence_parallel::forward(data->params, slicing, nullptr, data->entering.data());
+            sequence_parallel::forward(data->params, slicing, nullptr,
+                                       data->backward ? data->backward->entering.data() : nullptr);
         };
         const auto run_both = [&] {
           run();
           if (ranks == 1)
-            selective_scan::backward(data->backward);
+            selective_scan::backward(data->backward->params);
           else
-            sequence_parallel::backward(data->backward, slicing, data->entering.data());
+            sequence_parallel::backward(data->backward->params, slicing, data->backward->entering.data());
         };
         run();  // warm-up
         std::vector<double> samples;
