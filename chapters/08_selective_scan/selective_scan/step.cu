@@ -3,10 +3,8 @@
 // traffic (batch x heads x head_dim x dstate elements, twice) dwarfs everything else. So:
 //   - a few threads (lanes) share a channel, each taking neighbouring states in one 16-byte load
 //     where the rows allow it (step_plan.cpp decides), and the lanes add up the output by shuffles;
-//   - a thread issues the loads of several of its vectors (kLoadsInFlight) before it computes with
-//     any, so that their trips to memory overlap; no barrier holds them back: the B and C row that
-//     a block's channels share (one sequence, one head) comes through the L1 cache, not through a
-//     shared-memory copy between two barriers;
+//   - a block takes channels of one sequence and one head, which all read the same B and C row:
+//     the block stages that row in shared memory once;
 //   - enough blocks for every channel at once: at batch 1 the whole state is one wave of loads.
 #include "check.hpp"
 #include "device_math.cuh"
@@ -58,16 +56,13 @@ __device__ __forceinline__ const T* typed(const void* p) {
   return static_cast<const T*>(p);
 }
 
-// The vectors a thread loads before it computes with any: at Mamba-2's 128 fp32 states and 8
-// lanes a channel, all of a thread's 16 states in one round.
-constexpr int kLoadsInFlight = 4;
-
 // [snippet:step_kernel]
 // One block per (sequence, head, run of `channels` channels), `lanes` threads a channel. Stored is
 // the state's type (fp32 or the input type); kVector the states a thread loads at once;
 // kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel.
 template <class Input, class Stored, int kVector, bool kDecayPerChannel>
 __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int lanes, int channels) {
+  __shared__ float B_row[kMaxStates], C_row[kMaxStates];
   const StepSizes& s = p.sizes;
   const int lane = int(threadIdx.x) % lanes, row = int(threadIdx.x) / lanes;
   const std::int64_t runs = (s.head_dim + channels - 1) / channels;  // of channels, a head
@@ -75,14 +70,18 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
   for (std::int64_t item = blockIdx.x; item < s.batch * s.heads * runs; item += gridDim.x) {
     const std::int64_t run = item % runs, h = item / runs % s.heads, b = item / runs / s.heads;
     std::int64_t slot = b;
-    if (p.state_batch_indices) {
+    if (p.state_batch_indices) {  // the same for the whole block: it skips together
       const std::int32_t index = p.state_batch_indices[b];
       if (index == p.pad_slot || index < 0 || index >= s.slots) continue;
       slot = index;
     }
     const std::int64_t g = h / heads_per_group;
-    const Input* B = typed<Input>(p.B.data) + b * p.B.batch_stride + g * p.B.group_stride;
-    const Input* C = typed<Input>(p.C.data) + b * p.C.batch_stride + g * p.C.group_stride;
+    __syncthreads();  // the previous item's rows are no longer read
+    for (int n = int(threadIdx.x); n < s.dstate; n += int(blockDim.x)) {
+      B_row[n] = to_float(typed<Input>(p.B.data)[b * p.B.batch_stride + g * p.B.group_stride + n * p.B.state_stride]);
+      C_row[n] = to_float(typed<Input>(p.C.data)[b * p.C.batch_stride + g * p.C.group_stride + n * p.C.state_stride]);
+    }
+    __syncthreads();
 
     const std::int64_t d = run * channels + row;  // the channel within the head
     const bool active = d < s.head_dim;
@@ -101,49 +100,31 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
       // over a sequence.
       float channel_decay = 0.f;
       if constexpr (kDecayPerChannel) channel_decay = exp_delta_A(dt, A[0]);
-      const int stride = lanes * kVector;  // states between a thread's vectors
-      for (int round = lane * kVector; round < s.dstate; round += kLoadsInFlight * stride) {
-        // Every load of the round first: the states, A where it varies along dstate, B and C.
-        Stored h_prev[kLoadsInFlight][kVector];
-        [[maybe_unused]] float a[kLoadsInFlight][kVector];
-        float B_n[kLoadsInFlight][kVector], C_n[kLoadsInFlight][kVector];
+      for (int first = lane * kVector; first < s.dstate; first += lanes * kVector) {
+        Stored h_prev[kVector];
+        load_vector<kVector>(state + first, h_prev);
+        [[maybe_unused]] float a[kVector];
+        if constexpr (!kDecayPerChannel) {
+          if constexpr (kVector == 1) {
+            a[0] = __ldg(A + first * p.A.state_stride);
+          } else {  // contiguous along dstate, the row on 16 bytes
 #pragma unroll
-        for (int j = 0; j < kLoadsInFlight; ++j) {
-          const int first = round + j * stride;
-          if (first >= s.dstate) continue;
-          load_vector<kVector>(state + first, h_prev[j]);
-          if constexpr (!kDecayPerChannel) {
-            if constexpr (kVector == 1) {
-              a[j][0] = __ldg(A + first * p.A.state_stride);
-            } else {  // contiguous along dstate, the row on 16 bytes
-#pragma unroll
-              for (int i = 0; i < kVector; i += 4) {
-                const float4 four = __ldg(reinterpret_cast<const float4*>(A + first + i));
-                a[j][i] = four.x, a[j][i + 1] = four.y, a[j][i + 2] = four.z, a[j][i + 3] = four.w;
-              }
+            for (int i = 0; i < kVector; i += 4) {
+              const float4 four = __ldg(reinterpret_cast<const float4*>(A + first + i));
+              a[i] = four.x, a[i + 1] = four.y, a[i + 2] = four.z, a[i + 3] = four.w;
             }
           }
-#pragma unroll
-          for (int i = 0; i < kVector; ++i) {
-            B_n[j][i] = to_float(B[(first + i) * p.B.state_stride]);
-            C_n[j][i] = to_float(C[(first + i) * p.C.state_stride]);
-          }
         }
+        Stored h_next[kVector];
 #pragma unroll
-        for (int j = 0; j < kLoadsInFlight; ++j) {
-          const int first = round + j * stride;
-          if (first >= s.dstate) continue;
-          Stored h_next[kVector];
-#pragma unroll
-          for (int i = 0; i < kVector; ++i) {
-            float abar = channel_decay;
-            if constexpr (!kDecayPerChannel) abar = exp_delta_A(dt, a[j][i]);
-            const float next = abar * to_float(h_prev[j][i]) + dt_x * B_n[j][i];
-            y += next * C_n[j][i];  // the new state before it is rounded to Stored
-            h_next[i] = from_float<Stored>(next);
-          }
-          store_vector<kVector>(state + first, h_next);
+        for (int i = 0; i < kVector; ++i) {
+          float abar = channel_decay;
+          if constexpr (!kDecayPerChannel) abar = exp_delta_A(dt, a[i]);
+          const float next = abar * to_float(h_prev[i]) + dt_x * B_row[first + i];
+          y += next * C_row[first + i];  // the new state before it is rounded to Stored
+          h_next[i] = from_float<Stored>(next);
         }
+        store_vector<kVector>(state + first, h_next);
       }
     }
     // Every thread of the warp takes part (an inactive channel adds 0): the lanes of a channel
