@@ -16,21 +16,37 @@
 #include <cstdlib>
 #include <vector>
 
-TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 reference", "[gpu]") {
-  REQUIRE_GPU();
+namespace {
+
+// Every GPU the CUDA runtime shows; with fewer than 2, the test reports itself skipped (77).
+int gpus_or_skip() {
   const int gpus = ch11::usable_gpus();
   if (gpus < 2) {
     std::printf("SKIPPED: %d GPU(s); the sliced scan needs at least 2\n", gpus);
     std::fflush(stdout);
     std::_Exit(77);
   }
+  return gpus;
+}
+
+// Case c's shape: 2 × 2048 + 37 steps (slices of unequal length), the options on and off with c.
+ch08::Problem sliced_shape(int c) {
+  ch08::Problem shape;
+  shape.batch = 2, shape.dim = 24, shape.seqlen = 2 * 2048 + 37, shape.dstate = 16, shape.groups = 2;
+  shape.has_D = c & 1, shape.has_z = c & 2, shape.has_delta_bias = shape.delta_softplus = c & 1;
+  shape.has_initial_state = c & 2;
+  return shape;
+}
+
+}  // namespace
+
+TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 reference", "[gpu]") {
+  REQUIRE_GPU();
+  const int gpus = gpus_or_skip();
   int c = 0;
   for (const selective_scan::DataType type : {selective_scan::DataType::float32, selective_scan::DataType::bfloat16})
     for (int ranks : {2, gpus}) {
-      ch08::Problem shape;
-      shape.batch = 2, shape.dim = 24, shape.seqlen = 2 * 2048 + 37, shape.dstate = 16, shape.groups = 2;
-      shape.has_D = c & 1, shape.has_z = c & 2, shape.has_delta_bias = shape.delta_softplus = c & 1;
-      shape.has_initial_state = c & 2;
+      const ch08::Problem shape = sliced_shape(c);
       const ch08::Problem p = ch08::as_gpu_sees(ch08::make_official_test_problem(shape, unsigned(c)), type);
       INFO((type == selective_scan::DataType::float32 ? "fp32" : "bf16") << ", " << ranks << " ranks, case " << c);
       ++c;
@@ -47,20 +63,12 @@ TEST_CASE("the sliced forward on several GPUs equals the whole sequence's fp64 r
 
 TEST_CASE("the sliced backward on several GPUs gives the whole sequence's fp64 gradients", "[gpu]") {
   REQUIRE_GPU();
-  const int gpus = ch11::usable_gpus();
-  if (gpus < 2) {
-    std::printf("SKIPPED: %d GPU(s); the sliced scan needs at least 2\n", gpus);
-    std::fflush(stdout);
-    std::_Exit(77);
-  }
+  const int gpus = gpus_or_skip();
   int c = 0;
   for (const selective_scan::DataType type : {selective_scan::DataType::float32, selective_scan::DataType::bfloat16})
     for (int ranks : {2, gpus})
       for (bool with_dlast : {false, true}) {
-        ch08::Problem shape;
-        shape.batch = 2, shape.dim = 24, shape.seqlen = 2 * 2048 + 37, shape.dstate = 16, shape.groups = 2;
-        shape.has_D = c & 1, shape.has_z = c & 2, shape.has_delta_bias = shape.delta_softplus = c & 1;
-        shape.has_initial_state = c & 2;
+        const ch08::Problem shape = sliced_shape(c);
         const ch08::Problem p = ch08::as_gpu_sees(ch08::make_official_test_problem(shape, unsigned(100 + c)), type);
         // dout and dlast: N(0, 1), dout in the input type, dlast in fp32 (as the GPU holds them).
         ch08::Problem draws = shape;
