@@ -72,7 +72,7 @@ void on_every_rank(int ranks, Work&& work) {
 }  // namespace
 
 std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_scan::DataType type, int ranks) {
-  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks);
+  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks, ch11::kGpuCut);
   const std::vector<double> initial = real_parts(p.initial_state);
   std::vector<ch08::ForwardResult> results(static_cast<std::size_t>(ranks));
   on_every_rank(ranks, [&](int r, ncclComm_t comm) {
@@ -87,7 +87,7 @@ std::vector<ch08::ForwardResult> run_sliced(const ch08::Problem& p, selective_sc
 
 std::vector<SlicedRun> run_sliced_backward(const ch08::Problem& p, selective_scan::DataType type, int ranks,
                                            const std::vector<double>& dout, const std::vector<ch08::Complex>& dlast) {
-  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks);
+  const std::vector<ch11::Slice> slices = ch11::split(p.seqlen, ranks, ch11::kGpuCut);
   const std::vector<double> initial = real_parts(p.initial_state);
   std::vector<SlicedRun> results(static_cast<std::size_t>(ranks));
   on_every_rank(ranks, [&](int r, ncclComm_t comm) {

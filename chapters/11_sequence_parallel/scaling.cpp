@@ -158,7 +158,7 @@ double time_once(std::barrier<>& start, Call&& call) {
 ScalingTime time_scaling(const ScalingShape& shape, int ranks, int repetitions) {
   if (ranks < 1 || repetitions < 1) throw std::invalid_argument("ch11: time_scaling: ranks and repetitions from 1");
   const std::vector<Slice> slices =
-      shape.balance_forward ? split_for_forward(shape.seqlen, ranks) : split(shape.seqlen, ranks);
+      shape.balance_forward ? split_for_forward(shape.seqlen, ranks, kGpuCut) : split(shape.seqlen, ranks, kGpuCut);
   const std::vector<ncclComm_t> comms =
       ranks > 1 ? communicators(ranks) : std::vector<ncclComm_t>(static_cast<std::size_t>(ranks), nullptr);
   std::barrier start(ranks);

@@ -6,25 +6,41 @@
 
 namespace ch11 {
 
-std::vector<Slice> split(std::int64_t seqlen, int ranks) {
+namespace {
+
+// The granule split and split_for_forward cut on: 1 where seqlen holds fewer than `ranks`.
+std::int64_t usable_granule(std::int64_t seqlen, int ranks, std::int64_t granule) {
   if (ranks < 1 || ranks > seqlen)
     throw std::invalid_argument("ch11: " + std::to_string(ranks) + " ranks cannot share " + std::to_string(seqlen) +
                                 " positions (1 to seqlen ranks)");
+  if (granule < 1) throw std::invalid_argument("ch11: slices cut on multiples of " + std::to_string(granule));
+  return seqlen / granule < ranks ? 1 : granule;
+}
+
+}  // namespace
+
+std::vector<Slice> split(std::int64_t seqlen, int ranks, std::int64_t granule) {
+  granule = usable_granule(seqlen, ranks, granule);
+  const std::int64_t granules = seqlen / granule;
   std::vector<Slice> slices;
   std::int64_t begin = 0;
   for (int r = 0; r < ranks; ++r) {
-    const std::int64_t length = seqlen / ranks + (r < seqlen % ranks ? 1 : 0);
-    slices.push_back({begin, begin + length});
+    const std::int64_t length = (granules / ranks + (r < granules % ranks ? 1 : 0)) * granule;
+    slices.push_back({begin, r == ranks - 1 ? seqlen : begin + length});
     begin += length;
   }
   return slices;
 }
 
-std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks) {
-  if (ranks <= 1 || ranks > seqlen) return split(seqlen, ranks);  // one rank, or the error
-  const std::int64_t first = std::max<std::int64_t>(1, std::min(seqlen - (ranks - 1), 2 * seqlen / (ranks + 1)));
+std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks, std::int64_t granule) {
+  granule = usable_granule(seqlen, ranks, granule);
+  if (ranks == 1) return split(seqlen, ranks, granule);
+  const std::int64_t granules = seqlen / granule;
+  const std::int64_t first =
+      granule * std::max<std::int64_t>(1, std::min(granules - (ranks - 1), 2 * granules / (ranks + 1)));
   std::vector<Slice> slices{{0, first}};
-  for (const Slice& rest : split(seqlen - first, ranks - 1)) slices.push_back({first + rest.begin, first + rest.end});
+  for (const Slice& rest : split(seqlen - first, ranks - 1, granule))
+    slices.push_back({first + rest.begin, first + rest.end});
   return slices;
 }
 

@@ -14,13 +14,21 @@ struct Slice {
   std::int64_t length() const { return end - begin; }
 };
 
-// seqlen positions in `ranks` contiguous slices, as even as whole positions allow (the first
-// seqlen % ranks slices one longer). Throws std::invalid_argument unless 1 <= ranks <= seqlen.
-std::vector<Slice> split(std::int64_t seqlen, int ranks);
+// The cuts of the GPUs' slices fall on multiples of this many positions: a slice's rows of
+// 2-byte inputs then start on 16 bytes, which chapter 08's version 5 needs to copy them in bulk
+// (rows_on_16_bytes); cut anywhere else, it loads them one value at a time.
+constexpr std::int64_t kGpuCut = 8;
+
+// seqlen positions in `ranks` contiguous slices, cut on multiples of `granule` positions and as
+// even as whole granules allow (the first ones a granule longer); the last slice also takes the
+// seqlen % granule positions left over. Where seqlen holds fewer granules than ranks, the cuts
+// fall on any position (granule 1). Throws std::invalid_argument unless 1 <= ranks <= seqlen
+// and granule >= 1.
+std::vector<Slice> split(std::int64_t seqlen, int ranks, std::int64_t granule = 1);
 // The split that balances sequence_parallel::forward: rank 0 scans its slice once, every other rank
 // twice, so rank 0 takes two shares and the others one (seqlen · 2 / (ranks + 1) and seqlen /
-// (ranks + 1), whole positions). Throws std::invalid_argument unless 1 <= ranks <= seqlen.
-std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks);
+// (ranks + 1), in whole granules as split's). Throws as split does.
+std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks, std::int64_t granule = 1);
 
 // p's positions [s.begin, s.end): u, delta, z, B and C cut along time, everything else as it is,
 // and `entering` as the initial state (empty: none).

@@ -43,6 +43,38 @@ TEST_CASE("split_for_forward: rank 0 takes two shares, the others one") {
   CHECK_THROWS_AS(ch11::split_for_forward(3, 4), std::invalid_argument);
 }
 
+// The GPUs' cuts (kGpuCut): every slice but the last starts and ends on a multiple of 8
+// positions, so its rows of 2-byte inputs start on 16 bytes.
+TEST_CASE("split and split_for_forward cut on multiples of a granule") {
+  for (std::int64_t seqlen : {16, 61, 4133, 1 << 20, (1 << 22) + 5})
+    for (int ranks : {1, 2, 3, 4, 7})
+      for (bool balanced : {false, true}) {
+        if (seqlen / ch11::kGpuCut < ranks) continue;
+        const std::vector<ch11::Slice> slices = balanced ? ch11::split_for_forward(seqlen, ranks, ch11::kGpuCut)
+                                                         : ch11::split(seqlen, ranks, ch11::kGpuCut);
+        INFO("seqlen " << seqlen << ", " << ranks << " ranks, " << (balanced ? "split_for_forward" : "split"));
+        REQUIRE(int(slices.size()) == ranks);
+        CHECK(slices.back().end == seqlen);
+        for (std::size_t r = 0; r < slices.size(); ++r) {
+          CHECK(slices[r].begin % ch11::kGpuCut == 0);
+          CHECK(slices[r].length() >= ch11::kGpuCut);
+          if (r + 1 < slices.size()) CHECK(slices[r].length() % ch11::kGpuCut == 0);
+          if (r > 0) CHECK(slices[r].begin == slices[r - 1].end);
+        }
+      }
+  // By hand: section [4]'s 4133 steps on 4 GPUs, and the recorded scaling's uneven cut.
+  const std::vector<ch11::Slice> four = ch11::split(4133, 4, 8);  // 516 granules of 8 and 5 steps
+  CHECK(four[0].length() == 1032);
+  CHECK(four[2].length() == 1032);
+  CHECK(four[3].length() == 1037);  // 129 granules and the 5 steps left over
+  CHECK(ch11::split_for_forward(1 << 20, 2, 8)[0].length() == 699048);
+  CHECK(ch11::split_for_forward(1 << 20, 2, 8)[1].length() == 349528);
+  // Fewer granules than ranks: any position, as with granule 1.
+  CHECK(ch11::split(20, 4, 8).size() == 4);
+  CHECK(ch11::split(20, 4, 8)[0].length() == 5);
+  CHECK_THROWS_AS(ch11::split(20, 2, 0), std::invalid_argument);
+}
+
 TEST_CASE("cut and joined are inverses along time") {
   std::vector<double> v(3 * 10);
   for (std::size_t e = 0; e < v.size(); ++e) v[e] = double(e);
