@@ -1,12 +1,15 @@
 // gpu_inference.cpp: the recurrent step for a batch of sequences, the same launches as the
 // parallel forward with L = 1 (a (sequences, channels) tensor is channels-first with one step)
-// except for the two places where the past enters: the convolution and the scan.
+// except for the two places where the past enters: the convolution and the scan, whose step is
+// chapter 08's library's (selective_scan::step).
 #include "gpu_inference.hpp"
 
 #include "gpu_embedding.hpp"
 #include "gpu_linear.hpp"
 #include "gpu_recurrent_step.hpp"
 #include "gpu_rms_norm.hpp"
+#include "gpu_ssm_parameters.hpp"
+#include "step.hpp"
 #include "timing.hpp"
 
 #include <random>
@@ -17,6 +20,9 @@ namespace ch09 {
 
 namespace {
 std::size_t count(int sequences, int channels) { return static_cast<std::size_t>(sequences) * channels; }
+// cuBLAS's workspace, given rather than left to cuBLAS so that a graph records no allocation
+// (NVIDIA's cuBLAS documentation asks for it under stream capture; 32 MiB is its size for Hopper).
+constexpr std::size_t kCublasWorkspaceBytes = std::size_t(32) << 20;
 }  // namespace
 
 GpuInference::GpuInference(const GpuModel& model, int sequences) : model_(model), sequences_(sequences) {
@@ -36,12 +42,24 @@ GpuInference::GpuInference(const GpuModel& model, int sequences) : model_(model)
   }
   out_z_ = common::DeviceBuffer<float>(count(S, E));
   logits_ = common::DeviceBuffer<float>(count(S, c.vocab));
+  decay_ = common::DeviceBuffer<float>(count(c.layers, E * c.d_state));
+  if (c.kind != SsmKind::selective) {
+    zero_steps_ = common::DeviceBuffer<float>(count(S, E));
+    CUDA_CHECK(cudaMemset(zero_steps_.data(), 0, zero_steps_.bytes()));
+  }
+  tokens_ = common::DeviceBuffer<int>(count(S, 1));
+  cublas_workspace_ = common::DeviceBuffer<unsigned char>(kCublasWorkspaceBytes);
+  CUDA_CHECK(cudaStreamCreate(&stream_));  // blocking: ordered with the default stream
   CUBLAS_CHECK(cublasCreate(&cublas_));
+  CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+  CUBLAS_CHECK(cublasSetWorkspace(cublas_, cublas_workspace_.data(), cublas_workspace_.bytes()));
   reset();
 }
 
 GpuInference::~GpuInference() {
+  if (graph_) cudaGraphExecDestroy(graph_);
   if (cublas_) cublasDestroy(cublas_);
+  if (stream_) cudaStreamDestroy(stream_);
 }
 
 std::size_t GpuInference::state_floats_per_sequence() const {
@@ -50,49 +68,95 @@ std::size_t GpuInference::state_floats_per_sequence() const {
 }
 
 void GpuInference::reset() {
-  if (conv_state_.size() > 0) CUDA_CHECK(cudaMemsetAsync(conv_state_.data(), 0, conv_state_.bytes()));
-  CUDA_CHECK(cudaMemsetAsync(ssm_state_.data(), 0, ssm_state_.bytes()));
+  if (conv_state_.size() > 0) CUDA_CHECK(cudaMemsetAsync(conv_state_.data(), 0, conv_state_.bytes(), stream_));
+  CUDA_CHECK(cudaMemsetAsync(ssm_state_.data(), 0, ssm_state_.bytes(), stream_));
 }
 
-// [snippet:inference_step]
+// [snippet:inference_graph]
 void GpuInference::step(const int* device_tokens) {
+  CUDA_CHECK(cudaMemcpyAsync(tokens_.data(), device_tokens, tokens_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+  if (!graph_) {
+    // Recorded, not run: between begin and end the launches only build the graph. ThreadLocal:
+    // only this thread is barred from calls that cannot be recorded (a synchronous copy, say).
+    cudaGraph_t recorded = nullptr;
+    CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    enqueue_step();
+    CUDA_CHECK(cudaStreamEndCapture(stream_, &recorded));
+    const cudaError_t instantiated = cudaGraphInstantiate(&graph_, recorded, 0);
+    CUDA_CHECK(cudaGraphDestroy(recorded));
+    CUDA_CHECK(instantiated);
+  }
+  CUDA_CHECK(cudaGraphLaunch(graph_, stream_));
+}
+// [/snippet:inference_graph]
+
+// [snippet:inference_scan_step]
+void GpuInference::scan_step(int l) {
+  const ModelConfig& c = model_.config();
+  const LayerOffsets& o = model_.layout().layers[l];
+  const std::int64_t S = sequences_, E = c.d_inner(), N = c.d_state, XR = c.x_proj_rows();
+  const float* w = model_.device_parameters();
+  const bool selective = c.kind == SsmKind::selective;
+  selective_scan::StepParams p;
+  // The selective model is Mamba-1's form: one head of E channels, B and C shared by all of them.
+  // The LTI model's B and C belong to a channel each: E heads of one channel, a group a head, and
+  // B and C the same for every sequence (batch stride 0).
+  const std::int64_t heads = selective ? 1 : E, head_dim = E / heads;
+  p.sizes = {S, heads, head_dim, int(N), int(selective ? 1 : E), 0};
+  p.input_type = selective_scan::DataType::float32;
+  p.dt_softplus = true;
+  const auto channels = [&](const float* data, std::int64_t batch_stride) {
+    return selective_scan::StepInput{data, p.input_type, batch_stride, head_dim, 1};
+  };
+  p.state = {ssm_state_.data() + l * E * N, p.input_type, c.layers * E * N, head_dim * N, N};
+  p.x = channels(xs_.data(), E);
+  p.dt = channels(selective ? delta_raw_.data() : zero_steps_.data(), E);
+  p.A = {decay_.data() + l * E * N, head_dim * N, N, 1};
+  if (selective) {
+    p.B = {dbc_.data() + c.dt_rank, p.input_type, XR, 0, 1};
+    p.C = {dbc_.data() + c.dt_rank + N, p.input_type, XR, 0, 1};
+  } else {
+    p.B = {w + o.B, p.input_type, 0, N, 1};
+    p.C = {w + o.C, p.input_type, 0, N, 1};
+  }
+  p.D = {w + o.D, head_dim, 1};
+  p.dt_bias = {w + o.dt_bias, head_dim, 1};
+  p.z = channels(xz_.data() + E, 2 * E);
+  p.out = {out_z_.data(), p.input_type, E, head_dim, 1};
+  selective_scan::step(p, stream_);
+}
+// [/snippet:inference_scan_step]
+
+// [snippet:inference_step]
+void GpuInference::enqueue_step() {
   const ModelConfig& c = model_.config();
   const ParameterLayout& layout = model_.layout();
   const int S = sequences_, D = c.d_model, E = c.d_inner(), N = c.d_state, R = c.dt_rank, XR = c.x_proj_rows();
   const int W = c.conv_width;
   const float* w = model_.device_parameters();
-  const gpu::Linear linear(cublas_);
+  const gpu::Linear linear(cublas_);  // on stream_, the handle's stream
   const bool selective = c.kind == SsmKind::selective;
 
   // One token per sequence is a (sequences, channels, 1) tensor: the parallel kernels with L = 1.
-  gpu::embedding_forward(device_tokens, w + layout.embedding, residual_.data(), S, D, 1, c.vocab);
+  gpu::embedding_forward(tokens_.data(), w + layout.embedding, residual_.data(), S, D, 1, c.vocab, stream_);
   for (int l = 0; l < c.layers; ++l) {
     const LayerOffsets& o = layout.layers[l];
-    gpu::rms_norm_forward(residual_.data(), w + o.norm, normed_.data(), rstd_.data(), S, D, 1);
+    gpu::rms_norm_forward(residual_.data(), w + o.norm, normed_.data(), rstd_.data(), S, D, 1, stream_);
     linear.forward_tokens(w + o.in_proj, 2 * E, D, normed_.data(), D, xz_.data(), 2 * E, S);
     const long long conv_stride = static_cast<long long>(c.layers) * E * (W - 1);
     gpu::conv1d_silu_step(xz_.data(), 2 * E, conv_state_.data() + l * static_cast<long long>(E) * (W - 1), conv_stride,
-                          w + o.conv_weight, w + o.conv_bias, xs_.data(), S, E, W);
-    gpu::SsmStepArgs a{};
+                          w + o.conv_weight, w + o.conv_bias, xs_.data(), S, E, W, stream_);
     if (selective) {
       linear.forward_tokens(w + o.x_proj, XR, E, xs_.data(), E, dbc_.data(), XR, S);
       linear.forward_tokens(w + o.dt_proj, E, R, dbc_.data(), XR, delta_raw_.data(), E, S);
-      a.delta_raw = delta_raw_.data();
-      a.B = dbc_.data() + R, a.C = dbc_.data() + R + N, a.bc_stride = XR;
-    } else {
-      a.delta_raw = nullptr;
-      a.B = w + o.B, a.C = w + o.C, a.bc_stride = 0;
     }
-    a.u = xs_.data(), a.z = xz_.data() + E, a.z_stride = 2 * E;
-    a.dt_bias = w + o.dt_bias, a.A_log = w + o.A_log, a.D = w + o.D;
-    a.h = ssm_state_.data() + l * static_cast<long long>(E) * N;
-    a.state_stride = static_cast<long long>(c.layers) * E * N;
-    a.out = out_z_.data(), a.sequences = S, a.channels = E, a.dstate = N;
-    gpu::ssm_step(a);
+    // A from the parameters as they are now (training may have moved them), then the scan's step.
+    gpu::decay_from_log(w + o.A_log, decay_.data() + l * static_cast<long long>(E) * N, E * N, stream_);
+    scan_step(l);
     // The residual connection: r += out_proj · out_z.
     linear.forward_tokens(w + o.out_proj, D, E, out_z_.data(), E, residual_.data(), D, S, 1.0f);
   }
-  gpu::rms_norm_forward(residual_.data(), w + layout.final_norm, normed_.data(), rstd_.data(), S, D, 1);
+  gpu::rms_norm_forward(residual_.data(), w + layout.final_norm, normed_.data(), rstd_.data(), S, D, 1, stream_);
   linear.forward_tokens(w + layout.embedding, c.vocab, D, normed_.data(), D, logits_.data(), c.vocab, S);
 }
 // [/snippet:inference_step]

@@ -5,6 +5,10 @@
 // same at token 10 and at token 10^6, and so does the memory, unlike a transformer's key-value
 // cache, which grows by 2 d_model numbers per layer and token. One call advances every sequence of
 // the batch by one token and writes each one's logits.
+//
+// A step is about twenty small launches (eight a layer). They are recorded once as a CUDA graph,
+// on the object's own stream, and every step replays the graph with one launch: the GPU then runs them
+// back to back without waiting for the host to issue each one.
 #pragma once
 
 #include "device_buffer.hpp"
@@ -12,6 +16,7 @@
 #include "stats.hpp"
 
 #include <cublas_v2.h>
+#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <vector>
@@ -33,18 +38,32 @@ class GpuInference {
 
   // Every state to zero: the state before the first token.
   void reset();
-  // Advances every sequence by one token, device_tokens[s] for sequence s. Enqueued only;
-  // nothing waits for the GPU.
+  // Advances every sequence by one token, device_tokens[s] for sequence s: the tokens are copied
+  // into the graph's input and the graph replayed. Enqueued only, on stream(); nothing waits for
+  // the GPU. The stream is a blocking one, so work on the default stream (a download, a timer's
+  // events) is ordered with it.
   void step(const int* device_tokens);
+  cudaStream_t stream() const { return stream_; }
   // The last step's logits, (sequences, vocab), on the device and downloaded.
   const float* device_logits() const { return logits_.data(); }
   std::vector<float> download_logits() const { return logits_.download(); }
 
  private:
+  // The launches of one step, reading the tokens from tokens_: what the graph records.
+  void enqueue_step();
+  // Chapter 08's one-token step for layer l, with A for it in decay_.
+  void scan_step(int layer);
+
   const GpuModel& model_;
   int sequences_;
+  cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
+  cudaGraphExec_t graph_ = nullptr;  // recorded at the first step
+  common::DeviceBuffer<int> tokens_;
+  common::DeviceBuffer<unsigned char> cublas_workspace_;
   common::DeviceBuffer<float> conv_state_, ssm_state_;  // (sequences, layers, d_inner, W-1), (..., N)
+  common::DeviceBuffer<float> decay_;                   // A = -exp(A_log), (layers, d_inner, N)
+  common::DeviceBuffer<float> zero_steps_;              // the LTI model's delta_raw: 0 for every channel
   common::DeviceBuffer<float> residual_, normed_, rstd_, xz_, xs_, dbc_, delta_raw_, out_z_, logits_;
 };
 

@@ -137,7 +137,8 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
   nb.text(
       fmt::format("Both over the same {} tokens per sequence, timed with CUDA events (median of 10). The parallel\n"
                   "forward sees every token at once, as training does; stepping is what generation must do, one\n"
-                  "token after the other, and a step of this small model is a handful of tiny launches.",
+                  "token after the other, and a step of this small model is one CUDA graph of about twenty tiny\n"
+                  "kernels.",
                   length));
 
   // Memory per sequence: the recurrence's fixed state against a transformer's KV cache of the same
