@@ -25,7 +25,7 @@ std::size_t count(int sequences, int channels) { return static_cast<std::size_t>
 constexpr std::size_t kCublasWorkspaceBytes = std::size_t(32) << 20;
 }  // namespace
 
-GpuInference::GpuInference(const GpuModel& model, int sequences) : model_(model), sequences_(sequences) {
+GpuInference::GpuInference(GpuModel& model, int sequences) : model_(model), sequences_(sequences) {
   if (sequences < 1) throw std::invalid_argument("GpuInference: at least one sequence");
   const ModelConfig& c = model.config();
   const int S = sequences, E = c.d_inner();
@@ -71,6 +71,23 @@ void GpuInference::reset() {
   if (conv_state_.size() > 0) CUDA_CHECK(cudaMemsetAsync(conv_state_.data(), 0, conv_state_.bytes(), stream_));
   CUDA_CHECK(cudaMemsetAsync(ssm_state_.data(), 0, ssm_state_.bytes(), stream_));
 }
+
+// [snippet:inference_prefill]
+void GpuInference::prefill(const int* device_prompt, int length) {
+  const ModelConfig& c = model_.config();
+  common::DeviceBuffer<int> no_targets(count(sequences_, length));
+  CUDA_CHECK(cudaMemset(no_targets.data(), 0xff, no_targets.bytes()));  // -1: no loss anywhere
+  model_.keep_last_states(true);
+  model_.forward(device_prompt, no_targets.data(), sequences_, length);
+  model_.keep_last_states(false);
+  model_.copy_last_states(ssm_state_.data(), static_cast<long long>(c.layers) * c.d_inner() * c.d_state,
+                          conv_state_.data(), static_cast<long long>(c.layers) * c.d_inner() * (c.conv_width - 1));
+  // The logits of the last token: column length - 1 of the forward's (sequences, vocab, length).
+  CUDA_CHECK(cudaMemcpy2DAsync(logits_.data(), sizeof(float), model_.device_logits() + (length - 1),
+                               length * sizeof(float), sizeof(float), count(sequences_, c.vocab),
+                               cudaMemcpyDeviceToDevice));
+}
+// [/snippet:inference_prefill]
 
 // [snippet:inference_graph]
 void GpuInference::step(const int* device_tokens) {

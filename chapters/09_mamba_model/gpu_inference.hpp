@@ -26,8 +26,8 @@ namespace ch09 {
 class GpuInference {
  public:
   // Steps `sequences` sequences with the parameters `model` holds now (read at every step, so
-  // later training shows). The model must outlive this object.
-  GpuInference(const GpuModel& model, int sequences);
+  // later training shows). The model must outlive this object; prefill() runs its forward.
+  GpuInference(GpuModel& model, int sequences);
   ~GpuInference();
   GpuInference(const GpuInference&) = delete;
   GpuInference& operator=(const GpuInference&) = delete;
@@ -38,6 +38,12 @@ class GpuInference {
 
   // Every state to zero: the state before the first token.
   void reset();
+  // A prompt of `length` tokens per sequence ((sequences, length) on the device, row-major) run
+  // through the model's parallel forward, leaving every state where `length` steps from reset()
+  // would, and the logits of each prompt's last token: generation after a prefill. The scan's
+  // states are chapter 08's last_state. Overwrites the model's last forward; length must be at
+  // least conv_width - 1 and fit the model's buffers.
+  void prefill(const int* device_prompt, int length);
   // Advances every sequence by one token, device_tokens[s] for sequence s: the tokens are copied
   // into the graph's input and the graph replayed. Enqueued only, on stream(); nothing waits for
   // the GPU. The stream is a blocking one, so work on the default stream (a download, a timer's
@@ -54,7 +60,7 @@ class GpuInference {
   // Chapter 08's one-token step for layer l, with A for it in decay_.
   void scan_step(int layer);
 
-  const GpuModel& model_;
+  GpuModel& model_;
   int sequences_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;

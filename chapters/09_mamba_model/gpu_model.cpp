@@ -297,6 +297,7 @@ void GpuModel::run_forward() {
   const long long seq_D = static_cast<long long>(D) * L, seq_E = static_cast<long long>(E) * L;
   const float* w = parameters_.data();
   const gpu::Linear linear(cublas_);
+  kept_last_states_ = keep_last_states_;
 
   gpu::embedding_forward(tokens_.data(), w + layout_.embedding, residual_.data(), B, D, L, V);
   for (int l = 0; l < config_.layers; ++l) {
@@ -311,7 +312,9 @@ void GpuModel::run_forward() {
       linear.forward(w + o.dt_proj, E, R, {p.dbc, XR * static_cast<long long>(L)}, {p.delta_raw, seq_E}, B, L);
     }
     gpu::decay_from_log(w + o.A_log, p.A, E * N);
-    selective_scan::forward(scan_params(l, B, L).forward);
+    selective_scan::ForwardParams scan = scan_params(l, B, L).forward;
+    if (keep_last_states_) scan.last_state = last_states_.data() + static_cast<std::size_t>(l) * B * E * N;
+    selective_scan::forward(scan);
     // The residual connection: r_out = r_in + out_proj · out_z (a copy, then a GEMM with beta = 1).
     CUDA_CHECK(cudaMemcpyAsync(p.r_out, p.r_in, B * seq_D * sizeof(float), cudaMemcpyDeviceToDevice));
     linear.forward(w + o.out_proj, D, E, {p.out_z, seq_E}, {p.r_out, seq_D}, B, L, 1.0f);
@@ -398,6 +401,36 @@ void GpuModel::adamw_step(float lr, int step) { adamw_step(lr, step, AdamWSettin
 float GpuModel::gradient_norm() const { return gradient_norm_.download()[0]; }
 
 gpu::LossMetrics GpuModel::metrics() const { return metrics_.download()[0]; }
+
+void GpuModel::keep_last_states(bool keep) {
+  keep_last_states_ = keep;
+  if (keep && last_states_.size() == 0)
+    last_states_ =
+        Buffer<float>(static_cast<std::size_t>(config_.layers) * max_batch_ * config_.d_inner() * config_.d_state);
+}
+
+void GpuModel::copy_last_states(float* ssm, long long ssm_sequence_stride, float* conv,
+                                long long conv_sequence_stride) const {
+  const int W1 = config_.conv_width - 1;
+  if (!kept_last_states_) throw std::logic_error("GpuModel::copy_last_states: the last forward kept no states");
+  if (seqlen_ < W1)
+    throw std::logic_error("GpuModel::copy_last_states: the last forward had fewer than conv_width - 1 tokens");
+  const std::size_t E = config_.d_inner(), N = config_.d_state, L = seqlen_;
+  for (int l = 0; l < config_.layers; ++l) {
+    // The scan's states: batch rows of E·N floats, one a sequence.
+    CUDA_CHECK(cudaMemcpy2DAsync(ssm + l * E * N, ssm_sequence_stride * sizeof(float),
+                                 last_states_.data() + l * batch_ * E * N, E * N * sizeof(float), E * N * sizeof(float),
+                                 batch_, cudaMemcpyDeviceToDevice));
+    // The convolution's inputs: x, the first d_inner rows of in_proj's output (batch, 2 d_inner,
+    // L), its last W - 1 columns.
+    const float* xz = pointers(l).xz;
+    if (W1 > 0)
+      for (int b = 0; b < batch_; ++b)
+        CUDA_CHECK(cudaMemcpy2DAsync(conv + b * conv_sequence_stride + l * E * W1, W1 * sizeof(float),
+                                     xz + b * 2 * E * L + (L - W1), L * sizeof(float), W1 * sizeof(float), E,
+                                     cudaMemcpyDeviceToDevice));
+  }
+}
 
 std::vector<float> GpuModel::download_logits() const {
   std::vector<float> logits(sequence_floats(batch_, config_.vocab, seqlen_));

@@ -70,6 +70,17 @@ class GpuModel {
 
   // The last forward's logits (batch, vocab, seqlen).
   std::vector<float> download_logits() const;
+  const float* device_logits() const { return logits_.data(); }
+
+  // For recurrent inference after a prefill (GpuInference::prefill). With keep_last_states on, a
+  // forward also keeps each layer's scan state after the last token (chapter 08's last_state);
+  // copy_last_states then writes, for sequence s and layer l, that state (d_inner, N) to
+  // ssm + s * ssm_sequence_stride + l * d_inner * N and the convolution's last conv_width - 1
+  // inputs (d_inner, conv_width - 1), oldest first, to conv + s * conv_sequence_stride +
+  // l * d_inner * (conv_width - 1). Enqueued only. Throws std::logic_error unless the last forward
+  // kept its states and had at least conv_width - 1 tokens.
+  void keep_last_states(bool keep);
+  void copy_last_states(float* ssm, long long ssm_sequence_stride, float* conv, long long conv_sequence_stride) const;
   // The last forward's step sizes Δ = softplus(delta_raw + dt_bias) of one layer, (batch, d_inner, seqlen).
   std::vector<float> download_delta(int layer) const;
 
@@ -85,6 +96,7 @@ class GpuModel {
   ParameterLayout layout_;
   int max_batch_, max_seqlen_;
   int batch_ = 0, seqlen_ = 0;
+  bool keep_last_states_ = false, kept_last_states_ = false;
   cublasHandle_t cublas_ = nullptr;
 
   template <class T>
@@ -102,6 +114,7 @@ class GpuModel {
   Buffer<float> dlogits_, d_model_scratch_, d_residual_, d_out_z_, d_xs_, d_delta_, d_xz_, d_xc_, d_dbc_, dB_, dC_, dA_,
       weight_scratch_, ones_;
   Buffer<unsigned char> scan_workspace_;
+  Buffer<float> last_states_;  // (layers, batch, d_inner, N), with keep_last_states
 };
 
 }  // namespace ch09

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <span>
 #include <stdexcept>
 
 namespace ch09 {
@@ -120,6 +121,35 @@ void section_inference(Notebook& nb, const ProgramOptions& o, const Trained& tra
   nb.check("and the same tokens copied", from_steps.correct == from_parallel.correct,
            fmt::format("{} of {} by stepping, {} by the parallel forward", from_steps.correct, from_steps.scored,
                        from_parallel.correct));
+
+  // [snippet:generation_after_prefill]
+  // Generation after a prefill: the first half of each sequence in one parallel forward, which
+  // leaves the states (chapter 08's last_state and the convolution's last inputs); then stepping.
+  const int prompt = length / 2;
+  std::vector<int> head(std::size_t(sequences) * prompt);
+  for (int s = 0; s < sequences; ++s)
+    for (int t = 0; t < prompt; ++t) head[std::size_t(s) * prompt + t] = b.tokens[std::size_t(s) * length + t];
+  const common::DeviceBuffer<int> prompt_tokens{std::span<const int>(head)};
+  inference.prefill(prompt_tokens.data(), prompt);
+  std::vector<double> continued, expected;
+  for (int t = prompt - 1; t < length; ++t) {
+    if (t >= prompt) {
+      std::vector<int> column(sequences);
+      for (int s = 0; s < sequences; ++s) column[s] = b.tokens[std::size_t(s) * length + t];
+      token.upload(column);
+      inference.step(token.data());
+    }
+    const std::vector<float> logits = inference.download_logits();
+    for (int s = 0; s < sequences; ++s)
+      for (int v = 0; v < c.vocab; ++v) {
+        continued.push_back(logits[std::size_t(s) * c.vocab + v]);
+        expected.push_back(parallel[(std::size_t(s) * c.vocab + v) * length + t]);
+      }
+  }
+  // [/snippet:generation_after_prefill]
+  nb.check(fmt::format("the first {} tokens prefilled by the parallel forward, the other {} stepped: the same logits",
+                       prompt, length - prompt),
+           common::compare(continued, expected, {1e-2, 1e-3}));
 
   std::vector<std::vector<std::string>> rows;
   for (int batch : {1, 64}) {
