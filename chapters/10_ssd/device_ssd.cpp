@@ -3,6 +3,7 @@
 #include "device_buffer.hpp"
 #include "device_problem.hpp"
 #include "grid_fill.hpp"
+#include "sequence_states.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -135,6 +136,22 @@ Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, st
   d.forward.y = y.data(), d.forward.final_states = final_states.data();
   ssd::forward(d.forward);
   return {download(y, type), download(final_states)};
+}
+
+std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size) {
+  const std::vector<std::int64_t> starts = sequence_starts(p);
+  DeviceSsd d(p, type);
+  Bytes y = poisoned_bytes(p.x.size(), type);
+  const common::DeviceBuffer<std::int32_t> cu_seqlens(std::vector<std::int32_t>(starts.begin(), starts.end()));
+  const std::int64_t sequences = std::int64_t(starts.size()) - 1;
+  Floats out = poisoned_floats(std::size_t(sequences) * p.shape.heads * p.shape.head_dim * p.shape.dstate);
+  d.forward.kernel = ssd::Kernel::chunked;
+  d.forward.chunk_size = chunk_size;
+  d.forward.y = y.data();
+  d.forward.sequences = sequences, d.forward.cu_seqlens = cu_seqlens.data(),
+  d.forward.sequence_final_states = out.data();
+  ssd::forward(d.forward);
+  return download(out);
 }
 
 Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy) {

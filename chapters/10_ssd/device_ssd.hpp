@@ -20,6 +20,9 @@ Problem as_gpu_sees(Problem p, ssd::DataType type);
 
 // The forward of `p` (as the GPU sees it) by `kernel`: y and the final states.
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);
+// Version 2's final states of each packed sequence of `p` (batch 1, seq_idx numbering them 0, 1,
+// 2, ...): (sequences, heads, head_dim, dstate), as sequence_final_states (sequence_states.hpp).
+std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size);
 // Every gradient of sum(dy · y) (dinitial_states where p has initial states).
 Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy);
 

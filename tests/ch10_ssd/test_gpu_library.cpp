@@ -8,6 +8,7 @@
 #include "device_problem.hpp"
 #include "device_ssd.hpp"
 #include "gpu_test.hpp"
+#include "sequence_states.hpp"
 #include "ssd.hpp"
 #include "ssd_backward.hpp"
 #include "ssd_reference.hpp"
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 using ch10::DForm;
@@ -148,6 +150,17 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   packed.dy = packed.dx = packed.ddt = never_read;
   packed.dA = packed.dB = packed.dC = never_read;
   CHECK_THROWS_WITH(ssd::backward(packed), Catch::Contains("the backward: version 1"));
+  // Packed sequences' own final states: cu_seqlens and seq_idx with them, one row.
+  static std::int32_t cu_seqlens[3] = {0, 5, 16};
+  f.sequence_final_states = never_read, f.sequences = 2;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("needs cu_seqlens and seq_idx"));
+  f.cu_seqlens = cu_seqlens;
+  CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
+  f.sizes.batch = 2;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("(batch 1)"));
+  f.sizes.batch = 1, f.sequences = 17;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("sequences must be in [1, seqlen]"));
+  f.sequence_final_states = nullptr, f.cu_seqlens = nullptr, f.sequences = 0;
   f.seq_idx = nullptr;
   CHECK(ssd::kernel_of(f) == ssd::Kernel::recurrence);
   f.sizes.groups = 3;
@@ -176,4 +189,52 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   b.dA = b.dB = b.dC = never_read;
   CHECK_THROWS_WITH(ssd::backward(b), Catch::Contains("dz is required when z is given"));
   CHECK(ssd::validate(f).empty());
+}
+
+// The official test of chunk_state_varlen (tests/ops/triton/test_ssd.py, state-spaces/mamba),
+// ported: 300 sequences of 1 to 199 positions packed in one row, 64 heads of 64 channels, 32
+// states, A = -0.1 U(0, 1) a head, dt' = softplus(N(0, 1) - 4), x from N(0, 1), B from N(0, 1) / 5;
+// each sequence's final state against the same sequence run alone (here: in fp64, on the inputs
+// as the GPU sees them), to its tolerance, rtol 1e-2 and atol 3e-3. Its grid is every type, 1, 2, 8
+// and 64 groups and chunks of 64 and 128; here the full shape for fp32 and bf16 at 8 groups, and a
+// quarter of the heads for the rest of the grid, to keep the fp64 side to seconds.
+TEST_CASE("version 2: packed sequences' own final states, the official test_chunk_state_varlen", "[gpu]") {
+  REQUIRE_GPU();
+  const auto official_problem = [](int heads, int groups, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::int64_t> length(1, 199);
+    std::vector<std::int64_t> lengths(300);
+    std::int64_t total = 0;
+    for (std::int64_t& l : lengths) total += l = length(rng);
+    Problem p;
+    p.shape = {1, total, heads, 64, groups, 32};
+    p.seq_idx = ch10::packed_seq_idx({lengths}, total);
+    const ch10::Index at{p.shape};
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    p.x.resize(at.x_size());
+    for (double& v : p.x) v = normal(rng);
+    p.B.resize(at.bc_size());
+    for (double& v : p.B) v = normal(rng) / 5;
+    p.C = std::vector<double>(at.bc_size(), 0.0);  // not read by the final states
+    p.A.resize(std::size_t(heads));
+    for (double& v : p.A) v = -0.1 * uniform(rng);
+    p.dt.resize(at.dt_size());
+    for (double& v : p.dt) v = normal(rng) - 4;
+    p.dt_softplus = true;
+    return p;
+  };
+  const common::Tolerance official{3e-3, 1e-2};
+  int c = 0;
+  for (const ssd::DataType type : kTypes)
+    for (const int groups_asked : {1, 2, 8, 0})  // 0: a group a head, the official "max"
+      for (const std::int64_t chunk : {64, 128}) {
+        const bool full = groups_asked == 8 && chunk == 64 && type != ssd::DataType::float16;
+        const int heads = full ? 64 : 16, groups = groups_asked == 0 ? heads : groups_asked;
+        INFO(name_of(type) << ", " << heads << " heads, " << groups << " groups, chunk " << chunk);
+        const Problem p = ch10::as_gpu_sees(official_problem(heads, groups, 2000u + unsigned(c++)), type);
+        const std::vector<double> got = ch10::gpu_sequence_final_states(p, type, chunk);
+        const std::vector<double> ref = ch10::sequence_final_states(p);
+        CHECK_CLOSE("each sequence's final state", common::compare(got, ref, official));
+      }
 }

@@ -28,11 +28,24 @@ std::string check_sizes(const Sizes& s) {
   return {};
 }
 
+std::string check_sequence_states(const ForwardParams& p) {
+  if (!p.sequence_final_states && !p.cu_seqlens && p.sequences == 0) return {};
+  if (!p.sequence_final_states || !p.cu_seqlens || !p.seq_idx)
+    return "sequence_final_states needs cu_seqlens and seq_idx, and cu_seqlens is read only for it";
+  if (p.sizes.batch != 1) return "sequence_final_states takes one row of packed sequences (batch 1)";
+  if (p.sequences < 1 || p.sequences > p.sizes.seqlen)
+    return "sequences must be in [1, seqlen] (got " + std::to_string(p.sequences) + ")";
+  return selective_scan::detail::product_does_not_fit("sequence_final_states", "sequences·heads·head_dim·dstate",
+                                                      {p.sequences, p.sizes.heads, p.sizes.head_dim, p.sizes.dstate}, 4,
+                                                      "floats");
+}
+
 std::string check_forward(const ForwardParams& p) {
   if (std::string problem = check_sizes(p.sizes); !problem.empty()) return problem;
   if (!p.x || !p.dt || !p.A || !p.B || !p.C || !p.y) return "x, dt, A, B, C and y are required";
   if (std::isnan(p.dt_min) || std::isnan(p.dt_max) || p.dt_min > p.dt_max)
     return "dt_min must not exceed dt_max (the clamp of dt')";
+  if (std::string problem = check_sequence_states(p); !problem.empty()) return problem;
   switch (p.kernel) {
     case Kernel::recurrence: return detail::recurrence_refuses(p);
     case Kernel::chunked: return detail::chunked_refuses(p);

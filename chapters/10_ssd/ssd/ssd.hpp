@@ -12,7 +12,8 @@
 //                  as chapter 08's (batch, dim, seqlen) tensors, its kernel run, the gradients
 //                  summed back over each head's channels and states
 //   2  chunked     the chunked algorithm in the official forward's five stages, its products in
-//                  cuBLAS (fp32); forward only (its backward is version 1's); packed sequences
+//                  cuBLAS (fp32); forward only (its backward is version 1's); packed sequences,
+//                  and each one's own final states
 //
 // Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
 // naming the problem, before anything is launched; validate() returns that line. Both are
@@ -73,6 +74,15 @@ struct ForwardParams {
 
   void* y = nullptr;              // required
   float* final_states = nullptr;  // optional
+
+  // Packed sequences' own final states (what the official chunk_state_varlen returns), version 2:
+  // one row (batch 1) whose seq_idx numbers `sequences` sequences from 0, cu_seqlens (sequences + 1
+  // int32 on the device: where each starts, then seqlen; it must agree with seq_idx), and each
+  // sequence's state after its last position in sequence_final_states, (sequences, heads,
+  // head_dim, dstate). The initial states belong to sequence 0.
+  std::int64_t sequences = 0;
+  const std::int32_t* cu_seqlens = nullptr;
+  float* sequence_final_states = nullptr;
 };
 
 struct BackwardParams {

@@ -150,6 +150,32 @@ __global__ void pass_states_kernel(const float* states, const float* acs, const 
 }
 // [/snippet:v2_pass_states]
 
+// Packed sequences' own final states (batch 1), one thread a (sequence, h, i, k): the state after
+// the sequence's last position e, in chunk c. The state entering chunk c is the sequence's where
+// it began before the chunk (or is sequence 0, whose initial states enter chunk 0), decayed over
+// the chunk up to e by exp(acs_e); the chunk's own terms of the sequence up to e are added as
+// stage 2 adds a whole chunk's.
+__global__ void sequence_final_states_kernel(const float* x, const float* B, const float* dt, const float* acs,
+                                             const float* entering, const std::int32_t* cu_seqlens,
+                                             std::int64_t sequences, float* out, Geometry g) {
+  const int P = g.s.head_dim, N = g.s.dstate, heads_per_group = g.s.heads / g.s.groups;
+  const std::int64_t per_head = std::int64_t(P) * N;
+  SSD_GRID_STRIDE(e, sequences * g.s.heads * per_head) {
+    const int k = int(e % N), i = int(e / N % P), h = int(e / per_head % g.s.heads);
+    const std::int64_t seq = e / per_head / g.s.heads, begin = cu_seqlens[seq], end = cu_seqlens[seq + 1];
+    float state = 0.f;
+    if (end > begin) {
+      const std::int64_t last = end - 1, c = last / g.Q, first = c * g.Q, row = std::int64_t(h) * g.padded;
+      if (begin < first || begin == 0)
+        state = expf(acs[row + last]) * entering[(c * g.s.heads + h) * per_head + std::int64_t(i) * N + k];
+      for (std::int64_t j = begin > first ? begin : first; j <= last; ++j)
+        state += expf(acs[row + last] - acs[row + j]) * dt[row + j] * x[j * g.width() + std::int64_t(h) * P + i] *
+                 B[j * g.projection() + std::int64_t(h / heads_per_group) * N + k];
+    }
+    out[e] = state;
+  }
+}
+
 // Stage 4's mask and decay: M[i, j] = C_i·B_j exp(acs_i − acs_j) dt'_j for j ≤ i in one sequence,
 // else 0; (batch, chunks, heads, Q, Q) from C·B (batch, chunks, groups, Q, Q).
 __global__ void decay_mask_kernel(const float* cb, const float* dt, const float* acs, const std::int32_t* seq, float* M,
@@ -323,6 +349,11 @@ void chunked_forward(const ForwardParams& p, cudaStream_t stream) {
   pass_states_kernel<<<blocks_for(s.batch * W * N, threads), threads, 0, stream>>>(
       states.get(), acs.get(), seq.get(), p.initial_states, entering.get(), p.final_states, g);
   SSD_CHECK_LAUNCH();
+  if (p.sequence_final_states) {
+    sequence_final_states_kernel<<<blocks_for(p.sequences * W * N, threads), threads, 0, stream>>>(
+        x.get(), B.get(), dt.get(), acs.get(), entering.get(), p.cu_seqlens, p.sequences, p.sequence_final_states, g);
+    SSD_CHECK_LAUNCH();
+  }
 
   // Stage 4: C·B (Q × Q) = C_chunk B_chunkᵀ, that is (C·B)ᵀ = B_chunk C_chunkᵀ; then M per head.
   by_group.point(C.get(), projection, B.get(), projection, true, cb.get(), group_square);

@@ -1,0 +1,48 @@
+// Packed sequences' own final states in fp64 (sequence_states.hpp): the starts read from seq_idx,
+// and each sequence's final state checked against the packed row's own recurrence cut at that
+// sequence's end, with and without initial states.
+#include "ch10_test_support.hpp"
+#include "sequence_states.hpp"
+#include "ssd_reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+TEST_CASE("sequence_starts reads where each packed sequence starts") {
+  ch10::ProblemSpec spec;
+  spec.shape = {1, 9, 2, 3, 1, 4};
+  spec.packing = {{3, 1, 5}};
+  CHECK(ch10::sequence_starts(ch10::make_problem(spec, 1)) == std::vector<std::int64_t>{0, 3, 4, 9});
+  ch10::Problem skipped = ch10::make_problem(spec, 1);
+  for (std::int64_t t = 4; t < 9; ++t) skipped.seq_idx[std::size_t(t)] = 3;  // 0 0 0 1 3 ...: no 2
+  CHECK_THROWS_AS(ch10::sequence_starts(skipped), std::invalid_argument);
+  spec.shape.batch = 2;
+  spec.packing = {{3, 1, 5}, {9}};
+  CHECK_THROWS_AS(ch10::sequence_starts(ch10::make_problem(spec, 1)), std::invalid_argument);
+}
+
+TEST_CASE("each packed sequence's final state is the packed row's state at its end") {
+  for (bool initial : {false, true}) {
+    ch10::ProblemSpec spec;
+    spec.shape = {1, 40, 4, 3, 2, 5};
+    spec.packing = {{1, 12, 7, 20}};
+    spec.initial_states = initial, spec.z = true, spec.dt_softplus = true, spec.dt_bias = true;
+    const ch10::Problem p = ch10::make_problem(spec, 5 + unsigned(initial));
+    INFO(ch10_test::describe(spec));
+    const std::vector<double> got = ch10::sequence_final_states(p);
+    const std::vector<std::int64_t> starts = ch10::sequence_starts(p);
+    const std::size_t per_sequence = ch10::Index{p.shape}.state_size();
+    REQUIRE(got.size() == per_sequence * (starts.size() - 1));
+    for (std::size_t n = 0; n + 1 < starts.size(); ++n) {
+      // The row up to this sequence's end, its resets and all: its final state is this sequence's.
+      const std::vector<double> row_state = ch10::ssd_recurrence(ch10_test::slice(p, 0, starts[n + 1])).final_states;
+      const std::vector<double> one(got.begin() + std::ptrdiff_t(n * per_sequence),
+                                    got.begin() + std::ptrdiff_t((n + 1) * per_sequence));
+      INFO("sequence " << n);
+      CHECK_CLOSE("its final state", common::compare(one, row_state, ch10::kFormsTolerance));
+    }
+  }
+}
