@@ -3,10 +3,13 @@
 // sequence's end, with and without initial states.
 #include "ch10_test_support.hpp"
 #include "sequence_states.hpp"
+#include "ssd_chunked.hpp"
 #include "ssd_reference.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -44,5 +47,44 @@ TEST_CASE("each packed sequence's final state is the packed row's state at its e
       INFO("sequence " << n);
       CHECK_CLOSE("its final state", common::compare(one, row_state, ch10::kFormsTolerance));
     }
+  }
+}
+
+// Version 2's kernel for them (sequence_final_states_kernel in ssd/v2_chunked.cu) does this, in
+// fp32 on the GPU: from the chunked stages, a sequence ending at l in chunk c takes the state
+// entering c where it began before c (or is sequence 0, whose initial states enter chunk 0),
+// decays it by exp(acs_l), and adds its own terms in the chunk. The same in fp64 must give the
+// definition, chunks of any size.
+TEST_CASE("the chunked stages give each packed sequence's final state as version 2 computes it") {
+  ch10::ProblemSpec spec;
+  spec.shape = {1, 45, 4, 3, 2, 5};
+  spec.packing = {{2, 13, 1, 9, 20}};
+  spec.initial_states = true, spec.dt_softplus = true;
+  const ch10::Problem p = ch10::make_problem(spec, 17);
+  const std::vector<double> want = ch10::sequence_final_states(p);
+  const std::vector<std::int64_t> starts = ch10::sequence_starts(p);
+  const ch10::Shape& s = p.shape;
+  const ch10::Index at{s};
+  for (std::int64_t size : {1, 4, 8, 16, 64}) {
+    const ch10::Chunking chunks = ch10::chunking(p, size);
+    const ch10::ChunkIndex ci{s, chunks};
+    const ch10::ChunkCumsum cumsum = ch10::chunk_cumsum(p, chunks);
+    const ch10::PassedStates passed = ch10::pass_states(p, chunks, cumsum, ch10::chunk_states(p, chunks, cumsum));
+    std::vector<double> got;
+    for (std::size_t n = 0; n + 1 < starts.size(); ++n)
+      for (int h = 0; h < s.heads; ++h)
+        for (int i = 0; i < s.head_dim; ++i)
+          for (int k = 0; k < s.dstate; ++k) {
+            const std::int64_t begin = starts[n], last = starts[n + 1] - 1, c = last / size, first = c * size;
+            double state = 0.0;
+            if (begin < first || begin == 0)
+              state = std::exp(cumsum.dA_cumsum[ci.cumsum(0, h, last)]) * passed.entering[ci.state(0, c, h, i, k)];
+            for (std::int64_t j = std::max(begin, first); j <= last; ++j)
+              state += std::exp(cumsum.dA_cumsum[ci.cumsum(0, h, last)] - cumsum.dA_cumsum[ci.cumsum(0, h, j)]) *
+                       cumsum.dt[ci.cumsum(0, h, j)] * p.x[at.x(0, j, h, i)] * p.B[at.bc(0, j, at.group(h), k)];
+            got.push_back(state);
+          }
+    INFO("chunks of " << size);
+    CHECK_CLOSE("each sequence's final state", common::compare(got, want, ch10::kFormsTolerance));
   }
 }
