@@ -78,7 +78,12 @@ void GpuInference::prefill(const int* device_prompt, int length) {
   common::DeviceBuffer<int> no_targets(count(sequences_, length));
   CUDA_CHECK(cudaMemset(no_targets.data(), 0xff, no_targets.bytes()));  // -1: no loss anywhere
   model_.keep_last_states(true);
-  model_.forward(device_prompt, no_targets.data(), sequences_, length);
+  try {
+    model_.forward(device_prompt, no_targets.data(), sequences_, length);
+  } catch (...) {  // a prompt too long for the model's buffers: later forwards keep nothing
+    model_.keep_last_states(false);
+    throw;
+  }
   model_.keep_last_states(false);
   model_.copy_last_states(ssm_state_.data(), static_cast<long long>(c.layers) * c.d_inner() * c.d_state,
                           conv_state_.data(), static_cast<long long>(c.layers) * c.d_inner() * (c.conv_width - 1));
@@ -97,11 +102,18 @@ void GpuInference::step(const int* device_tokens) {
     // only this thread is barred from calls that cannot be recorded (a synchronous copy, say).
     cudaGraph_t recorded = nullptr;
     CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    enqueue_step();
+    try {
+      enqueue_step();
+    } catch (...) {  // end the capture, so that the stream is usable again, and pass the error on
+      if (cudaStreamEndCapture(stream_, &recorded) == cudaSuccess && recorded) cudaGraphDestroy(recorded);
+      throw;
+    }
     CUDA_CHECK(cudaStreamEndCapture(stream_, &recorded));
-    const cudaError_t instantiated = cudaGraphInstantiate(&graph_, recorded, 0);
+    cudaGraphExec_t instance = nullptr;
+    const cudaError_t instantiated = cudaGraphInstantiate(&instance, recorded, 0);
     CUDA_CHECK(cudaGraphDestroy(recorded));
     CUDA_CHECK(instantiated);
+    graph_ = instance;
   }
   CUDA_CHECK(cudaGraphLaunch(graph_, stream_));
 }

@@ -42,12 +42,14 @@ class GpuInference {
   // through the model's parallel forward, leaving every state where `length` steps from reset()
   // would, and the logits of each prompt's last token: generation after a prefill. The scan's
   // states are chapter 08's last_state. Overwrites the model's last forward; length must be at
-  // least conv_width - 1 and fit the model's buffers.
+  // least conv_width - 1 and fit the model's buffers. Not only enqueued: it allocates (and frees)
+  // the forward's targets, which waits for the GPU.
   void prefill(const int* device_prompt, int length);
   // Advances every sequence by one token, device_tokens[s] for sequence s: the tokens are copied
   // into the graph's input and the graph replayed. Enqueued only, on stream(); nothing waits for
   // the GPU. The stream is a blocking one, so work on the default stream (a download, a timer's
-  // events) is ordered with it.
+  // events) is ordered with it. device_tokens is read later, on stream(): free it only after
+  // work that follows (cudaFree, which waits for the device, does).
   void step(const int* device_tokens);
   cudaStream_t stream() const { return stream_; }
   // The last step's logits, (sequences, vocab), on the device and downloaded.

@@ -41,7 +41,10 @@ std::vector<double> sequence_final_states(const Problem& p) {
   std::vector<double> out;
   for (std::size_t n = 0; n + 1 < starts.size(); ++n) {
     const std::int64_t begin = starts[n], end = starts[n + 1];
-    Problem one = p;
+    // Built field by field: a copy of the packed problem for each sequence would copy the whole
+    // row's tensors as many times.
+    Problem one;
+    one.shape = s;
     one.shape.seqlen = end - begin;
     const std::size_t width = std::size_t(s.heads) * s.head_dim, projection = std::size_t(s.groups) * s.dstate;
     one.x = positions(p.x, begin, end, width);
@@ -49,8 +52,9 @@ std::vector<double> sequence_final_states(const Problem& p) {
     one.dt = positions(p.dt, begin, end, std::size_t(s.heads));
     one.B = positions(p.B, begin, end, projection);
     one.C = positions(p.C, begin, end, projection);
-    one.seq_idx.clear();
-    if (n > 0) one.initial_states.clear();
+    one.A = p.A, one.D = p.D, one.dt_bias = p.dt_bias;
+    one.dt_softplus = p.dt_softplus, one.dt_limit = p.dt_limit;
+    if (n == 0) one.initial_states = p.initial_states;
     const std::vector<double> final_states = ssd_recurrence(one).final_states;
     out.insert(out.end(), final_states.begin(), final_states.end());
   }

@@ -191,39 +191,44 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   CHECK(ssd::validate(f).empty());
 }
 
+// Packed sequences drawn as the official test of chunk_state_varlen draws them: `sequences` of 1 to
+// `longest` positions in one row, A = -0.1 U(0, 1) a head, dt' = softplus(N(0, 1) - 4), x from
+// N(0, 1), B from N(0, 1) / 5 (C is not read by the final states).
+Problem varlen_problem(int sequences, std::int64_t longest, int heads, int head_dim, int groups, int dstate,
+                       unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> length(1, longest);
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(sequences));
+  std::int64_t total = 0;
+  for (std::int64_t& l : lengths) total += l = length(rng);
+  Problem p;
+  p.shape = {1, total, heads, head_dim, groups, dstate};
+  p.seq_idx = ch10::packed_seq_idx({lengths}, total);
+  const ch10::Index at{p.shape};
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  p.x.resize(at.x_size());
+  for (double& v : p.x) v = normal(rng);
+  p.B.resize(at.bc_size());
+  for (double& v : p.B) v = normal(rng) / 5;
+  p.C = std::vector<double>(at.bc_size(), 0.0);
+  p.A.resize(std::size_t(heads));
+  for (double& v : p.A) v = -0.1 * uniform(rng);
+  p.dt.resize(at.dt_size());
+  for (double& v : p.dt) v = normal(rng) - 4;
+  p.dt_softplus = true;
+  return p;
+}
+
 // The official test of chunk_state_varlen (tests/ops/triton/test_ssd.py, state-spaces/mamba),
 // ported: 300 sequences of 1 to 199 positions packed in one row, 64 heads of 64 channels, 32
-// states, A = -0.1 U(0, 1) a head, dt' = softplus(N(0, 1) - 4), x from N(0, 1), B from N(0, 1) / 5;
-// each sequence's final state against the same sequence run alone (here: in fp64, on the inputs
-// as the GPU sees them), to its tolerance, rtol 1e-2 and atol 3e-3. Its grid is every type, 1, 2, 8
-// and 64 groups and chunks of 64 and 128; here the full shape for fp32 and bf16 at 8 groups, and a
-// quarter of the heads for the rest of the grid, to keep the fp64 side to seconds.
+// states, drawn as above; each sequence's final state against the same sequence run alone (here:
+// in fp64, on the inputs as the GPU sees them), to its tolerance, rtol 1e-2 and atol 3e-3. Its
+// grid is every type, 1, 2, 8 and as many groups as heads, and chunks of 64 and 128; here the full
+// shape for fp32 and bf16 at 8 groups and chunk 64, and a quarter of the heads for the rest of the
+// grid, to keep the fp64 side to about a minute.
 TEST_CASE("version 2: packed sequences' own final states, the official test_chunk_state_varlen", "[gpu]") {
   REQUIRE_GPU();
-  const auto official_problem = [](int heads, int groups, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<std::int64_t> length(1, 199);
-    std::vector<std::int64_t> lengths(300);
-    std::int64_t total = 0;
-    for (std::int64_t& l : lengths) total += l = length(rng);
-    Problem p;
-    p.shape = {1, total, heads, 64, groups, 32};
-    p.seq_idx = ch10::packed_seq_idx({lengths}, total);
-    const ch10::Index at{p.shape};
-    std::normal_distribution<double> normal(0.0, 1.0);
-    std::uniform_real_distribution<double> uniform(0.0, 1.0);
-    p.x.resize(at.x_size());
-    for (double& v : p.x) v = normal(rng);
-    p.B.resize(at.bc_size());
-    for (double& v : p.B) v = normal(rng) / 5;
-    p.C = std::vector<double>(at.bc_size(), 0.0);  // not read by the final states
-    p.A.resize(std::size_t(heads));
-    for (double& v : p.A) v = -0.1 * uniform(rng);
-    p.dt.resize(at.dt_size());
-    for (double& v : p.dt) v = normal(rng) - 4;
-    p.dt_softplus = true;
-    return p;
-  };
   const common::Tolerance official{3e-3, 1e-2};
   int c = 0;
   for (const ssd::DataType type : kTypes)
@@ -232,9 +237,25 @@ TEST_CASE("version 2: packed sequences' own final states, the official test_chun
         const bool full = groups_asked == 8 && chunk == 64 && type != ssd::DataType::float16;
         const int heads = full ? 64 : 16, groups = groups_asked == 0 ? heads : groups_asked;
         INFO(name_of(type) << ", " << heads << " heads, " << groups << " groups, chunk " << chunk);
-        const Problem p = ch10::as_gpu_sees(official_problem(heads, groups, 2000u + unsigned(c++)), type);
+        const Problem p =
+            ch10::as_gpu_sees(varlen_problem(300, 199, heads, 64, groups, 32, 2000u + unsigned(c++)), type);
         const std::vector<double> got = ch10::gpu_sequence_final_states(p, type, chunk);
-        const std::vector<double> ref = ch10::sequence_final_states(p);
-        CHECK_CLOSE("each sequence's final state", common::compare(got, ref, official));
+        CHECK_CLOSE("each sequence's final state", common::compare(got, ch10::sequence_final_states(p), official));
       }
+}
+
+// The same on a small row, with initial states (sequence 0's) and chunks that sequences cross:
+// the case compute-sanitizer runs (scripts/sanitized-tests.txt).
+TEST_CASE("version 2: packed sequences' own final states, small", "[gpu]") {
+  REQUIRE_GPU();
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float32, ssd::DataType::bfloat16})
+    for (const std::int64_t chunk : {1, 16, 64}) {
+      INFO(name_of(type) << ", chunk " << chunk);
+      Problem p = varlen_problem(20, 40, 4, 8, 2, 16, 3000u + unsigned(c++));
+      p.initial_states = ch10_test::normals(ch10::Index{p.shape}.state_size(), 3100u + unsigned(c));
+      p = ch10::as_gpu_sees(p, type);
+      const std::vector<double> ref = ch10::sequence_final_states(p);
+      check_tensor("each sequence's final state", ch10::gpu_sequence_final_states(p, type, chunk), ref, type);
+    }
 }

@@ -162,7 +162,10 @@ __global__ void sequence_final_states_kernel(const float* x, const float* B, con
   const std::int64_t per_head = std::int64_t(P) * N;
   SSD_GRID_STRIDE(e, sequences * g.s.heads * per_head) {
     const int k = int(e % N), i = int(e / N % P), h = int(e / per_head % g.s.heads);
-    const std::int64_t seq = e / per_head / g.s.heads, begin = cu_seqlens[seq], end = cu_seqlens[seq + 1];
+    // Clamped to the row, so that cu_seqlens disagreeing with it cannot read past the tensors.
+    const std::int64_t seq = e / per_head / g.s.heads;
+    const std::int64_t end = min(max(std::int64_t(cu_seqlens[seq + 1]), std::int64_t(0)), g.s.seqlen);
+    const std::int64_t begin = min(max(std::int64_t(cu_seqlens[seq]), std::int64_t(0)), end);
     float state = 0.f;
     if (end > begin) {
       const std::int64_t last = end - 1, c = last / g.Q, first = c * g.Q, row = std::int64_t(h) * g.padded;
