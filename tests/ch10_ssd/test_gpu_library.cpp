@@ -246,7 +246,7 @@ TEST_CASE("version 2: packed sequences' own final states, the official test_chun
 
 // The same on a small row, with initial states (sequence 0's) and chunks that sequences cross:
 // the case compute-sanitizer runs (scripts/sanitized-tests.txt).
-TEST_CASE("version 2: packed sequences' own final states, small", "[gpu]") {
+TEST_CASE("version 2: packed sequences' own final states at a small size", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
   for (const ssd::DataType type : {ssd::DataType::float32, ssd::DataType::bfloat16})
