@@ -140,8 +140,8 @@ void forward(const selective_scan::ForwardParams& slice, const Slicing& slicing,
 
   // 1. The slice's scan: its last state and its Σδ, this rank's summary. Every rank but the first
   //    starts from zero; rank 0's slice starts the sequence, so it starts from the initial state
-  //    and its scan is already final: it scans once, the others twice (give it a longer slice:
-  //    split_for_forward).
+  //    and its scan is already final: it scans once, the others twice. A longer first slice
+  //    does not pay: step 4 waits for rank 0's summary, the end of its one pass (section [5]).
   selective_scan::ForwardParams first_pass = slice;
   if (rank > 0) first_pass.initial_state = nullptr;
   first_pass.last_state = own.get();

@@ -25,9 +25,11 @@ constexpr std::int64_t kGpuCut = 8;
 // fall on any position (granule 1). Throws std::invalid_argument unless 1 <= ranks <= seqlen
 // and granule >= 1.
 std::vector<Slice> split(std::int64_t seqlen, int ranks, std::int64_t granule = 1);
-// The split that balances sequence_parallel::forward: rank 0 scans its slice once, every other rank
-// twice, so rank 0 takes two shares and the others one (seqlen · 2 / (ranks + 1) and seqlen /
-// (ranks + 1), in whole granules as split's). Throws as split does.
+// Rank 0 two shares and the others one (seqlen · 2 / (ranks + 1) and seqlen / (ranks + 1), in
+// whole granules as split's), since sequence_parallel::forward scans rank 0's slice once and the
+// others' twice. It does not shorten the call: the others' second pass waits for rank 0's summary,
+// the end of its one pass, so the call takes three shares in a row where the even split takes
+// two (chapter 11, section [5], measures both). Throws as split does.
 std::vector<Slice> split_for_forward(std::int64_t seqlen, int ranks, std::int64_t granule = 1);
 
 // p's positions [s.begin, s.end): u, delta, z, B and C cut along time, everything else as it is,
