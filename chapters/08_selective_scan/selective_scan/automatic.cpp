@@ -1,6 +1,7 @@
 // Kernel::automatic's rule: per call and direction, the version measured fastest for the
-// call's shape on an H100 (selective_scan_grid --versions, 2026-11-25; the sweep and its table
-// are in chapter 8c, the library's page). The regimes:
+// call's shape (the sweep and its table: chapter 8c, the library's page; the figures behind each
+// branch, with their GPUs and dates: appendix A, "The measurements behind the library's rules").
+// The regimes:
 //   - short sequences (seqlen <= 64): version 4, whose blocks start and finish soonest;
 //   - enough work items to fill the GPU (version 5's blocks of channels, times the time segments
 //     it cuts long sequences into, at least half the multiprocessors): version 5, else version 4
@@ -13,26 +14,15 @@
 //     per channel that scans each chunk of 2048 steps in parallel across its threads, and up to
 //     256 steps version 4's forward;
 //   - few states: version 2 loops over the states a call has; version 5's lanes walk 1, 2 or 4
-//     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. Measured on an
-//     H200 (selective_scan_grid --grid states --versions, 2026-11-26): at one state version 2's
-//     backward is the faster ((8, 1536, 2048) fp32: 0.78 ms against 1.03, each version's forward
-//     + backward less its forward); at two, version 5's by a little (forward + backward 1.29 ms
-//     against 1.32 for version 5's forward and version 2's backward); and past 256 steps with
-//     channel groups fewer than the multiprocessors (where version 5 would cut the sequences),
-//     version 2 takes both directions up to 4 states ((1, 256, 4096) fp32 at 4 states: forward
-//     0.039 ms against 0.056, forward + backward 0.118 against 0.160; at 8 states version 5 is
-//     the faster, 0.155 against 0.195).
+//     of them (v5_ring_forward.cu, few_states), version 4's 16 whatever dstate is. So at one
+//     state version 2's backward is the faster; at two, version 5's by a little; and past 256
+//     steps with channel groups fewer than the multiprocessors (where version 5 would cut the
+//     sequences), version 2 takes both directions up to 4 states, version 5 from 8.
 //   - many states: past 16, version 5's forward takes wider layouts (v5_ring_forward.cu,
-//     many_states) and wins wherever its blocks fill the GPU ((8, 1536, 2048) on an H200,
-//     selective_scan_grid --grid many_states --versions, 2026-11-26: 1.42 ms forward in fp32 at 64
-//     states against version 4's 3.62). With few channels and its workspace it walks slices of
-//     16 states cut into segments, which the same two branches choose ((1, 256, 4096) fp32 at 64
-//     states: 1.03x the official forward's speed, where version 2 gave 0.48x; H100, 2026-11-26,
-//     each in one call with the official kernel); without the workspace version 2 keeps those
-//     calls. Version 5's backward walks slices of 16 states in blocks of their own, so the rule
-//     that fills the GPU with its items gives it those calls too: (8, 1536, 2048) fp32 at 64 states, forward +
-//     backward 1.36x the official kernel's speed (H100, 2026-11-26, same call), where version 2's
-//     backward made it 0.51x (H200, the day before, same call).
+//     many_states) and wins wherever its blocks fill the GPU. With few channels and its workspace
+//     it walks slices of 16 states cut into segments, which the same two branches choose; without
+//     the workspace version 2 keeps those calls. Version 5's backward walks slices of 16 states in
+//     blocks of their own, so the rule that fills the GPU with its items gives it those calls too.
 #include "device_facts.hpp"
 #include "plan.hpp"
 

@@ -74,9 +74,9 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
     plan.forward_workspace_bytes = ring_forward_workspace_bytes(forward_args, segments);
     plan.forward_segments = forward_args.workspace ? segments : 1;
   }
-  // Automatic keeps h only for a backward that reads it: at one state its backward is version
-  // 2's, and the forward would write h for nothing (fp32 (8, 1536, 2048), H200: forward +
-  // backward 1.117 ms with the memory taken, 1.036 without). A forward's plan sees its backward
+  // Automatic keeps h only for a backward that reads it: at one state its backward is version 2's,
+  // and the forward would write h for nothing, 8% of forward + backward where it was measured
+  // (appendix A, "The measurements behind the library's rules"). A forward's plan sees its backward
   // as the most permissive call could (api.cpp: as_backward_sees), so where that backward is not
   // version 5's, no real one is.
   if (asked == Kernel::automatic && plan.backward != Kernel::checkpoints) plan.state_checkpoints_floats = 0;

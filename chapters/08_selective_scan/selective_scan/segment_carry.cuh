@@ -21,19 +21,16 @@ namespace selective_scan::detail::carry {
 
 using Word = unsigned long long;
 
-// How many time segments a cut makes of `seqlen` steps where `room` blocks of each group fit on
-// the GPU at once: segments of at least kMinSegmentSteps, at most kMaxSegments of them
+// How many time segments a cut makes of `seqlen` steps where `room` blocks of each group fit on the
+// GPU at once: segments of at least kMinSegmentSteps, at most kMaxSegments of them
 // (v5_ring_forward.cu says why) -- or segments of one tile (`tile` steps) where they all fit at
 // once and number at most kMaxSegments: in the backward at any length, in the forward below
-// kForwardOneTileBelow steps. A lone block walks a step in about 125 ns (both passes), so a short
-// call waits for its longest segment. On an H100 (2026-11-26, the tree and the rule built side by
-// side and timed in alternation, three rounds): 256 steps in 8 segments instead of 4 took 6-20%
-// off the forward and 6-20% off forward + backward at (1, 4), (2, 64) and (1, 256) channels, fp32
-// and bf16, where shapes the rule leaves alone moved by 1-6%; at 1024 and 2048 steps, (1, 4) and
-// (2, 64) channels in 32 or 64 one-tile segments instead of 16 or 32 took 6-14% off forward +
-// backward, but their forwards came out 0-10% slower, hence the forward's bound. Where not all
-// of them fit, the one-tile segments lost: (4, 256, 256), 6 segments for its 64 groups instead
-// of 4, 0-11% slower, some segments walking two tiles all the same.
+// kForwardOneTileBelow steps. A lone block walks a step slowly (every instruction's latency is its
+// own), so a short call waits for its longest segment, and one-tile segments shorten it: they paid
+// in both directions at 256 steps, and from 1024 steps in forward + backward while the forward
+// alone came out slower, hence the forward's bound. Where not all of them fit, they lost, some
+// segments walking two tiles all the same (the figures: appendix A, "The measurements behind the
+// library's rules").
 constexpr std::int64_t kMinSegmentSteps = 64;
 constexpr std::int64_t kMaxSegments = 64;
 constexpr std::int64_t kForwardOneTileBelow = 512;

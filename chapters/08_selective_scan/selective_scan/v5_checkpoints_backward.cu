@@ -102,7 +102,7 @@ __host__ __device__ inline bool cut_walks_forwards(const ScanArgs& a, const Cut&
 // slice its own block, since the states do not meet in the recurrence. They meet in two sums a
 // step (over the states, for du and ddelta), which the slices add into the workspace's step_sums
 // and finish_sliced_steps() finishes (kSliced, a kernel of its own: as a run-time branch it made
-// the 16-state backward 1-4% slower on an H100). Each slice stages its tiles' channel rows again;
+// the 16-state backward slower). Each slice stages its tiles' channel rows again;
 // that is the price of walking them apart.
 static_assert(kStates == kSliceStates, "a slice is the 16 states a block walks");
 // A launch's units of work along the channels and states: its blocks of channels times its slices.
@@ -828,15 +828,12 @@ struct Grid {
 // [snippet:backward_cut_rule]
 // A cut as the forward's (v5_ring_forward.cu): segments of at least 64 steps, or of one tile
 // where they all fit (carry::backward_segments_for), at most 64 of them, from 512 steps on,
-// and from 256 where the groups leave multiprocessors without a block (the forward's rule):
-// (4, 256, 256), 64 groups in 4 segments, forward + backward 0.087 ms against 0.095 uncut in
-// fp32; (2, 1536, 256), 192 groups in 2 segments, 0.134 against 0.125. But where
-// segments of whole chunks would already give blocks to half the places, the segments start on
-// chunks: the forward's chunk states then give h at each start, and the first launch walks
-// backwards only. On an H100 (selective_scan_grid --grid cut, 2026-11-25, forward and backward):
-// (4, 256, 8192) in 4 segments of chunks, 1.016 ms; in 6 of tiles, 1.063. (1, 256, 32768): 16 of
-// chunks 1.049 ms, 24 of tiles 1.081. Where chunks are too few, tiles: (2, 1536, 2048) uncut 0.773
-// ms, in 2 segments of tiles 0.707; (2, 64, 32768) in 16 of chunks 0.829 ms, in 49 of tiles 0.586.
+// and from 256 where the groups leave multiprocessors without a block (the forward's rule: at
+// 256 steps a cut paid with 64 groups and cost with 192). But where segments of whole chunks
+// would already give blocks to half the places, the segments start on chunks: the forward's
+// chunk states then give h at each start, and the first launch walks backwards only; that beat
+// segments of tiles, and where chunks are too few, tiles beat both chunks and no cut (the
+// figures: appendix A, "The measurements behind the library's rules").
 constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
 Grid grid_for(const ScanArgs& args) {
   const int per_multiprocessor = blocks_per_multiprocessor(

@@ -522,11 +522,11 @@ KernelPointer kernel_for_rows(const ScanArgs& args) {
 // [snippet:few_states]
 // A lane walks K states: per state and step a decay (a multiply, the four-term series, ex2 and a
 // select) and the two updates of h and y; the staging, the sum over the channel's lanes and the
-// output are its per-step work whatever K is. Laid out for 16 states, a call of 1 to 8 walked
-// zeros in the rest: (8, 1536, 2048) took 0.348 ms at one state and 0.402 at 16 (fp32, H200).
-// So the lanes of a channel stay as many (P, which the channel count decides) and each walks
-// only K = dstate / P states, rounded up to a power of two. Mamba's case, B and C both
-// variable, has these layouts; calls with a constant B or C walk 16.
+// output are its per-step work whatever K is. Laid out for 16 states, a call of 1 to 8 walked zeros
+// in the rest, and one state took nearly as long as 16 (appendix A, "The measurements behind the
+// library's rules"). So the lanes of a channel stay as many (P, which the channel count decides)
+// and each walks only K = dstate / P states, rounded up to a power of two. Mamba's case, B and C
+// both variable, has these layouts; calls with a constant B or C walk 16.
 template <class Input, int P, bool kCut>
 KernelPointer kernel_for_states(const ScanArgs& args) {
   constexpr int kWhole = kStates / P;
@@ -550,17 +550,16 @@ RingKernel ring_kernel(KernelPointer kernel) {
 }
 
 // [snippet:many_states]
-// Past 16 states (B and C both variable) a lane walks K = 8 or 16 states and a tile holds the
-// K P rows the layout walks. A tile of B and C is filled once for the whole block, so the layout
-// is chosen for the channels that share it: at 128 states in fp32 (H200, (8, 1536, 2048),
-// selective_scan_grid --grid many_states) 6.65 ms forward with four channels a block (K = 4 of
-// 32 lanes), 2.38 with sixteen (K = 16 of 8). Past K = 16 the registers run out. At 32 and 64
-// states K = 8 was 14-18% faster than the other candidates in bf16 and as much slower in fp32;
-// one layout for both types keeps the plan's count of blocks (ring_forward_items) free of the
-// type. Past 128 states the block has eight walking warps (consumer_warps), sixteen channels on
-// one ring: with four, 256 states took 12.72 ms in fp32 and 10.03 in bf16, with eight 7.45 and
-// 6.16 (H100, same call). These layouts are not cut into segments (their cut kernels doubled the
-// file's compile time): few channels take slices of 16 states instead (forward_slices).
+// Past 16 states (B and C both variable) a lane walks K = 8 or 16 states and a tile holds the K P
+// rows the layout walks. A tile of B and C is filled once for the whole block, so the layout is
+// chosen for the channels that share it: sixteen channels a block (K = 16 of 8 lanes) beat four
+// (K = 4 of 32) by far at 128 states. Past K = 16 the registers run out. At 32 and 64 states K = 8 won
+// in bf16 and lost by as much in fp32; one layout for both types keeps the plan's count of blocks
+// (ring_forward_items) free of the type. Past 128 states the block has eight walking warps
+// (consumer_warps), sixteen channels on one ring, which beat four at 256 states in both types (the
+// figures: appendix A, "The measurements behind the library's rules"). These layouts are not cut
+// into segments (their cut kernels doubled the file's compile time): few channels take slices of 16
+// states instead (forward_slices).
 template <class Input>
 RingKernel kernel_for_many_states(const ScanArgs& args) {
   if (args.dstate <= 32) return ring_kernel<Input, 8, 4>(ring_forward_kernel<Input, 8, 4, true, true, false>);
@@ -570,20 +569,16 @@ RingKernel kernel_for_many_states(const ScanArgs& args) {
 }
 // [/snippet:many_states]
 
-// A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would
-// otherwise leave multiprocessors idle. Where they do, a block is alone on its multiprocessor,
-// one warp to a scheduler, and waits out the latency of every instruction of its walk: it walks
-// a step in about 125 ns (both passes), where three blocks sharing a multiprocessor each take
-// about 175 ns. Shorter segments put more blocks on each multiprocessor, and even 64 steps
-// pay: on an H100 (selective_scan_grid --grid cut, 2026-11-25, same call), (2, 64, 2048) in 32
-// segments of 64 steps against 16 of 128: forward 0.040 ms against 0.047 (fp32), forward +
-// backward 0.100 against 0.130. Each segment reads the summaries of all the segments before it,
-// so their number is bounded too (carry::forward_segments_for, which also cuts short calls into
-// segments of one tile).
-// And a cut pays only where the groups leave multiprocessors without a block: with one on each,
-// two segments' blocks share a multiprocessor and pass 1 is pure cost ((2, 1536, 2048), 192
-// groups: forward 0.213 ms uncut, 0.224 in 2 segments). From 256 steps: in segments of 64,
-// (1, 256, 256) took 0.026 ms forward in fp32, version 4's 0.030 (bf16: 0.026 and 0.034).
+// A segment's pass 1 costs about half its pass 2, so a cut pays only where blocks would otherwise
+// leave multiprocessors idle. Where they do, a block is alone on its multiprocessor, one warp to a
+// scheduler, and waits out the latency of every instruction of its walk, walking a step more slowly
+// than each of three blocks that share a multiprocessor. Shorter segments put more blocks on each
+// multiprocessor, and even segments of 64 steps pay. Each segment reads the summaries of all the
+// segments before it, so their number is bounded too (carry::forward_segments_for, which also cuts
+// short calls into segments of one tile). And a cut pays only where the groups leave
+// multiprocessors without a block: with one on each, two segments' blocks share a multiprocessor
+// and pass 1 is pure cost. From 256 steps, segments of 64 beat version 4's forward. (The figures:
+// appendix A, "The measurements behind the library's rules".)
 constexpr std::int64_t kMinCutSteps = 256;
 
 // How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
@@ -604,16 +599,13 @@ bool four_lanes(const ScanArgs& args) { return args.dstate <= kStates && args.ba
 // With one or two blocks of eight lanes a channel on each multiprocessor, a scheduler has one or
 // two warps, and each waits out the latency of its walk's every instruction; a cut does not pay
 // there (pass 1 is pure cost, kMinCutSteps). Sixteen lanes a channel, one state each, give twice
-// the warps, each with half the walk a step, for more instructions a channel step (the staging
-// and the sums over a channel's lanes are shared by fewer states). Forward, both layouts timed in
-// one call (H100, 2026-11-26, selective_scan_grid --shape), sixteen lanes against eight:
-//   - (1, 2112, L), 132 blocks of eight lanes: 1.19-1.21x as fast in fp32, 1.06-1.07x in bf16;
-//   - (2, 1536, L), 192 blocks: 1.13-1.21x in fp32, 1.08-1.10x in bf16 (L = 256 to 32768);
-//   - (1, 4096, L), 256 blocks: 0.69x in fp32, whose 512 blocks of sixteen lanes are more than
-//     fit at once (three a multiprocessor), 0.97-0.98x in bf16, where four fit;
-//   - (1, 5120, L), 320 blocks: 0.69-0.77x.
-// So: B and C both variable, 9 to 16 states, and from one to one and a half blocks of eight lanes
-// a multiprocessor, where the blocks of sixteen lanes, three on each at most, all run at once.
+// the warps, each with half the walk a step, for more instructions a channel step (the staging and
+// the sums over a channel's lanes are shared by fewer states). Timed in one call, sixteen lanes won
+// where the blocks of eight number one to one and a half a multiprocessor, and lost once the blocks
+// of sixteen were more than fit at once (the figures: appendix A, "The measurements behind the
+// library's rules"). So: B and C both variable, 9 to 16 states, and from one to one and a half
+// blocks of eight lanes a multiprocessor, where the blocks of sixteen lanes, three on each at most,
+// all run at once.
 bool sixteen_lanes(const ScanArgs& args) {
   if (!(args.B.variable && args.C.variable) || args.dstate <= kStates / 2 || args.dstate > kStates) return false;
   const std::int64_t blocks = channel_blocks(args, RingShared<float, 8>::kChannels);
@@ -679,9 +671,8 @@ RingLaunch launch_for(const ScanArgs& args) {
   if (four_lanes(args) || args.dstate > kStates || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
   // The places are the cut kernel's own: it takes more registers than the uncut one, and in
   // fp16 and bf16 fits three blocks a multiprocessor where the uncut one fits four. Counted with
-  // the uncut kernel's four, (4, 256, 2048) in bf16 was cut into 8 segments, 512 blocks for 396
-  // places, and ran in two rounds: 0.103 ms, slower than fp32's 6 segments (0.090 ms) on the
-  // same H100.
+  // the uncut kernel's four, a cut can make more blocks than fit, which then run in two rounds
+  // (appendix A, "The measurements behind the library's rules").
   KernelPointer cut_kernel = kernel_for<Input, true>(args).kernel;
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
