@@ -14,6 +14,13 @@ namespace {
 
 using namespace ch09_test;
 
+// The tokens of every sequence at position t, on the device: what one step takes.
+common::DeviceBuffer<int> tokens_at(const ch09::Batch& data, int sequences, int length, int t) {
+  std::vector<int> column(sequences);
+  for (int s = 0; s < sequences; ++s) column[s] = data.tokens[std::size_t(s) * length + t];
+  return upload(column);
+}
+
 void check_stepping(ch09::SsmKind kind, unsigned seed) {
   const ch09::ModelConfig config = tiny_config(kind);
   const std::vector<float> parameters = ch09::to_float(tiny_parameters(config, seed));
@@ -33,21 +40,15 @@ void check_stepping(ch09::SsmKind kind, unsigned seed) {
   for (int pass = 0; pass < 2; ++pass) {  // the second pass checks that reset() forgets the first
     INFO(ch09::to_string(kind) << ", pass " << pass);
     inference.reset();
-    std::vector<double> stepped(parallel.size()), expected(parallel.size());
+    std::vector<double> stepped(parallel.size());  // (sequences, vocab, length), as the forward's
     for (int t = 0; t < length; ++t) {
-      std::vector<int> column(sequences);
-      for (int s = 0; s < sequences; ++s) column[s] = data.tokens[std::size_t(s) * length + t];
-      common::DeviceBuffer<int> tokens = upload(column);
-      inference.step(tokens.data());
+      inference.step(tokens_at(data, sequences, length, t).data());
       const std::vector<float> logits = inference.download_logits();  // (sequences, vocab)
       for (int s = 0; s < sequences; ++s)
-        for (int v = 0; v < config.vocab; ++v) {
-          const std::size_t i = (std::size_t(s) * config.vocab + v) * length + t;
-          stepped[i] = logits[std::size_t(s) * config.vocab + v];
-          expected[i] = parallel[i];
-        }
+        for (int v = 0; v < config.vocab; ++v)
+          stepped[(std::size_t(s) * config.vocab + v) * length + t] = logits[std::size_t(s) * config.vocab + v];
     }
-    CHECK_CLOSE("stepped vs parallel logits", common::compare(stepped, expected, {1e-5, 1e-4}));
+    CHECK_CLOSE("stepped vs parallel logits", common::compare(stepped, parallel, {1e-5, 1e-4}));
     CHECK_CLOSE("stepped vs fp64 logits", common::compare(stepped, reference.logits, {1e-5, 1e-4}));
   }
 }
@@ -87,12 +88,7 @@ void check_prefill(ch09::SsmKind kind, unsigned seed) {
     inference.prefill(prompt_tokens.data(), prompt);
     std::vector<double> got, expected;
     for (int t = prompt - 1; t < length; ++t) {
-      if (t >= prompt) {
-        std::vector<int> column(sequences);
-        for (int s = 0; s < sequences; ++s) column[s] = data.tokens[std::size_t(s) * length + t];
-        common::DeviceBuffer<int> tokens = upload(column);
-        inference.step(tokens.data());
-      }
+      if (t >= prompt) inference.step(tokens_at(data, sequences, length, t).data());
       const std::vector<float> logits = inference.download_logits();  // (sequences, vocab)
       for (int s = 0; s < sequences; ++s)
         for (int v = 0; v < config.vocab; ++v) {
