@@ -2,8 +2,9 @@
 // A a head) forward and backward, version 2 (the chunked algorithm, cuBLAS's products) forward,
 // on every input type, lengths past chapter 08's chunk of 2048 and chunks that do not divide the
 // length, one head and many, groups, 1 and 128 states, D per head and per channel, the gate,
-// softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences. Outputs
-// are poisoned (NaN) before each call.
+// softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences; version 3
+// (the fused kernel on the tensor cores) forward in fp16 and bf16, where its tiles are cut and on
+// packed sequences. Outputs are poisoned (NaN) before each call.
 #include "ch10_test_support.hpp"
 #include "device_problem.hpp"
 #include "device_ssd.hpp"
@@ -107,6 +108,34 @@ TEST_CASE("version 2 (chunked): packed sequences of 1, 7 and 300 positions, and 
   check_forward(with_options(spec_of(1, 70, 2, 1, 3, 300), 9), ssd::DataType::float32, ssd::Kernel::automatic, 32, 9);
 }
 
+TEST_CASE("version 3 (fused, tensor cores): the forward matches the fp64 recurrence", "[gpu]") {
+  REQUIRE_GPU();
+  // The shapes above, and where version 3's tiles are cut: channels past one block of 64 (80),
+  // states rounded up to a tile of 64, 128 or 256 (65, 128, 256), a length one position past 64.
+  std::vector<ProblemSpec> cases = shapes();
+  for (const ProblemSpec& spec : {spec_of(1, 130, 2, 1, 80, 256), spec_of(2, 65, 4, 2, 64, 65),
+                                  spec_of(1, 200, 3, 1, 64, 128), spec_of(3, 64, 2, 2, 16, 8)})
+    cases.push_back(spec);
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const ProblemSpec& shape : cases) {
+      check_forward(with_options(shape, c), type, ssd::Kernel::fused, 256, unsigned(c));
+      ++c;
+    }
+}
+
+TEST_CASE("version 3 (fused): packed sequences of 1, 7 and 300 positions, and chunks they cross", "[gpu]") {
+  REQUIRE_GPU();
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const std::int64_t first : {1, 63, 64, 65}) {
+      ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c);
+      spec.packing = {{first, 7, 300 - first + 1}, {300, 7, 1}};
+      check_forward(spec, type, ssd::Kernel::fused, 256, unsigned(c));
+      ++c;
+    }
+}
+
 TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
@@ -173,6 +202,11 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
   f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("at most 256 states"));
+  f.kernel = ssd::Kernel::fused;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("takes fp16 and bf16 inputs"));
+  f.input_type = ssd::DataType::bfloat16;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("version 3 takes at most 256 states"));
+  f.input_type = ssd::DataType::float32;
   f.kernel = ssd::Kernel::chunked;
   f.chunk_size = 0;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("chunk_size must be at least 1"));

@@ -5,6 +5,7 @@
 #include "ssd.hpp"
 #include "v1_recurrence.hpp"
 #include "v2_chunked.hpp"
+#include "v3_fused.hpp"
 
 #include <cmath>
 #include <string>
@@ -49,6 +50,7 @@ std::string check_forward(const ForwardParams& p) {
   switch (p.kernel) {
     case Kernel::recurrence: return detail::recurrence_refuses(p);
     case Kernel::chunked: return detail::chunked_refuses(p);
+    case Kernel::fused: return detail::fused_refuses(p);
     case Kernel::automatic: {
       const std::string first = detail::recurrence_refuses(p), second = detail::chunked_refuses(p);
       return first.empty() || second.empty() ? std::string() : first + "; " + second;
@@ -57,9 +59,11 @@ std::string check_forward(const ForwardParams& p) {
   return "no such kernel version";
 }
 
-// The version that runs the forward of a call validate() accepts.
+// The version that runs the forward of a call validate() accepts: the fastest measured that takes
+// it (version 3, then 1, then 2).
 Kernel forward_kernel(const ForwardParams& p) {
   if (p.kernel != Kernel::automatic) return p.kernel;
+  if (detail::fused_refuses(p).empty()) return Kernel::fused;
   return detail::recurrence_refuses(p).empty() ? Kernel::recurrence : Kernel::chunked;
 }
 
@@ -70,6 +74,7 @@ const char* name_of(Kernel kernel) {
     case Kernel::automatic: return "automatic";
     case Kernel::recurrence: return "recurrence";
     case Kernel::chunked: return "chunked";
+    case Kernel::fused: return "fused";
   }
   return "unknown";
 }
@@ -96,8 +101,11 @@ Kernel kernel_of(const ForwardParams& p) {
 
 void forward(const ForwardParams& p, cudaStream_t stream) {
   if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::forward: " + problem);
-  if (forward_kernel(p) == Kernel::chunked) return detail::chunked_forward(p, stream);
-  detail::recurrence_forward(p, stream);
+  switch (forward_kernel(p)) {
+    case Kernel::chunked: return detail::chunked_forward(p, stream);
+    case Kernel::fused: return detail::fused_forward(p, stream);
+    default: return detail::recurrence_forward(p, stream);
+  }
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {

@@ -1,0 +1,333 @@
+// Version 3: version 2's five stages in one kernel, their products on the tensor cores.
+//
+// One block of 8 warps takes a (batch row, head, 64 channels of the head) and walks its chunks of
+// 64 positions in order, carrying the state (64 channels × the states) in the warps' fp32
+// accumulators from chunk to chunk: stage 3's scan across chunks becomes the walk itself, and
+// nothing but the inputs and y crosses memory (version 2 writes M, the chunk states and four fp32
+// copies). A chunk, Q = 64 positions t (and s ≤ t), its state h entering:
+//   1 dt' and the running sum acs of A dt' (one warp's shuffle scan);
+//   2 G = C Bᵀ (Q × Q) and yh = C hᵀ (Q × channels) in one pass over the states: both read C;
+//   3 M = G exp(acs_t − acs_s) dt'_s where s ≤ t in one sequence, rounded to the input type into
+//     shared memory; y = exp(acs_t) yh + M x + D x, gated, written;
+//   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
+// The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
+// the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
+// enters step 2 rounded to the input type too, and stays fp32 in the accumulators.
+//
+// With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
+#include "v3_fused.hpp"
+
+#include "check.hpp"
+#include "device_math.cuh"
+#include "launch.cuh"
+#include "warp_mma.cuh"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace ssd::detail {
+namespace {
+
+using selective_scan::detail::from_float;
+using selective_scan::detail::silu;
+using selective_scan::detail::softplus;
+using selective_scan::detail::to_float;
+namespace mma = warp_mma;
+
+constexpr int kQ = 64;         // positions a chunk
+constexpr int kP = 64;         // channels a block
+constexpr int kWarps = 8;      // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+constexpr int kPad = 8;        // elements after each shared row: consecutive rows start 16 bytes apart
+constexpr int kMaxStates = 256;  //   modulo 128, so ldmatrix's eight rows meet eight distinct banks
+
+struct FusedArgs {
+  Sizes s;
+  const void *x, *dt, *B, *C, *z;
+  void* y;
+  const float *A, *D, *dt_bias, *initial_states;
+  float* final_states;
+  const std::int32_t* seq_idx;
+  bool D_per_channel, dt_softplus;
+  float dt_min, dt_max;
+  int channel_blocks;            // blocks a head: head_dim / kP rounded up
+  bool x_in_vectors, bc_in_vectors;  // rows that 16-byte loads may read
+};
+
+// The block's shared memory for NS states (the call's rounded up), in elements of T.
+template <int NS>
+struct Shared {
+  static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
+  static constexpr int kX = 0, kScaledX = kX + kQ * kXRow, kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow,
+                       kM = kC + kQ * kStateRow, kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
+  // Then dt', acs and the sequence numbers of the chunk's positions, 4 bytes each.
+  static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 3 * kQ * 4; }
+};
+
+// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements, from global rows
+// `from_stride` apart; zero outside [0, valid_rows) × [0, valid_cols). 16-byte loads where
+// `in_vectors` says the rows allow them.
+template <class T>
+__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols, int valid_rows,
+                          int valid_cols, bool in_vectors) {
+  const int vectors = cols / 8;
+  for (int i = threadIdx.x; i < rows * vectors; i += blockDim.x) {
+    const int r = i / vectors, c = i % vectors * 8;
+    T* out = to + r * stride + c;
+    const T* in = from + r * from_stride + c;
+    if (in_vectors && r < valid_rows && c + 8 <= valid_cols) {
+      *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(in);
+    } else {
+      for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
+    }
+  }
+}
+
+// [snippet:v3_kernel]
+template <class T, int NS>
+__global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
+#else
+  using L = Shared<NS>;
+  extern __shared__ __align__(16) unsigned char shared[];
+  T* const xs = reinterpret_cast<T*>(shared) + L::kX;
+  T* const scaled_x = reinterpret_cast<T*>(shared) + L::kScaledX;
+  T* const bs = reinterpret_cast<T*>(shared) + L::kB;
+  T* const cs = reinterpret_cast<T*>(shared) + L::kC;
+  T* const ms = reinterpret_cast<T*>(shared) + L::kM;
+  T* const hs = reinterpret_cast<T*>(shared) + L::kState;
+  float* const step = reinterpret_cast<float*>(reinterpret_cast<T*>(shared) + L::kElements);
+  float* const acs = step + kQ;
+  std::int32_t* const seq = reinterpret_cast<std::int32_t*>(acs + kQ);
+
+  const Sizes& s = a.s;
+  const int channel_block = int(blockIdx.x % a.channel_blocks);
+  const std::int64_t bh = blockIdx.x / a.channel_blocks, b = bh / s.heads;
+  const int h = int(bh % s.heads), group = h / (s.heads / s.groups);
+  const int p0 = channel_block * kP, channels = min(kP, s.head_dim - p0);
+  const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  const int row0 = 16 * (warp % 4), half = warp / 4;
+  const float A = a.A[h];
+  const T* const x = static_cast<const T*>(a.x);
+
+  // The state h[p][n]: this lane holds rows p = row0 + g (+ 8), columns n = half NS/2 + 8 j + 2 q (+ 1).
+  constexpr int kStateTiles = NS / 16;
+  float state[kStateTiles][4];
+  const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+  for (int j = 0; j < kStateTiles; ++j)
+    for (int e = 0; e < 4; ++e) {
+      const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+      state[j][e] = a.initial_states && p < channels && n < s.dstate ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
+    }
+
+  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0;
+    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
+    // The state before the chunk belongs to the sequence of the position before it (0 before the first).
+    const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
+
+    // The entering state in T, [p][n]: the right operand of C hᵀ.
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; e += 2) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
+        *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
+      }
+    load_tile(xs, L::kXRow, x + at * width + std::int64_t(h) * s.head_dim + p0, width, kQ, kP, len, channels,
+              a.x_in_vectors);
+    load_tile(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate,
+              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
+              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    if (threadIdx.x < kQ) {
+      // Step 1's dt' (0 past the sequence, so that acs stays put there), and the sequence numbers:
+      // past the sequence, the last position's.
+      const int t = int(threadIdx.x);
+      float dt = 0.f;
+      if (t < len) {
+        dt = to_float(static_cast<const T*>(a.dt)[(at + t) * s.heads + h]) + (a.dt_bias ? a.dt_bias[h] : 0.f);
+        if (a.dt_softplus) dt = softplus(dt);
+        dt = fminf(fmaxf(dt, a.dt_min), a.dt_max);
+      }
+      step[t] = dt;
+      seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
+    }
+    __syncthreads();
+    if (warp == 0) {  // step 1's running sum: two positions a lane, the lanes' sums scanned by shuffles
+      const float first = step[2 * lane] * A, second = step[2 * lane + 1] * A;
+      float inclusive = first + second;
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += before;
+      }
+      const float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
+      acs[2 * lane] = (lane > 0 ? exclusive : 0.f) + first;
+      acs[2 * lane + 1] = acs[2 * lane] + second;
+    }
+    __syncthreads();
+    const float acs_last = acs[kQ - 1];
+    const std::int32_t seq_last = seq[kQ - 1];
+
+    // Step 4's left operand, ready for after step 3: x dt'_s exp(acs_last − acs_s), zero where s's
+    // sequence does not reach the chunk's end.
+    for (int i = int(threadIdx.x); i < kQ * kP; i += kWarps * 32) {
+      const int t = i / kP, p = i % kP;
+      const float w = seq[t] == seq_last ? step[t] * expf(acs_last - acs[t]) : 0.f;
+      scaled_x[t * L::kXRow + p] = from_float<T>(to_float(xs[t * L::kXRow + p]) * w);
+    }
+
+    // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
+    // A G tile wholly above the diagonal (every s > t) is not needed.
+    float gt[4][4] = {}, yt[4][4] = {};
+    const bool needs_g = 32 * half <= row0 + 15;
+    for (int k0 = 0; k0 < NS; k0 += 16) {
+      std::uint32_t ca[4], bb[4];
+      mma::load_tiles(ca, cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8);
+      for (int pair = 0; pair < 2; ++pair) {
+        const int col = 32 * half + 16 * pair + lane % 8 + lane / 16 * 8, k = k0 + lane / 8 % 2 * 8;
+        if (needs_g) {
+          mma::load_tiles(bb, bs + col * L::kStateRow + k);
+          mma::multiply_add<T>(gt[2 * pair], ca, bb[0], bb[1]);
+          mma::multiply_add<T>(gt[2 * pair + 1], ca, bb[2], bb[3]);
+        }
+        mma::load_tiles(bb, hs + col * L::kStateRow + k);
+        mma::multiply_add<T>(yt[2 * pair], ca, bb[0], bb[1]);
+        mma::multiply_add<T>(yt[2 * pair + 1], ca, bb[2], bb[3]);
+      }
+    }
+
+    // Step 3: M into shared memory; yh decayed to each row, where the entering state reaches it.
+    for (int r = 0; r < 2; ++r) {
+      const int t = row0 + g + 8 * r;
+      const float decay = seq[t] == seq_before ? expf(acs[t]) : 0.f;
+      for (int j = 0; j < 4; ++j) {
+        yt[j][2 * r] *= decay, yt[j][2 * r + 1] *= decay;
+        if (!needs_g) continue;
+        float m[2];
+        for (int e = 0; e < 2; ++e) {
+          const int u = 32 * half + 8 * j + 2 * q + e;
+          m[e] = u <= t && seq[u] == seq[t] ? gt[j][2 * r + e] * expf(acs[t] - acs[u]) * step[u] : 0.f;
+        }
+        *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + 32 * half + 8 * j + 2 * q) = mma::pack<T>(m[0], m[1]);
+      }
+    }
+    __syncthreads();
+    for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
+      std::uint32_t ma[4], xb[4];
+      mma::load_tiles(ma, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8);
+      for (int pair = 0; pair < 2; ++pair) {
+        mma::load_tiles_transposed(xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair +
+                                           lane / 16 * 8);
+        mma::multiply_add<T>(yt[2 * pair], ma, xb[0], xb[1]);
+        mma::multiply_add<T>(yt[2 * pair + 1], ma, xb[2], xb[3]);
+      }
+    }
+    for (int j = 0; j < 4; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q + e % 2;
+        if (t >= len || p >= channels) continue;
+        float u = yt[j][e];
+        if (a.D) u += a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h] * to_float(xs[t * L::kXRow + p]);
+        const std::int64_t out = (at + t) * width + std::int64_t(h) * s.head_dim + p0 + p;
+        if (a.z) u *= silu(to_float(static_cast<const T*>(a.z)[out]));
+        static_cast<T*>(a.y)[out] = from_float<T>(u);
+      }
+
+    // Step 4: the state through the chunk; this warp's rows p, its half of the states.
+    const float chunk_decay = seq_last == seq_before ? expf(acs_last) : 0.f;
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
+    for (int k0 = 0; k0 < kQ; k0 += 16) {
+      std::uint32_t xa[4], bb[4];
+      mma::load_tiles_transposed(xa, scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8);
+      for (int pair = 0; pair < kStateTiles / 2; ++pair) {
+        mma::load_tiles_transposed(
+            bb, bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8);
+        mma::multiply_add<T>(state[2 * pair], xa, bb[0], bb[1]);
+        mma::multiply_add<T>(state[2 * pair + 1], xa, bb[2], bb[3]);
+      }
+    }
+    __syncthreads();  // before the next chunk overwrites what this one read
+  }
+
+  if (a.final_states)
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+        if (p < channels && n < s.dstate) a.final_states[states_at + p * s.dstate + n] = state[j][e];
+      }
+#endif
+}
+// [/snippet:v3_kernel]
+
+// Whether 16-byte loads may read a tensor's rows of `row` elements (each row, of every head or
+// group, then starts 16 bytes aligned).
+bool in_vectors(const void* tensor, std::int64_t row) {
+  return reinterpret_cast<std::uintptr_t>(tensor) % 16 == 0 && row % 8 == 0;
+}
+
+template <class T, int NS>
+void launch(const FusedArgs& args, cudaStream_t stream) {
+  const std::size_t bytes = Shared<NS>::bytes(sizeof(T));
+  SSD_CHECK(cudaFuncSetAttribute(fused_forward_kernel<T, NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  const std::int64_t blocks = args.s.batch * args.s.heads * args.channel_blocks;
+  fused_forward_kernel<T, NS><<<unsigned(blocks), kWarps * 32, bytes, stream>>>(args);
+  SSD_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::string fused_refuses(const ForwardParams& p) {
+  if (p.input_type == DataType::float32) return "version 3 takes fp16 and bf16 inputs (its tensor cores' operands)";
+  if (p.sizes.dstate > kMaxStates) return "version 3 takes at most 256 states";
+  if (p.sequence_final_states) return "version 3 does not give packed sequences' own final states (version 2 does)";
+  const std::int64_t blocks = p.sizes.batch * p.sizes.heads * ((p.sizes.head_dim + kP - 1) / kP);
+  if (blocks > std::numeric_limits<int>::max())
+    return "version 3 takes at most 2^31 - 1 blocks of (batch row, head, 64 channels)";
+  // Where no device answers (a machine without a GPU), the launch will say so.
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  if (major < 8) return "version 3 needs a GPU of compute capability 8.0 or later (mma.sync on fp16 and bf16)";
+  return {};
+}
+
+void fused_forward(const ForwardParams& p, cudaStream_t stream) {
+  const Sizes& s = p.sizes;
+  const FusedArgs args{s,
+                       p.x,
+                       p.dt,
+                       p.B,
+                       p.C,
+                       p.z,
+                       p.y,
+                       p.A,
+                       p.D,
+                       p.dt_bias,
+                       p.initial_states,
+                       p.final_states,
+                       p.seq_idx,
+                       p.D_per_channel,
+                       p.dt_softplus,
+                       p.dt_min,
+                       p.dt_max,
+                       (s.head_dim + kP - 1) / kP,
+                       in_vectors(p.x, s.head_dim),
+                       in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
+  by_type(p.input_type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_same_v<T, float>) {
+      if (s.dstate <= 64) return launch<T, 64>(args, stream);
+      if (s.dstate <= 128) return launch<T, 128>(args, stream);
+      launch<T, 256>(args, stream);
+    }
+  });
+}
+
+}  // namespace ssd::detail
