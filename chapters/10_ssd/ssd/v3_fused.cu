@@ -17,6 +17,7 @@
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 #include "v3_fused.hpp"
 
+#include "async_copy.cuh"
 #include "check.hpp"
 #include "device_math.cuh"
 #include "launch.cuh"
@@ -36,10 +37,10 @@ using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
-constexpr int kQ = 64;         // positions a chunk
-constexpr int kP = 64;         // channels a block
-constexpr int kWarps = 8;      // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
-constexpr int kPad = 8;        // elements after each shared row: consecutive rows start 16 bytes apart
+constexpr int kQ = 64;           // positions a chunk
+constexpr int kP = 64;           // channels a block
+constexpr int kWarps = 8;        // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+constexpr int kPad = 8;          // elements after each shared row: consecutive rows start 16 bytes apart
 constexpr int kMaxStates = 256;  //   modulo 128, so ldmatrix's eight rows meet eight distinct banks
 
 struct FusedArgs {
@@ -51,35 +52,55 @@ struct FusedArgs {
   const std::int32_t* seq_idx;
   bool D_per_channel, dt_softplus;
   float dt_min, dt_max;
-  int channel_blocks;            // blocks a head: head_dim / kP rounded up
-  bool x_in_vectors, bc_in_vectors;  // rows that 16-byte loads may read
+  int channel_blocks;  // blocks a head: head_dim / kP rounded up
+  // Whether 16-byte accesses may read (write) the rows of x, z and y, and of B and C.
+  bool x_in_vectors, bc_in_vectors;
 };
 
-// The block's shared memory for NS states (the call's rounded up), in elements of T.
+// The block's shared memory for NS states (the call's rounded up): tiles of T, then a float or
+// int32 a position of the chunk for dt', acs, the weights of x in the state's update, the decay
+// of the entering state to each position, and the sequence numbers.
 template <int NS>
 struct Shared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
-  static constexpr int kX = 0, kScaledX = kX + kQ * kXRow, kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow,
-                       kM = kC + kQ * kStateRow, kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
-  // Then dt', acs and the sequence numbers of the chunk's positions, 4 bytes each.
-  static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 3 * kQ * 4; }
+  static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + kQ * kXRow, kScaledX = kY + kQ * kXRow,
+                       kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow, kM = kC + kQ * kStateRow,
+                       kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
+  static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 5 * kQ * 4; }
 };
 
-// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements, from global rows
-// `from_stride` apart; zero outside [0, valid_rows) × [0, valid_cols). 16-byte loads where
-// `in_vectors` says the rows allow them.
+// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements from global rows
+// `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
+// copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
+// at a time.
 template <class T>
-__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols, int valid_rows,
-                          int valid_cols, bool in_vectors) {
+__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols,
+                          int valid_rows, int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
-  for (int i = threadIdx.x; i < rows * vectors; i += blockDim.x) {
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
     const int r = i / vectors, c = i % vectors * 8;
     T* out = to + r * stride + c;
     const T* in = from + r * from_stride + c;
-    if (in_vectors && r < valid_rows && c + 8 <= valid_cols) {
-      *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(in);
+    if (in_vectors) {
+      const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
+      async_copy::copy16(out, inside ? in : from, inside);
     } else {
       for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
+    }
+  }
+}
+
+// The tile's valid part back to global memory, as load_tile reads it.
+template <class T>
+__device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
+                           bool in_vectors) {
+  const int vectors = (cols + 7) / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    if (in_vectors) {
+      *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);
+    } else {
+      for (int k = 0; k < 8 && c + k < cols; ++k) to[r * to_stride + c + k] = from[r * stride + c + k];
     }
   }
 }
@@ -92,15 +113,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
 #else
   using L = Shared<NS>;
   extern __shared__ __align__(16) unsigned char shared[];
-  T* const xs = reinterpret_cast<T*>(shared) + L::kX;
-  T* const scaled_x = reinterpret_cast<T*>(shared) + L::kScaledX;
-  T* const bs = reinterpret_cast<T*>(shared) + L::kB;
-  T* const cs = reinterpret_cast<T*>(shared) + L::kC;
-  T* const ms = reinterpret_cast<T*>(shared) + L::kM;
-  T* const hs = reinterpret_cast<T*>(shared) + L::kState;
-  float* const step = reinterpret_cast<float*>(reinterpret_cast<T*>(shared) + L::kElements);
-  float* const acs = step + kQ;
-  std::int32_t* const seq = reinterpret_cast<std::int32_t*>(acs + kQ);
+  T* const tiles = reinterpret_cast<T*>(shared);
+  T *const xs = tiles + L::kX, *const zs = tiles + L::kZ, *const ys = tiles + L::kY;
+  T *const scaled_x = tiles + L::kScaledX, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  T *const ms = tiles + L::kM, *const hs = tiles + L::kState;
+  float* const step = reinterpret_cast<float*>(tiles + L::kElements);
+  float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
+  std::int32_t* const seq = reinterpret_cast<std::int32_t*>(decay_to + kQ);
 
   const Sizes& s = a.s;
   const int channel_block = int(blockIdx.x % a.channel_blocks);
@@ -111,7 +130,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
   const int row0 = 16 * (warp % 4), half = warp / 4;
   const float A = a.A[h];
-  const T* const x = static_cast<const T*>(a.x);
+  const T *const x = static_cast<const T*>(a.x), *const z = static_cast<const T*>(a.z);
+  T* const y = static_cast<T*>(a.y);
 
   // The state h[p][n]: this lane holds rows p = row0 + g (+ 8), columns n = half NS/2 + 8 j + 2 q (+ 1).
   constexpr int kStateTiles = NS / 16;
@@ -120,31 +140,32 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
   for (int j = 0; j < kStateTiles; ++j)
     for (int e = 0; e < 4; ++e) {
       const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-      state[j][e] = a.initial_states && p < channels && n < s.dstate ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
+      state[j][e] =
+          a.initial_states && p < channels && n < s.dstate ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
     }
 
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
   for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0;
+    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     // The state before the chunk belongs to the sequence of the position before it (0 before the first).
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    // The entering state in T, [p][n]: the right operand of C hᵀ.
+    // The chunk's tiles, issued together; meanwhile the entering state in T, [p][n] (the right
+    // operand of C hᵀ), and dt' (0 past the sequence, so that acs stays put there) with the
+    // sequence numbers (past the sequence, the last position's).
+    load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    if (z) load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    load_tile(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate,
+              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
+              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; e += 2) {
         const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
         *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
       }
-    load_tile(xs, L::kXRow, x + at * width + std::int64_t(h) * s.head_dim + p0, width, kQ, kP, len, channels,
-              a.x_in_vectors);
-    load_tile(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate,
-              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
-              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
     if (threadIdx.x < kQ) {
-      // Step 1's dt' (0 past the sequence, so that acs stays put there), and the sequence numbers:
-      // past the sequence, the last position's.
       const int t = int(threadIdx.x);
       float dt = 0.f;
       if (t < len) {
@@ -155,8 +176,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       step[t] = dt;
       seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
     }
+    async_copy::wait_all();
     __syncthreads();
-    if (warp == 0) {  // step 1's running sum: two positions a lane, the lanes' sums scanned by shuffles
+    if (warp == 0) {
+      // Step 1's running sum, two positions a lane, the lanes' sums scanned by shuffles; then each
+      // position's weight in the state's update, dt'_t exp(acs_last − acs_t) (zero where t's
+      // sequence does not reach the chunk's end), and the entering state's decay to it, exp(acs_t)
+      // (zero where the state's sequence is not t's).
       const float first = step[2 * lane] * A, second = step[2 * lane + 1] * A;
       float inclusive = first + second;
       for (int offset = 1; offset < 32; offset *= 2) {
@@ -164,19 +190,25 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         if (lane >= offset) inclusive += before;
       }
       const float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
-      acs[2 * lane] = (lane > 0 ? exclusive : 0.f) + first;
-      acs[2 * lane + 1] = acs[2 * lane] + second;
+      const float sums[2] = {(lane > 0 ? exclusive : 0.f) + first, (lane > 0 ? exclusive : 0.f) + first + second};
+      const float last = __shfl_sync(0xffffffffu, sums[1], 31);
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        acs[t] = sums[k];
+        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * expf(last - sums[k]) : 0.f;
+        decay_to[t] = seq[t] == seq_before ? expf(sums[k]) : 0.f;
+      }
     }
     __syncthreads();
-    const float acs_last = acs[kQ - 1];
-    const std::int32_t seq_last = seq[kQ - 1];
 
-    // Step 4's left operand, ready for after step 3: x dt'_s exp(acs_last − acs_s), zero where s's
-    // sequence does not reach the chunk's end.
-    for (int i = int(threadIdx.x); i < kQ * kP; i += kWarps * 32) {
-      const int t = i / kP, p = i % kP;
-      const float w = seq[t] == seq_last ? step[t] * expf(acs_last - acs[t]) : 0.f;
-      scaled_x[t * L::kXRow + p] = from_float<T>(to_float(xs[t * L::kXRow + p]) * w);
+    // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
+    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
+      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+      const T* in = xs + t * L::kXRow + p;
+      std::uint32_t out[4];
+      for (int k = 0; k < 4; ++k)
+        out[k] = mma::pack<T>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+      *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
     }
 
     // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
@@ -199,12 +231,11 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       }
     }
 
-    // Step 3: M into shared memory; yh decayed to each row, where the entering state reaches it.
+    // Step 3: M into shared memory; yh decayed to each row.
     for (int r = 0; r < 2; ++r) {
       const int t = row0 + g + 8 * r;
-      const float decay = seq[t] == seq_before ? expf(acs[t]) : 0.f;
       for (int j = 0; j < 4; ++j) {
-        yt[j][2 * r] *= decay, yt[j][2 * r + 1] *= decay;
+        yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
         if (!needs_g) continue;
         float m[2];
         for (int e = 0; e < 2; ++e) {
@@ -219,25 +250,26 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       std::uint32_t ma[4], xb[4];
       mma::load_tiles(ma, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8);
       for (int pair = 0; pair < 2; ++pair) {
-        mma::load_tiles_transposed(xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair +
-                                           lane / 16 * 8);
+        mma::load_tiles_transposed(
+            xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8);
         mma::multiply_add<T>(yt[2 * pair], ma, xb[0], xb[1]);
         mma::multiply_add<T>(yt[2 * pair + 1], ma, xb[2], xb[3]);
       }
     }
-    for (int j = 0; j < 4; ++j)
-      for (int e = 0; e < 4; ++e) {
-        const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q + e % 2;
-        if (t >= len || p >= channels) continue;
-        float u = yt[j][e];
-        if (a.D) u += a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h] * to_float(xs[t * L::kXRow + p]);
-        const std::int64_t out = (at + t) * width + std::int64_t(h) * s.head_dim + p0 + p;
-        if (a.z) u *= silu(to_float(static_cast<const T*>(a.z)[out]));
-        static_cast<T*>(a.y)[out] = from_float<T>(u);
+    for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
+      for (int e = 0; e < 4; e += 2) {
+        const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
+        float u[2] = {yt[j][e], yt[j][e + 1]};
+        for (int k = 0; k < 2; ++k) {
+          if (a.D && p + k < channels)
+            u[k] += a.D[a.D_per_channel ? h * s.head_dim + p0 + p + k : h] * to_float(xs[t * L::kXRow + p + k]);
+          if (z) u[k] *= silu(to_float(zs[t * L::kXRow + p + k]));
+        }
+        *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
       }
 
     // Step 4: the state through the chunk; this warp's rows p, its half of the states.
-    const float chunk_decay = seq_last == seq_before ? expf(acs_last) : 0.f;
+    const float chunk_decay = seq[kQ - 1] == seq_before ? expf(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
@@ -250,7 +282,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         mma::multiply_add<T>(state[2 * pair + 1], xa, bb[2], bb[3]);
       }
     }
-    __syncthreads();  // before the next chunk overwrites what this one read
+    __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
+    store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
   }
 
   if (a.final_states)
@@ -300,26 +333,27 @@ std::string fused_refuses(const ForwardParams& p) {
 
 void fused_forward(const ForwardParams& p, cudaStream_t stream) {
   const Sizes& s = p.sizes;
-  const FusedArgs args{s,
-                       p.x,
-                       p.dt,
-                       p.B,
-                       p.C,
-                       p.z,
-                       p.y,
-                       p.A,
-                       p.D,
-                       p.dt_bias,
-                       p.initial_states,
-                       p.final_states,
-                       p.seq_idx,
-                       p.D_per_channel,
-                       p.dt_softplus,
-                       p.dt_min,
-                       p.dt_max,
-                       (s.head_dim + kP - 1) / kP,
-                       in_vectors(p.x, s.head_dim),
-                       in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
+  const FusedArgs args{
+      s,
+      p.x,
+      p.dt,
+      p.B,
+      p.C,
+      p.z,
+      p.y,
+      p.A,
+      p.D,
+      p.dt_bias,
+      p.initial_states,
+      p.final_states,
+      p.seq_idx,
+      p.D_per_channel,
+      p.dt_softplus,
+      p.dt_min,
+      p.dt_max,
+      (s.head_dim + kP - 1) / kP,
+      in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
+      in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
   by_type(p.input_type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_same_v<T, float>) {
