@@ -32,16 +32,17 @@ namespace ssd::detail {
 namespace {
 
 using selective_scan::detail::from_float;
-using selective_scan::detail::silu;
+using selective_scan::detail::silu_fast;
 using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
-constexpr int kQ = 64;           // positions a chunk
-constexpr int kP = 64;           // channels a block
-constexpr int kWarps = 8;        // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
-constexpr int kPad = 8;          // elements after each shared row: consecutive rows start 16 bytes apart
-constexpr int kMaxStates = 256;  //   modulo 128, so ldmatrix's eight rows meet eight distinct banks
+constexpr int kQ = 64;     // positions a chunk
+constexpr int kP = 64;     // channels a block
+constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+constexpr int kPad = 8;    // elements after each shared row: consecutive rows start 16 bytes apart
+constexpr int kMaxStates = 256;
+constexpr float kLog2e = 1.4426950408889634f;  //   modulo 128, so ldmatrix's eight rows meet eight distinct banks
 
 struct FusedArgs {
   Sizes s;
@@ -129,7 +130,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
   const int row0 = 16 * (warp % 4), half = warp / 4;
-  const float A = a.A[h];
+  const float A2 = a.A[h] * kLog2e;  // acs is kept in base 2: exp(x) = exp2(x log2 e), one MUFU instruction
   const T *const x = static_cast<const T*>(a.x), *const z = static_cast<const T*>(a.z);
   T* const y = static_cast<T*>(a.y);
 
@@ -142,6 +143,14 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
       state[j][e] =
           a.initial_states && p < channels && n < s.dstate ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
+    }
+
+  // D of this lane's channels of y, p = 32 half + 8 j + 2 q (+ 1); 0 without D and past the head.
+  float d_of[4][2];
+  for (int j = 0; j < 4; ++j)
+    for (int k = 0; k < 2; ++k) {
+      const int p = 32 * half + 8 * j + 2 * q + k;
+      d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
@@ -183,7 +192,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       // position's weight in the state's update, dt'_t exp(acs_last − acs_t) (zero where t's
       // sequence does not reach the chunk's end), and the entering state's decay to it, exp(acs_t)
       // (zero where the state's sequence is not t's).
-      const float first = step[2 * lane] * A, second = step[2 * lane + 1] * A;
+      const float first = step[2 * lane] * A2, second = step[2 * lane + 1] * A2;
       float inclusive = first + second;
       for (int offset = 1; offset < 32; offset *= 2) {
         const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
@@ -195,8 +204,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       for (int k = 0; k < 2; ++k) {
         const int t = 2 * lane + k;
         acs[t] = sums[k];
-        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * expf(last - sums[k]) : 0.f;
-        decay_to[t] = seq[t] == seq_before ? expf(sums[k]) : 0.f;
+        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(last - sums[k]) : 0.f;
+        decay_to[t] = seq[t] == seq_before ? exp2f(sums[k]) : 0.f;
       }
     }
     __syncthreads();
@@ -231,20 +240,28 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       }
     }
 
-    // Step 3: M into shared memory; yh decayed to each row.
+    // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
+    // their running sums and sequence numbers read once.
+    float acs_t[2];
+    std::int32_t seq_t[2];
     for (int r = 0; r < 2; ++r) {
       const int t = row0 + g + 8 * r;
-      for (int j = 0; j < 4; ++j) {
-        yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
-        if (!needs_g) continue;
-        float m[2];
-        for (int e = 0; e < 2; ++e) {
-          const int u = 32 * half + 8 * j + 2 * q + e;
-          m[e] = u <= t && seq[u] == seq[t] ? gt[j][2 * r + e] * expf(acs[t] - acs[u]) * step[u] : 0.f;
-        }
-        *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + 32 * half + 8 * j + 2 * q) = mma::pack<T>(m[0], m[1]);
-      }
+      acs_t[r] = acs[t], seq_t[r] = seq[t];
+      for (int j = 0; j < 4; ++j) yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
     }
+    if (needs_g)
+      for (int j = 0; j < 4; ++j) {
+        const int u = 32 * half + 8 * j + 2 * q;
+        const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
+        const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
+        for (int r = 0; r < 2; ++r) {
+          const int t = row0 + g + 8 * r;
+          float m[2];
+          for (int e = 0; e < 2; ++e)
+            m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
+          *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + u) = mma::pack<T>(m[0], m[1]);
+        }
+      }
     __syncthreads();
     for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
       std::uint32_t ma[4], xb[4];
@@ -261,15 +278,14 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
         float u[2] = {yt[j][e], yt[j][e + 1]};
         for (int k = 0; k < 2; ++k) {
-          if (a.D && p + k < channels)
-            u[k] += a.D[a.D_per_channel ? h * s.head_dim + p0 + p + k : h] * to_float(xs[t * L::kXRow + p + k]);
-          if (z) u[k] *= silu(to_float(zs[t * L::kXRow + p + k]));
+          u[k] += d_of[j][k] * to_float(xs[t * L::kXRow + p + k]);
+          if (z) u[k] *= silu_fast(to_float(zs[t * L::kXRow + p + k]));
         }
         *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
       }
 
     // Step 4: the state through the chunk; this warp's rows p, its half of the states.
-    const float chunk_decay = seq[kQ - 1] == seq_before ? expf(acs[kQ - 1]) : 0.f;
+    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
