@@ -106,7 +106,6 @@ __device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int str
   }
 }
 
-// [snippet:v3_kernel]
 template <class T, int NS>
 __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -220,6 +219,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
     }
 
+    // [snippet:v3_products]
     // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
     // A G tile wholly above the diagonal (every s > t) is not needed.
     float gt[4][4] = {}, yt[4][4] = {};
@@ -239,6 +239,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         mma::multiply_add<T>(yt[2 * pair + 1], ca, bb[2], bb[3]);
       }
     }
+    // [/snippet:v3_products]
 
     // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
     // their running sums and sequence numbers read once.
@@ -284,6 +285,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
       }
 
+    // [snippet:v3_state]
     // Step 4: the state through the chunk; this warp's rows p, its half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
@@ -298,6 +300,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         mma::multiply_add<T>(state[2 * pair + 1], xa, bb[2], bb[3]);
       }
     }
+    // [/snippet:v3_state]
     __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
     store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
   }
@@ -310,7 +313,6 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       }
 #endif
 }
-// [/snippet:v3_kernel]
 
 // Whether 16-byte loads may read a tensor's rows of `row` elements (each row, of every head or
 // group, then starts 16 bytes aligned).
