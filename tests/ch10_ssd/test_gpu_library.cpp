@@ -108,7 +108,7 @@ TEST_CASE("version 2 (chunked): packed sequences of 1, 7 and 300 positions, and 
   check_forward(with_options(spec_of(1, 70, 2, 1, 3, 300), 9), ssd::DataType::float32, ssd::Kernel::automatic, 32, 9);
 }
 
-TEST_CASE("version 3 (fused, tensor cores): the forward matches the fp64 recurrence", "[gpu]") {
+TEST_CASE("version 3 (fused on the tensor cores): the forward matches the fp64 recurrence", "[gpu]") {
   REQUIRE_GPU();
   // The shapes above, and where version 3's tiles are cut: channels past one block of 64 (80),
   // states rounded up to a tile of 64, 128 or 256 (65, 128, 256), a length one position past 64.
@@ -124,7 +124,7 @@ TEST_CASE("version 3 (fused, tensor cores): the forward matches the fp64 recurre
     }
 }
 
-TEST_CASE("version 3 (fused): packed sequences of 1, 7 and 300 positions, and chunks they cross", "[gpu]") {
+TEST_CASE("version 3 (fused): packed sequences whose boundaries fall inside chunks and between them", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
   for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
