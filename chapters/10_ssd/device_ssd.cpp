@@ -74,6 +74,7 @@ struct DeviceSsd {
         dt_bias(upload(p.dt_bias)),
         initial_states(upload(p.initial_states)),
         seq_idx(std::vector<std::int32_t>(p.seq_idx.begin(), p.seq_idx.end())) {
+    // [snippet:example_params]
     const Shape& s = p.shape;
     forward.sizes = {s.batch, s.seqlen, s.heads, s.head_dim, s.groups, s.dstate};
     forward.input_type = t;
@@ -87,6 +88,7 @@ struct DeviceSsd {
     forward.dt_min = float(p.dt_limit.lo), forward.dt_max = float(p.dt_limit.hi);
     forward.initial_states = initial_states.size() ? initial_states.data() : nullptr;
     forward.seq_idx = seq_idx.size() ? seq_idx.data() : nullptr;
+    // [/snippet:example_params]
   }
 
   std::size_t z_size() const { return z.size() ? Index{shape}.x_size() : 0; }
@@ -127,6 +129,7 @@ Problem as_gpu_sees(Problem p, ssd::DataType type) {
   return p;
 }
 
+// [snippet:example_forward]
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size) {
   DeviceSsd d(p, type);
   Bytes y = poisoned_bytes(p.x.size(), type);
@@ -137,6 +140,7 @@ Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, st
   ssd::forward(d.forward);
   return {download(y, type), download(final_states)};
 }
+// [/snippet:example_forward]
 
 std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size) {
   const std::vector<std::int64_t> starts = sequence_starts(p);
