@@ -3,8 +3,12 @@
 #include "device_ssd.hpp"
 #include "official_ssd.hpp"
 #include "sections.hpp"
+#include "ssd_cost_model.hpp"
+#include "tensor_core_peak.hpp"
 
 #include "device_problem.hpp"
+#include "gpu.hpp"
+#include "timing.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +20,19 @@ namespace ch10 {
 namespace {
 
 std::string ms(double v) { return fmt::format("{:.3f}", v); }
+std::string percent(double v) { return fmt::format("{:.0f}%", 100 * v); }
+
+// The forward's products as the chunked algorithm counts them with chunks of 64 (version 3's), one
+// C Bᵀ a group, whole tiles; and the bytes a fused forward must move at least (the benchmark's
+// call: D a head, z, dt_bias; no states in or out).
+SsdCost benchmark_cost(const BenchShape& shape) {
+  CostShape c;
+  c.batch = shape.batch, c.seqlen = shape.seqlen, c.heads = shape.heads, c.head_dim = shape.head_dim;
+  c.groups = shape.groups, c.dstate = shape.dstate;
+  c.input_bytes = shape.dtype == "bf16" ? 2 : 4;
+  c.has_z = true, c.has_final_states = false;
+  return ssd_cost_model(c, 64);
+}
 
 }  // namespace
 
@@ -36,7 +53,12 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
   const auto official =
       official_csv.empty() ? std::map<std::string, OfficialSsdTime>{} : read_official_ssd_csv(official_csv);
   common::GpuTimer timer({3, 10, true});
-  std::vector<std::vector<std::string>> rows;
+  // The roofs, measured now: a bf16 GEMM's rate on the tensor cores, a copy's bandwidth.
+  const double gemm_tflops = measure_bf16_gemm_tflops(timer);
+  const std::size_t copy_bytes = std::size_t(1) << 30;
+  common::require_device_memory(2 * copy_bytes, "the copy-bandwidth buffers");
+  const double copy_gbps = common::measure_copy_bandwidth(copy_bytes);
+  std::vector<std::vector<std::string>> rows, rates;
   for (const BenchShape& shape : bench_shapes(bench)) {
     ProblemSpec spec;
     spec.shape = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
@@ -54,11 +76,31 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
                     off ? ms(off->fwd_ms) : "-", off ? fmt::format("{:.2f}", off->fwd_kernels_ms / best) : "-",
                     ms(v1_fb), off ? ms(off->fwd_bwd_kernels_ms) : "-", off ? ms(off->fwd_bwd_ms) : "-",
                     off ? fmt::format("{:.2f}", off->fwd_bwd_kernels_ms / v1_fb) : "-"});
+    if (has_v3) {
+      const SsdCost cost = benchmark_cost(shape);
+      const auto tflops = [&](double time_ms) { return double(cost.total_flops()) / (time_ms * 1e-3) / 1e12; };
+      const double gbps = double(cost.fused_bytes) / (v3 * 1e-3) / 1e9;
+      rates.push_back({shape.label(), fmt::format("{:.0f}", double(cost.total_flops()) / 1e9),
+                       fmt::format("{:.1f}", tflops(v3)), percent(tflops(v3) / gemm_tflops),
+                       off ? fmt::format("{:.1f}", tflops(off->fwd_kernels_ms)) : "-",
+                       off ? percent(tflops(off->fwd_kernels_ms) / gemm_tflops) : "-", fmt::format("{:.0f}", gbps),
+                       percent(gbps / copy_gbps)});
+    }
   }
   nb.table({"shape", "v1 fwd", "v2 fwd", "v3 fwd", "official kernels", "official call", "ratio", "v1 f+b",
             "official kernels", "official call", "ratio"},
            rows);
   if (official.empty()) nb.text("No --official times given: the official columns are empty.");
+
+  nb.text(fmt::format(
+      "The forward's rates, against this GPU's roofs measured now: a cuBLAS GEMM of bf16 8192 × 8192 matrices "
+      "(fp32 sums) reaches {:.0f} TFLOP/s, a device-to-device copy {:.0f} GB/s (read + write). GFLOP: the chunked "
+      "algorithm's products with chunks of 64, C Bᵀ once a group, counted for both (version 3 runs more: C Bᵀ "
+      "again for every head; the official kernels' chunks of 256 make larger tiles). GB/s: the bytes a fused forward "
+      "must move at least, in version 3's time.",
+      gemm_tflops, copy_gbps));
+  nb.table({"shape", "GFLOP", "v3 TFLOP/s", "of the GEMM", "official TFLOP/s", "of the GEMM", "v3 GB/s", "of the copy"},
+           rates);
 }
 // [/snippet:benchmark]
 

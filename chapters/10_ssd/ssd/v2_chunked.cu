@@ -6,7 +6,8 @@
 //   3 pass_states    h_c = exp(acs_last) h_{c-1} + s_c across chunks, one thread a state
 //                    element: chapter 06's recurrence, one level up;
 //   4 chunk_cb       C Bᵀ, a (Q × n)(n × Q) product a (b, chunk, group), cuBLAS, then masked and
-//                    decayed per head into M (the chunk's block of the semiseparable matrix);
+//                    decayed per head into M (the chunk's block of the semiseparable matrix:
+//                    v2_decay_mask.cu, exercise 2);
 //   5 chunk_scan     y = M x + exp(acs) C h_{c-1} + D x, two products a (b, chunk, head), cuBLAS,
 //                    then the gate.
 // Everything runs in fp32 on fp32 copies of the inputs, padded to whole chunks (a padded position
@@ -20,6 +21,7 @@
 #include "device_math.cuh"
 #include "launch.cuh"
 #include "sizes_fit.hpp"
+#include "v2_decay_mask.cuh"
 
 #include <cublas_v2.h>
 
@@ -52,15 +54,6 @@ cublasHandle_t cublas_for(cudaStream_t stream) {
   check_cublas(cublasSetStream(handle, stream), "cublasSetStream");
   return handle;
 }
-
-// The call's sizes, its chunking and the padded length.
-struct Geometry {
-  Sizes s;
-  std::int64_t Q, chunks, padded;  // chunk length, chunks a row, chunks * Q
-  // The numbers of x (and y, z) and of B (and C) at one position.
-  __host__ __device__ std::int64_t width() const { return std::int64_t(s.heads) * s.head_dim; }
-  __host__ __device__ std::int64_t projection() const { return std::int64_t(s.groups) * s.dstate; }
-};
 
 // Inputs to fp32, (batch, padded, per_position), zero past the sequence.
 template <class T>
@@ -176,25 +169,6 @@ __global__ void sequence_final_states_kernel(const float* x, const float* B, con
                  B[j * g.projection() + std::int64_t(h / heads_per_group) * N + k];
     }
     out[e] = state;
-  }
-}
-
-// Stage 4's mask and decay: M[i, j] = C_i·B_j exp(acs_i − acs_j) dt'_j for j ≤ i in one sequence,
-// else 0; (batch, chunks, heads, Q, Q) from C·B (batch, chunks, groups, Q, Q).
-__global__ void decay_mask_kernel(const float* cb, const float* dt, const float* acs, const std::int32_t* seq, float* M,
-                                  Geometry g) {
-  const std::int64_t QQ = g.Q * g.Q;
-  const int heads_per_group = g.s.heads / g.s.groups;
-  SSD_GRID_STRIDE(e, g.s.batch * g.chunks * g.s.heads * QQ) {
-    const std::int64_t j = e % g.Q, i = e / g.Q % g.Q, bch = e / QQ;
-    const int h = int(bch % g.s.heads);
-    const std::int64_t bc = bch / g.s.heads, c = bc % g.chunks, b = bc / g.chunks;
-    const std::int64_t ti = c * g.Q + i, tj = c * g.Q + j, row = (b * g.s.heads + h) * g.padded;
-    float m = 0.f;
-    if (j <= i && seq[b * g.padded + ti] == seq[b * g.padded + tj])
-      m = cb[(bc * g.s.groups + h / heads_per_group) * QQ + i * g.Q + j] * expf(acs[row + ti] - acs[row + tj]) *
-          dt[row + tj];
-    M[e] = m;
   }
 }
 
@@ -363,9 +337,7 @@ void chunked_forward(const ForwardParams& p, cudaStream_t stream) {
   check_cublas(cublasSgemmBatched(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(g.Q), int(g.Q), int(N), &one, by_group.b(),
                                   int(G), by_group.a(), int(G), &zero, by_group.c(), int(g.Q), by_group.count()),
                "cublasSgemmBatched (C·B)");
-  decay_mask_kernel<<<blocks_for(per_chunk_heads * g.Q * g.Q, threads), threads, 0, stream>>>(
-      cb.get(), dt.get(), acs.get(), seq.get(), M.get(), g);
-  SSD_CHECK_LAUNCH();
+  decay_mask(cb.get(), dt.get(), acs.get(), seq.get(), M.get(), g, stream);
 
   // Stage 5: within (Q × p) = M x_chunk, that is withinᵀ = x_chunkᵀ Mᵀ; and from_state (Q × p) =
   // C_chunk h_enteringᵀ, that is from_stateᵀ = h_entering C_chunkᵀ.

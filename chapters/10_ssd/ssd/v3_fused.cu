@@ -40,9 +40,11 @@ namespace mma = warp_mma;
 constexpr int kQ = 64;     // positions a chunk
 constexpr int kP = 64;     // channels a block
 constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
-constexpr int kPad = 8;    // elements after each shared row: consecutive rows start 16 bytes apart
+// Elements after each shared row: consecutive rows start 16 bytes apart modulo 128, so
+// ldmatrix's eight rows meet eight distinct banks.
+constexpr int kPad = 8;
 constexpr int kMaxStates = 256;
-constexpr float kLog2e = 1.4426950408889634f;  //   modulo 128, so ldmatrix's eight rows meet eight distinct banks
+constexpr float kLog2e = 1.4426950408889634f;
 
 struct FusedArgs {
   Sizes s;
@@ -69,6 +71,15 @@ struct Shared {
                        kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
   static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 5 * kQ * 4; }
 };
+
+// The states a block's tiles are cut for: the call's, rounded up to 64, 128 or 256.
+int state_tile(int dstate) { return dstate <= 64 ? 64 : dstate <= 128 ? 128 : 256; }
+
+// Shared memory a block needs for fp16 or bf16 inputs with `dstate` states.
+std::size_t shared_bytes(int dstate) {
+  const int tile = state_tile(dstate);
+  return tile == 64 ? Shared<64>::bytes(2) : tile == 128 ? Shared<128>::bytes(2) : Shared<256>::bytes(2);
+}
 
 // rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements from global rows
 // `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
@@ -339,13 +350,20 @@ std::string fused_refuses(const ForwardParams& p) {
   if (blocks > std::numeric_limits<int>::max())
     return "version 3 takes at most 2^31 - 1 blocks of (batch row, head, 64 channels)";
   // Where no device answers (a machine without a GPU), the launch will say so.
-  int device = 0, major = 0;
+  int device = 0, major = 0, shared_per_block = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
     cudaGetLastError();
     return {};
   }
   if (major < 8) return "version 3 needs a GPU of compute capability 8.0 or later (mma.sync on fp16 and bf16)";
+  // An A100 or a Hopper GPU gives a block 163 KB or more; Ada and most Ampere cards 99 KB, which
+  // holds tiles of up to 128 states.
+  const std::size_t needed = shared_bytes(p.sizes.dstate);
+  if (needed > std::size_t(shared_per_block))
+    return "version 3 needs " + std::to_string(needed) + " bytes of shared memory a block for " +
+           std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
   return {};
 }
 
@@ -375,8 +393,9 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream) {
   by_type(p.input_type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_same_v<T, float>) {
-      if (s.dstate <= 64) return launch<T, 64>(args, stream);
-      if (s.dstate <= 128) return launch<T, 128>(args, stream);
+      const int tile = state_tile(s.dstate);
+      if (tile == 64) return launch<T, 64>(args, stream);
+      if (tile == 128) return launch<T, 128>(args, stream);
       launch<T, 256>(args, stream);
     }
   });
