@@ -15,6 +15,12 @@
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators.
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
+//
+// Where the (row, head, channel block) units are fewer than the blocks the GPU holds at once (a
+// small batch), each row is cut into segments of whole chunks, a block a segment, in two launches:
+// the summaries (each segment but the last walked from a zero state through steps 1 and 4 alone:
+// the state it leaves and its total decay, chapter 06's pair), then the walks, each starting from
+// the summaries before it folded into its entering state.
 #include "v3_fused.hpp"
 
 #include "async_copy.cuh"
@@ -23,8 +29,10 @@
 #include "launch.cuh"
 #include "warp_mma.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <type_traits>
 
@@ -56,6 +64,12 @@ struct FusedArgs {
   bool D_per_channel, dt_softplus;
   float dt_min, dt_max;
   int channel_blocks;  // blocks a head: head_dim / kP rounded up
+  // A row's segments and the chunks of each (the last may have fewer); with more than one, each
+  // segment's state from zero and its total decay: (segments − 1, batch, heads, head_dim, dstate)
+  // and (segments − 1, batch, heads).
+  int segments;
+  std::int64_t segment_chunks;
+  float *segment_states, *segment_decays;
   // Whether 16-byte accesses may read (write) the rows of x, z and y, and of B and C.
   bool x_in_vectors, bc_in_vectors;
 };
@@ -117,7 +131,9 @@ __device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int str
   }
 }
 
-template <class T, int NS>
+// kSummary: walk segment blockIdx.x / units from a zero state, and write only the state it leaves
+// and its total decay (no y). Otherwise the walk proper of segment blockIdx.x / units.
+template <class T, int NS, bool kSummary>
 __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
@@ -133,8 +149,9 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
   std::int32_t* const seq = reinterpret_cast<std::int32_t*>(decay_to + kQ);
 
   const Sizes& s = a.s;
-  const int channel_block = int(blockIdx.x % a.channel_blocks);
-  const std::int64_t bh = blockIdx.x / a.channel_blocks, b = bh / s.heads;
+  const std::int64_t units = s.batch * s.heads * a.channel_blocks;
+  const int channel_block = int(blockIdx.x % a.channel_blocks), segment = int(blockIdx.x / units);
+  const std::int64_t bh = blockIdx.x % units / a.channel_blocks, b = bh / s.heads;
   const int h = int(bh % s.heads), group = h / (s.heads / s.groups);
   const int p0 = channel_block * kP, channels = min(kP, s.head_dim - p0);
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
@@ -145,14 +162,21 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
   T* const y = static_cast<T*>(a.y);
 
   // The state h[p][n]: this lane holds rows p = row0 + g (+ 8), columns n = half NS/2 + 8 j + 2 q (+ 1).
+  // A segment's walk enters with the initial state carried through the segments before it: h =
+  // decay h + the state each leaves; a summary, with zero.
   constexpr int kStateTiles = NS / 16;
   float state[kStateTiles][4];
   const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+  const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
   for (int j = 0; j < kStateTiles; ++j)
     for (int e = 0; e < 4; ++e) {
       const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-      state[j][e] =
-          a.initial_states && p < channels && n < s.dstate ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
+      const bool inside = p < channels && n < s.dstate;
+      float carried = !kSummary && a.initial_states && inside ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
+      for (int before = 0; !kSummary && before < segment; ++before)
+        carried = a.segment_decays[before * s.batch * s.heads + bh] * carried +
+                  (inside ? a.segment_states[before * all_states + states_at + p * s.dstate + n] : 0.f);
+      state[j][e] = carried;
     }
 
   // D of this lane's channels of y, p = 32 half + 8 j + 2 q (+ 1); 0 without D and past the head.
@@ -163,8 +187,10 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
-  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
-  for (std::int64_t c = 0; c < chunks; ++c) {
+  const std::int64_t first_chunk = segment * a.segment_chunks;
+  const std::int64_t end_chunk = min((s.seqlen + kQ - 1) / kQ, first_chunk + a.segment_chunks);
+  float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
+  for (std::int64_t c = first_chunk; c < end_chunk; ++c) {
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     // The state before the chunk belongs to the sequence of the position before it (0 before the first).
@@ -173,17 +199,20 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     // The chunk's tiles, issued together; meanwhile the entering state in T, [p][n] (the right
     // operand of C hᵀ), and dt' (0 past the sequence, so that acs stays put there) with the
     // sequence numbers (past the sequence, the last position's).
+    // A summary reads neither C nor z, nor the entering state.
     load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z) load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    if (z && !kSummary) load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
     load_tile(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate,
               projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
-              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    for (int j = 0; j < kStateTiles; ++j)
-      for (int e = 0; e < 4; e += 2) {
-        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
-        *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
-      }
+    if (!kSummary) {
+      load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
+                projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+      for (int j = 0; j < kStateTiles; ++j)
+        for (int e = 0; e < 4; e += 2) {
+          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
+          *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
+        }
+    }
     if (threadIdx.x < kQ) {
       const int t = int(threadIdx.x);
       float dt = 0.f;
@@ -230,75 +259,82 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
     }
 
-    // [snippet:v3_products]
-    // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
-    // A G tile wholly above the diagonal (every s > t) is not needed.
-    float gt[4][4] = {}, yt[4][4] = {};
-    const bool needs_g = 32 * half <= row0 + 15;
-    for (int k0 = 0; k0 < NS; k0 += 16) {
-      std::uint32_t ca[4], bb[4];
-      mma::load_tiles(ca, cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8);
-      for (int pair = 0; pair < 2; ++pair) {
-        const int col = 32 * half + 16 * pair + lane % 8 + lane / 16 * 8, k = k0 + lane / 8 % 2 * 8;
-        if (needs_g) {
-          mma::load_tiles(bb, bs + col * L::kStateRow + k);
-          mma::multiply_add<T>(gt[2 * pair], ca, bb[0], bb[1]);
-          mma::multiply_add<T>(gt[2 * pair + 1], ca, bb[2], bb[3]);
+    if constexpr (!kSummary) {
+      // [snippet:v3_products]
+      // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
+      // A G tile wholly above the diagonal (every s > t) is not needed.
+      float gt[4][4] = {}, yt[4][4] = {};
+      const bool needs_g = 32 * half <= row0 + 15;
+      for (int k0 = 0; k0 < NS; k0 += 16) {
+        std::uint32_t ca[4], bb[4];
+        mma::load_tiles(ca, cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8);
+        for (int pair = 0; pair < 2; ++pair) {
+          const int col = 32 * half + 16 * pair + lane % 8 + lane / 16 * 8, k = k0 + lane / 8 % 2 * 8;
+          if (needs_g) {
+            mma::load_tiles(bb, bs + col * L::kStateRow + k);
+            mma::multiply_add<T>(gt[2 * pair], ca, bb[0], bb[1]);
+            mma::multiply_add<T>(gt[2 * pair + 1], ca, bb[2], bb[3]);
+          }
+          mma::load_tiles(bb, hs + col * L::kStateRow + k);
+          mma::multiply_add<T>(yt[2 * pair], ca, bb[0], bb[1]);
+          mma::multiply_add<T>(yt[2 * pair + 1], ca, bb[2], bb[3]);
         }
-        mma::load_tiles(bb, hs + col * L::kStateRow + k);
-        mma::multiply_add<T>(yt[2 * pair], ca, bb[0], bb[1]);
-        mma::multiply_add<T>(yt[2 * pair + 1], ca, bb[2], bb[3]);
       }
-    }
-    // [/snippet:v3_products]
+      // [/snippet:v3_products]
 
-    // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
-    // their running sums and sequence numbers read once.
-    float acs_t[2];
-    std::int32_t seq_t[2];
-    for (int r = 0; r < 2; ++r) {
-      const int t = row0 + g + 8 * r;
-      acs_t[r] = acs[t], seq_t[r] = seq[t];
-      for (int j = 0; j < 4; ++j) yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
-    }
-    if (needs_g)
-      for (int j = 0; j < 4; ++j) {
-        const int u = 32 * half + 8 * j + 2 * q;
-        const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
-        const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
-        for (int r = 0; r < 2; ++r) {
-          const int t = row0 + g + 8 * r;
-          float m[2];
-          for (int e = 0; e < 2; ++e)
-            m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-          *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + u) = mma::pack<T>(m[0], m[1]);
+      // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
+      // their running sums and sequence numbers read once.
+      float acs_t[2];
+      std::int32_t seq_t[2];
+      for (int r = 0; r < 2; ++r) {
+        const int t = row0 + g + 8 * r;
+        acs_t[r] = acs[t], seq_t[r] = seq[t];
+        for (int j = 0; j < 4; ++j) yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
+      }
+      if (needs_g)
+        for (int j = 0; j < 4; ++j) {
+          const int u = 32 * half + 8 * j + 2 * q;
+          const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
+          const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
+          for (int r = 0; r < 2; ++r) {
+            const int t = row0 + g + 8 * r;
+            float m[2];
+            for (int e = 0; e < 2; ++e)
+              m[e] =
+                  u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
+            *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + u) = mma::pack<T>(m[0], m[1]);
+          }
+        }
+      __syncthreads();
+      for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
+        std::uint32_t ma[4], xb[4];
+        mma::load_tiles(ma, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8);
+        for (int pair = 0; pair < 2; ++pair) {
+          mma::load_tiles_transposed(
+              xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8);
+          mma::multiply_add<T>(yt[2 * pair], ma, xb[0], xb[1]);
+          mma::multiply_add<T>(yt[2 * pair + 1], ma, xb[2], xb[3]);
         }
       }
-    __syncthreads();
-    for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
-      std::uint32_t ma[4], xb[4];
-      mma::load_tiles(ma, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8);
-      for (int pair = 0; pair < 2; ++pair) {
-        mma::load_tiles_transposed(
-            xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8);
-        mma::multiply_add<T>(yt[2 * pair], ma, xb[0], xb[1]);
-        mma::multiply_add<T>(yt[2 * pair + 1], ma, xb[2], xb[3]);
-      }
-    }
-    for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
-      for (int e = 0; e < 4; e += 2) {
-        const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
-        float u[2] = {yt[j][e], yt[j][e + 1]};
-        for (int k = 0; k < 2; ++k) {
-          u[k] += d_of[j][k] * to_float(xs[t * L::kXRow + p + k]);
-          if (z) u[k] *= silu_fast(to_float(zs[t * L::kXRow + p + k]));
+      for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
+        for (int e = 0; e < 4; e += 2) {
+          const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
+          float u[2] = {yt[j][e], yt[j][e + 1]};
+          for (int k = 0; k < 2; ++k) {
+            u[k] += d_of[j][k] * to_float(xs[t * L::kXRow + p + k]);
+            if (z) u[k] *= silu_fast(to_float(zs[t * L::kXRow + p + k]));
+          }
+          *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
         }
-        *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
-      }
+    }
+
+    // The weighted x is read across warps below: the walk's barrier in step 3 orders it, a summary's here.
+    if constexpr (kSummary) __syncthreads();
 
     // [snippet:v3_state]
     // Step 4: the state through the chunk; this warp's rows p, its half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
+    segment_decay *= chunk_decay;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
@@ -313,14 +349,19 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     }
     // [/snippet:v3_state]
     __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
-    store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
+    if (!kSummary) store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
   }
 
-  if (a.final_states)
+  // What the block leaves: a summary its segment's pair, the last segment's walk the final states.
+  float* const out =
+      kSummary ? a.segment_states + segment * all_states : (segment == a.segments - 1 ? a.final_states : nullptr);
+  if (kSummary && channel_block == 0 && threadIdx.x == 0)
+    a.segment_decays[segment * s.batch * s.heads + bh] = segment_decay;
+  if (out)
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) {
         const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-        if (p < channels && n < s.dstate) a.final_states[states_at + p * s.dstate + n] = state[j][e];
+        if (p < channels && n < s.dstate) out[states_at + p * s.dstate + n] = state[j][e];
       }
 #endif
 }
@@ -331,12 +372,44 @@ bool in_vectors(const void* tensor, std::int64_t row) {
   return reinterpret_cast<std::uintptr_t>(tensor) % 16 == 0 && row % 8 == 0;
 }
 
+// The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
+// the runtime once a device (it depends on the registers and shared memory the kernel takes).
 template <class T, int NS>
-void launch(const FusedArgs& args, cudaStream_t stream) {
+std::int64_t resident_blocks(std::size_t bytes) {
+  thread_local std::map<int, std::int64_t> per_device;
+  int device = 0;
+  SSD_CHECK(cudaGetDevice(&device));
+  std::int64_t& resident = per_device[device];
+  if (resident == 0) {
+    int per_multiprocessor = 0, multiprocessors = 0;
+    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, fused_forward_kernel<T, NS, false>,
+                                                            kWarps * 32, bytes));
+    SSD_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    resident = std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors);
+  }
+  return resident;
+}
+
+template <class T, int NS>
+void launch(FusedArgs args, cudaStream_t stream) {
   const std::size_t bytes = Shared<NS>::bytes(sizeof(T));
-  SSD_CHECK(cudaFuncSetAttribute(fused_forward_kernel<T, NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-  const std::int64_t blocks = args.s.batch * args.s.heads * args.channel_blocks;
-  fused_forward_kernel<T, NS><<<unsigned(blocks), kWarps * 32, bytes, stream>>>(args);
+  for (auto* kernel : {fused_forward_kernel<T, NS, false>, fused_forward_kernel<T, NS, true>})
+    SSD_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  // As many segments a row as fill the GPU once, whole chunks each.
+  const Sizes& s = args.s;
+  const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
+  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks<T, NS>(bytes) / units, 1, chunks);
+  args.segment_chunks = (chunks + wanted - 1) / wanted;
+  args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
+  const std::int64_t summaries = args.segments - 1;
+  Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
+      decays(std::size_t(summaries * s.batch * s.heads), stream);
+  args.segment_states = states.get(), args.segment_decays = decays.get();
+  if (summaries > 0) {
+    fused_forward_kernel<T, NS, true><<<unsigned(summaries * units), kWarps * 32, bytes, stream>>>(args);
+    SSD_CHECK_LAUNCH();
+  }
+  fused_forward_kernel<T, NS, false><<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();
 }
 
@@ -388,6 +461,10 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream) {
       p.dt_min,
       p.dt_max,
       (s.head_dim + kP - 1) / kP,
+      1,
+      0,
+      nullptr,
+      nullptr,
       in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
       in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
   by_type(p.input_type, [&](auto zero) {
