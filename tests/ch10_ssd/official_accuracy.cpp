@@ -7,6 +7,7 @@
 // This program runs our forward (Kernel::automatic) and backward on the same inputs, computes the
 // fp64 reference, and prints one CSV row a tensor: the largest |reference|, our largest error,
 // the official kernels' largest error. Without a GPU it prints the official side alone.
+#include "compare.hpp"
 #include "device_ssd.hpp"
 #include "gpu.hpp"
 #include "ssd_backward.hpp"
@@ -83,15 +84,10 @@ ssd::DataType type_of(const std::string& dtype) {
   throw std::runtime_error("unknown dtype " + dtype);
 }
 
+// The largest |got − ref|; a NaN or Inf anywhere is the worst error there is.
 double largest_error(const std::vector<double>& got, const std::vector<double>& ref) {
-  if (got.size() != ref.size()) throw std::runtime_error("sizes differ");
-  double worst = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    const double e = std::abs(got[i] - ref[i]);
-    if (!std::isfinite(e)) return INFINITY;  // a NaN or Inf is the worst error there is
-    worst = std::max(worst, e);
-  }
-  return worst;
+  const common::Comparison c = common::compare(got, ref, {});
+  return c.non_finite ? INFINITY : c.max_abs_error;
 }
 
 double largest_magnitude(const std::vector<double>& v) {

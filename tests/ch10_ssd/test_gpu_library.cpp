@@ -8,6 +8,7 @@
 #include "ch10_test_support.hpp"
 #include "device_problem.hpp"
 #include "device_ssd.hpp"
+#include "gpu_checks.hpp"
 #include "gpu_test.hpp"
 #include "sequence_states.hpp"
 #include "ssd.hpp"
@@ -25,17 +26,11 @@
 using ch10::DForm;
 using ch10::Problem;
 using ch10::ProblemSpec;
+using ch10_test::check_forward;
+using ch10_test::check_tensor;
+using ch10_test::name_of;
 
 namespace {
-
-const char* name_of(ssd::DataType t) {
-  return t == ssd::DataType::float32 ? "fp32" : t == ssd::DataType::float16 ? "fp16" : "bf16";
-}
-
-void check_tensor(const char* what, const std::vector<double>& got, const std::vector<double>& ref,
-                  ssd::DataType type) {
-  CHECK_CLOSE(what, common::compare(got, ref, ch10::gpu_tolerance(type, ref)));
-}
 
 ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
   ProblemSpec spec;
@@ -72,17 +67,6 @@ std::string fused_refusal(int dstate) {
 }
 
 }  // namespace
-
-// One forward on the GPU against the fp64 recurrence of the same (rounded) inputs.
-void check_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size,
-                   unsigned seed) {
-  INFO(name_of(type) << ", " << ssd::name_of(kernel) << ", chunk " << chunk_size << ", " << ch10_test::describe(spec)
-                     << ", seed " << seed);
-  const Problem p = ch10::as_gpu_sees(ch10::make_problem(spec, seed), type);
-  const ch10::Forward got = ch10::gpu_forward(p, type, kernel, chunk_size), ref = ch10::ssd_recurrence(p);
-  check_tensor("y", got.y, ch08::round_to(ref.y, type), type);
-  check_tensor("final states", got.final_states, ref.final_states, type);
-}
 
 TEST_CASE("version 1 (chapter 08's scan): the forward matches the fp64 recurrence", "[gpu]") {
   REQUIRE_GPU();
