@@ -90,13 +90,23 @@ double largest_error(const std::vector<double>& got, const std::vector<double>& 
   return c.non_finite ? INFINITY : c.max_abs_error;
 }
 
+// The root mean square of got − ref: an error that one element's rounding cannot set alone, as it
+// sets the largest (a 16-bit output's largest error is often the rounding of its largest value,
+// the same on both sides); infinite where anything is NaN or Inf.
+double rms_error(const std::vector<double>& got, const std::vector<double>& ref) {
+  double sum = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) sum += (got[i] - ref[i]) * (got[i] - ref[i]);
+  return std::isfinite(sum) ? std::sqrt(sum / double(std::max<std::size_t>(1, ref.size()))) : INFINITY;
+}
+
 double largest_magnitude(const std::vector<double>& v) {
   double m = 0;
   for (const double x : v) m = std::max(m, std::abs(x));
   return m;
 }
 
-// One row: case, dtype, tensor, max |ref|, ours, official ("-" where a side has no value).
+// One row: case, dtype, tensor, max |ref|, the largest errors of ours and the official, their root mean
+// squares ("-" where a side has no value).
 void row(const Case& c, const std::string& tensor, const std::vector<double>& ref, const std::vector<double>* ours,
          const std::vector<double>& official) {
   const auto number = [](double v) {
@@ -104,11 +114,12 @@ void row(const Case& c, const std::string& tensor, const std::vector<double>& re
     out << std::setprecision(3) << std::scientific << v;
     return out.str();
   };
-  const auto cell = [&](const std::vector<double>* got) {
-    return got ? number(largest_error(*got, ref)) : std::string("-");
+  const auto cell = [&](const std::vector<double>* got, auto error) {
+    return got ? number(error(*got, ref)) : std::string("-");
   };
   std::cout << c.meta.at("name") << ',' << c.dtype << ',' << tensor << ',' << number(largest_magnitude(ref)) << ','
-            << cell(ours) << ',' << cell(&official) << '\n';
+            << cell(ours, largest_error) << ',' << cell(&official, largest_error) << ',' << cell(ours, rms_error) << ','
+            << cell(&official, rms_error) << '\n';
 }
 
 }  // namespace
@@ -116,7 +127,7 @@ void row(const Case& c, const std::string& tensor, const std::vector<double>& re
 int main(int argc, char** argv) {
   try {
     const bool gpu = common::gpu_available();
-    std::cout << "case,dtype,tensor,max_abs_ref,ours_max_abs_err,official_max_abs_err\n";
+    std::cout << "case,dtype,tensor,max_abs_ref,ours_max_abs_err,official_max_abs_err,ours_rms_err,official_rms_err\n";
     for (int i = 1; i < argc; ++i) {
       const Case c = read_case(argv[i]);
       const ch10::Problem& p = c.p;
