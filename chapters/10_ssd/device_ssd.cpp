@@ -158,7 +158,7 @@ std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType ty
   return download(out);
 }
 
-Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy) {
+Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy, ssd::Kernel kernel) {
   DeviceSsd d(p, type);
   const Index at{p.shape};
   Bytes dy_gpu = upload(dy, type), dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),
@@ -168,6 +168,7 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
          ddt_bias = poisoned_floats(p.dt_bias.size()), dinitial = poisoned_floats(p.initial_states.size());
   ssd::BackwardParams b;
   d.forward.y = y.data();
+  d.forward.kernel = kernel;
   b.forward = d.forward;
   b.dy = dy_gpu.data(), b.dx = dx.data(), b.ddt = ddt.data(), b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data();
   b.dD = dD.size() ? dD.data() : nullptr;
@@ -194,7 +195,8 @@ common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type
   return timer.time([&] { ssd::forward(d.forward); });
 }
 
-common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, common::GpuTimer& timer) {
+common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
+                                              common::GpuTimer& timer) {
   DeviceSsd d = drawn_on_gpu(spec, type, kBenchSeed);
   const Index at{spec.shape};
   Bytes dy = normals_on_gpu(at.x_size(), type, 8 * kBenchSeed + 6), y = poisoned_bytes(at.x_size(), type),
@@ -202,7 +204,7 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
         dz = poisoned_bytes(d.z_size(), type);
   Floats dA(std::size_t(spec.shape.heads)), dB(at.bc_size()), dC(at.bc_size()), dD(d.D.size()),
       ddt_bias(d.dt_bias.size());
-  d.forward.kernel = ssd::Kernel::recurrence;
+  d.forward.kernel = kernel;
   d.forward.y = y.data();
   ssd::BackwardParams b;
   b.forward = d.forward;

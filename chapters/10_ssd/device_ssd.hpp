@@ -23,16 +23,19 @@ Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, st
 // Version 2's final states of each packed sequence of `p` (batch 1, seq_idx numbering them 0, 1,
 // 2, ...): (sequences, heads, head_dim, dstate), as sequence_final_states (sequence_states.hpp).
 std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size);
-// Every gradient of sum(dy · y) (dinitial_states where p has initial states).
-Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy);
+// Every gradient of sum(dy · y) (dinitial_states where p has initial states), by the backward of
+// `kernel` (ssd.hpp says which runs).
+Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy,
+                       ssd::Kernel kernel = ssd::Kernel::recurrence);
 
-// The time of `kernel`'s forward, and of version 1's forward + backward (its backward, which runs
-// the forward again, after a forward as training calls them), by `timer` (CUDA events, the L2
+// The time of `kernel`'s forward, and of its forward + backward (the backward after a forward, as
+// training calls them; each backward runs the forward again), by `timer` (CUDA events, the L2
 // flushed first), on a problem of `spec` (without packing or initial states) whose x, dt, B, C, z
 // and dy are drawn on the GPU from N(0, 1), as the official benchmark draws them.
 common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
                                      std::int64_t chunk_size, common::GpuTimer& timer);
-common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, common::GpuTimer& timer);
+common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
+                                              common::GpuTimer& timer);
 
 // The bounds a GPU result of `type` is held to against fp64, the absolute part relative to the
 // tensor's largest reference value: where a clamp can bite, version 1 rounds dt' to the input type

@@ -45,13 +45,17 @@ void section_gpu_checks(common::Notebook& nb) {
     std::vector<double> dy(p.x.size());
     for (std::size_t e = 0; e < dy.size(); ++e) dy[e] = std::sin(0.37 * double(e));
     dy = ch08::round_to(dy, type);
-    const Gradients got = gpu_backward(p, type, dy), adjoint = ssd_backward(p, dy);
-    nb.check(fmt::format("version 1's backward, {}: dx", name),
-             common::compare(got.dx, adjoint.dx, gpu_tolerance(type, adjoint.dx)));
-    nb.check("  ddt", common::compare(got.ddt, adjoint.ddt, gpu_tolerance(type, adjoint.ddt)));
-    nb.check("  dA", common::compare(got.dA, adjoint.dA, gpu_tolerance(type, adjoint.dA)));
-    nb.check("  dB", common::compare(got.dB, adjoint.dB, gpu_tolerance(type, adjoint.dB)));
-    nb.check("  dC", common::compare(got.dC, adjoint.dC, gpu_tolerance(type, adjoint.dC)));
+    const Gradients adjoint = ssd_backward(p, dy);
+    for (const ssd::Kernel kernel : {ssd::Kernel::recurrence, ssd::Kernel::fused}) {
+      if (kernel == ssd::Kernel::fused && type == ssd::DataType::float32) continue;
+      const Gradients got = gpu_backward(p, type, dy, kernel);
+      nb.check(fmt::format("version {}'s backward, {}: dx", int(kernel), name),
+               common::compare(got.dx, adjoint.dx, gpu_tolerance(type, adjoint.dx)));
+      nb.check("  ddt", common::compare(got.ddt, adjoint.ddt, gpu_tolerance(type, adjoint.ddt)));
+      nb.check("  dA", common::compare(got.dA, adjoint.dA, gpu_tolerance(type, adjoint.dA)));
+      nb.check("  dB", common::compare(got.dB, adjoint.dB, gpu_tolerance(type, adjoint.dB)));
+      nb.check("  dC", common::compare(got.dC, adjoint.dC, gpu_tolerance(type, adjoint.dC)));
+    }
   }
 }
 

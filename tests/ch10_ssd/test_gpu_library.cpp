@@ -178,6 +178,64 @@ TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoin
     }
 }
 
+TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]") {
+  REQUIRE_GPU();
+  // The forward's shapes: channels past one block (80: two blocks add into dB, dC, dA and ddt),
+  // states rounded up to 64, 128 and 256, lengths that do not fill the last chunk, groups.
+  std::vector<ProblemSpec> cases = shapes();
+  for (const ProblemSpec& spec : {spec_of(1, 130, 2, 1, 80, 256), spec_of(2, 65, 4, 2, 64, 65),
+                                  spec_of(1, 200, 3, 1, 64, 128), spec_of(3, 64, 2, 2, 16, 8)})
+    cases.push_back(spec);
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const ProblemSpec& shape : cases) {
+      const ProblemSpec spec = with_options(shape, c);
+      INFO(name_of(type) << ", " << ch10_test::describe(spec) << ", seed " << c);
+      const Problem p = ch10::as_gpu_sees(ch10::make_problem(spec, unsigned(c)), type);
+      const std::vector<double> dy = ch08::round_to(ch10_test::normals(p.x.size(), 2000u + unsigned(c)), type);
+      ++c;
+      if (!fused_refusal(shape.shape.dstate).empty()) continue;  // 129 to 256 states on a smaller GPU
+      const ch10::Gradients got = ch10::gpu_backward(p, type, dy, ssd::Kernel::fused), ref = ch10::ssd_backward(p, dy);
+      check_tensor("dx", got.dx, ref.dx, type);
+      check_tensor("ddt", got.ddt, ref.ddt, type);
+      check_tensor("dA", got.dA, ref.dA, type);
+      check_tensor("dB", got.dB, ref.dB, type);
+      check_tensor("dC", got.dC, ref.dC, type);
+      if (!p.D.empty()) check_tensor("dD", got.dD, ref.dD, type);
+      if (!p.z.empty()) check_tensor("dz", got.dz, ref.dz, type);
+      if (!p.dt_bias.empty()) check_tensor("ddt_bias", got.ddt_bias, ref.ddt_bias, type);
+      if (!p.initial_states.empty()) check_tensor("dinitial_states", got.dinitial_states, ref.dinitial_states, type);
+    }
+}
+
+TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {
+  // Validation reads only the sizes and which pointers are set; version 3's shared-memory check
+  // asks the GPU where there is one.
+  static float never_read[1];
+  ssd::BackwardParams b;
+  b.forward.sizes = {1, 16, 2, 4, 1, 8};
+  b.forward.x = b.forward.dt = b.forward.B = b.forward.C = b.forward.y = never_read;
+  b.forward.A = never_read;
+  b.dy = b.dx = b.ddt = never_read;
+  b.dA = b.dB = b.dC = never_read;
+  b.forward.input_type = ssd::DataType::bfloat16;
+  CHECK(ssd::kernel_of(b) == ssd::Kernel::fused);
+  b.deterministic = true;  // version 3 adds with float atomics
+  CHECK(ssd::kernel_of(b) == ssd::Kernel::recurrence);
+  b.forward.kernel = ssd::Kernel::fused;
+  CHECK_THROWS_WITH(ssd::backward(b), Catch::Contains("not deterministic"));
+  b.deterministic = false;
+  b.forward.kernel = ssd::Kernel::automatic;
+  b.forward.input_type = ssd::DataType::float32;  // version 3 takes 16-bit inputs
+  CHECK(ssd::kernel_of(b) == ssd::Kernel::recurrence);
+  b.forward.kernel = ssd::Kernel::fused;
+  CHECK_THAT(ssd::validate(b), Catch::Contains("fp16 and bf16"));
+  static std::int32_t seq_idx[16] = {};
+  b.forward.input_type = ssd::DataType::bfloat16;
+  b.forward.seq_idx = seq_idx;
+  CHECK_THAT(ssd::validate(b), Catch::Contains("version 3's backward takes no seq_idx"));
+}
+
 TEST_CASE("the library refuses what no version takes, in one line, before any work") {
   // Validation reads only the sizes and which pointers are set: no GPU is needed, and none is touched.
   static float never_read[1];

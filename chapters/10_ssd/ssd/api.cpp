@@ -67,6 +67,33 @@ Kernel forward_kernel(const ForwardParams& p) {
   return detail::recurrence_refuses(p).empty() ? Kernel::recurrence : Kernel::chunked;
 }
 
+// The version that runs the backward of a call whose forward check passed: version 3 where asked
+// for, or where automatic and it takes the call; else version 1 (version 2 has no backward of its
+// own), or the reason none takes it.
+std::string backward_refuses(const BackwardParams& p, Kernel& kernel) {
+  const ForwardParams& f = p.forward;
+  if (f.kernel == Kernel::fused || f.kernel == Kernel::automatic) {
+    const std::string fused = detail::fused_backward_refuses(p);
+    if (fused.empty()) return kernel = Kernel::fused, std::string();
+    if (f.kernel == Kernel::fused) return "the backward: " + fused;
+  }
+  kernel = Kernel::recurrence;
+  if (std::string problem = detail::recurrence_refuses(f); !problem.empty()) return "the backward: " + problem;
+  return {};
+}
+
+std::string check_backward(const BackwardParams& p, Kernel& kernel) {
+  if (std::string problem = check_forward(p.forward); !problem.empty()) return problem;
+  const ForwardParams& f = p.forward;
+  if (std::string problem = backward_refuses(p, kernel); !problem.empty()) return problem;
+  if (!p.dy || !p.dx || !p.ddt || !p.dA || !p.dB || !p.dC) return "dy, dx, ddt, dA, dB and dC are required";
+  if (f.D && !p.dD) return "dD is required when D is given";
+  if (f.z && !p.dz) return "dz is required when z is given";
+  if (f.dt_bias && !p.ddt_bias) return "ddt_bias is required when dt_bias is given";
+  if (p.dinitial_states && !f.initial_states) return "dinitial_states needs initial_states";
+  return {};
+}
+
 }  // namespace
 
 const char* name_of(Kernel kernel) {
@@ -82,16 +109,14 @@ const char* name_of(Kernel kernel) {
 std::string validate(const ForwardParams& p) { return check_forward(p); }
 
 std::string validate(const BackwardParams& p) {
-  if (std::string problem = check_forward(p.forward); !problem.empty()) return problem;
-  const ForwardParams& f = p.forward;
-  // Every backward is version 1's so far.
-  if (std::string problem = detail::recurrence_refuses(f); !problem.empty()) return "the backward: " + problem;
-  if (!p.dy || !p.dx || !p.ddt || !p.dA || !p.dB || !p.dC) return "dy, dx, ddt, dA, dB and dC are required";
-  if (f.D && !p.dD) return "dD is required when D is given";
-  if (f.z && !p.dz) return "dz is required when z is given";
-  if (f.dt_bias && !p.ddt_bias) return "ddt_bias is required when dt_bias is given";
-  if (p.dinitial_states && !f.initial_states) return "dinitial_states needs initial_states";
-  return {};
+  Kernel kernel{};
+  return check_backward(p, kernel);
+}
+
+Kernel kernel_of(const BackwardParams& p) {
+  Kernel kernel{};
+  if (std::string problem = check_backward(p, kernel); !problem.empty()) throw Error("ssd::kernel_of: " + problem);
+  return kernel;
 }
 
 Kernel kernel_of(const ForwardParams& p) {
@@ -109,7 +134,9 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {
-  if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::backward: " + problem);
+  Kernel kernel{};
+  if (std::string problem = check_backward(p, kernel); !problem.empty()) throw Error("ssd::backward: " + problem);
+  if (kernel == Kernel::fused) return detail::fused_backward(p, stream);
   detail::recurrence_backward(p, stream);
 }
 

@@ -106,6 +106,20 @@ __global__ void fold_step_gradients_kernel(const T* dt, const T* ddelta, T* ddt,
   }
 }
 
+// One thread per (b, t, h): the head's ∂L/∂dt' in fp32, times the slope.
+template <class T>
+__global__ void fold_head_step_gradients_kernel(const T* dt, const float* ddt_prime, T* ddt, float* ddt_by_head,
+                                                Sizes s, StepSizeRule rule) {
+  const std::int64_t total = s.batch * s.seqlen * s.heads;
+  SSD_GRID_STRIDE(e, total) {
+    const int h = int(e % s.heads);
+    const std::int64_t t = e / s.heads % s.seqlen, b = e / s.heads / s.seqlen;
+    const float g = ddt_prime[e] * rule.slope(to_float(dt[e]), h);
+    ddt[e] = from_float<T>(g);
+    if (ddt_by_head) ddt_by_head[(std::int64_t(h) * s.batch + b) * s.seqlen + t] = g;
+  }
+}
+
 }  // namespace
 
 void transpose(const void* in, void* out, std::int64_t outer, std::int64_t rows, std::int64_t cols, int bytes,
@@ -151,6 +165,18 @@ void fold_step_gradients(const ForwardParams& p, const void* ddelta, void* ddt, 
     using T = decltype(zero);
     fold_step_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(
         static_cast<const T*>(p.dt), static_cast<const T*>(ddelta), static_cast<T*>(ddt), ddt_by_head, s, rule_of(p));
+  });
+  SSD_CHECK_LAUNCH();
+}
+
+void fold_head_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
+                              cudaStream_t stream) {
+  const Sizes& s = p.sizes;
+  const std::int64_t total = s.batch * s.seqlen * s.heads;
+  by_type(p.input_type, [&](auto zero) {
+    using T = decltype(zero);
+    fold_head_step_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(
+        static_cast<const T*>(p.dt), ddt_prime, static_cast<T*>(ddt), ddt_by_head, s, rule_of(p));
   });
   SSD_CHECK_LAUNCH();
 }

@@ -30,4 +30,9 @@ void expand_step_sizes(const ForwardParams& p, void* delta, cudaStream_t stream)
 void fold_step_gradients(const ForwardParams& p, const void* ddelta, void* ddt, float* ddt_by_head,
                          cudaStream_t stream);
 
+// ddt_prime (batch, seqlen, heads), ∂L/∂dt' in fp32 -> ddt in the input type, through the clamp
+// and softplus, and ddt_by_head as fold_step_gradients writes it.
+void fold_head_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
+                              cudaStream_t stream);
+
 }  // namespace ssd::detail

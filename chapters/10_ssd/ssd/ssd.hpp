@@ -16,7 +16,10 @@
 //                  and each one's own final states
 //   3  fused       the five stages in one kernel on the tensor cores (mma.sync, sm_80+), a block
 //                  walking a head's chunks of 64 with the state in its registers; fp16 and bf16,
-//                  at most 256 states; forward only (its backward is version 1's)
+//                  at most 256 states; its backward walks the chunks in reverse from the states
+//                  its forward leaves at each chunk (no seq_idx, not deterministic)
+// A backward runs version 3's where the forward's kernel is fused, or automatic and version 3
+// takes the call; else version 1's.
 //
 // Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
 // naming the problem, before anything is launched; validate() returns that line. Both are
@@ -111,6 +114,7 @@ std::string validate(const ForwardParams& params);
 std::string validate(const BackwardParams& params);
 // The version that runs a call (throws Error for parameters validate() rejects).
 Kernel kernel_of(const ForwardParams& params);
+Kernel kernel_of(const BackwardParams& params);
 const char* name_of(Kernel kernel);
 
 void forward(const ForwardParams& params, cudaStream_t stream = nullptr);

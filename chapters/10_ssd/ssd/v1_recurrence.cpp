@@ -144,7 +144,7 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
       dz(f.z ? std::size_t(call.sequence_elements * bytes) : 0, stream);
   Scratch<float> dA(std::size_t(dim * s.dstate), stream), dB(std::size_t(call.projection_elements), stream),
       dC(std::size_t(call.projection_elements), stream), dD(f.D && !f.D_per_channel ? std::size_t(dim) : 0, stream),
-      ddt_by_head(f.dt_bias ? std::size_t(s.batch * s.heads * s.seqlen) : 0, stream);
+      ddt_by_head(f.dt_bias && !call.bias.get() ? std::size_t(s.batch * s.heads * s.seqlen) : 0, stream);
   transpose(p.dy, dout.get(), s.batch, s.seqlen, dim, bytes, stream);
 
   ss::BackwardParams b;
@@ -158,7 +158,9 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   b.dB = dB.get();
   b.dC = dC.get();
   if (f.D) b.dD = f.D_per_channel ? p.dD : dD.get();
-  // Chapter 08 sums its bias's gradient per channel; ddt_bias comes from ddt below, in a fixed order.
+  // Where chapter 08 adds the bias, it sums the bias's gradient per channel in fp32, before its
+  // ddelta is rounded to the input type: ddt_bias is those sums over each head. Elsewhere ddt_bias
+  // is summed from ddt below, in a fixed order.
   Scratch<float> ddelta_bias(call.bias.get() ? std::size_t(dim) : 0, stream);
   b.ddelta_bias = ddelta_bias.get();
   b.dinitial_state = p.dinitial_states;
@@ -175,7 +177,10 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   if (f.D && !f.D_per_channel) sum_segments(dD.get(), p.dD, s.heads, s.head_dim, stream);
   // Chapter 08's ddelta is already the raw dt's where it took the step: folded at slope 1.
   fold_step_gradients(for_layouts(f), ddelta.get(), p.ddt, ddt_by_head.get(), stream);
-  if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
+  if (ddelta_bias.get())
+    sum_segments(ddelta_bias.get(), p.ddt_bias, s.heads, s.head_dim, stream);
+  else if (f.dt_bias)
+    sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
 }
 
 }  // namespace ssd::detail

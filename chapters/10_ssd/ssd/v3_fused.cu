@@ -23,11 +23,9 @@
 // the summaries before it folded into its entering state.
 #include "v3_fused.hpp"
 
-#include "async_copy.cuh"
 #include "check.hpp"
-#include "device_math.cuh"
 #include "launch.cuh"
-#include "warp_mma.cuh"
+#include "v3_tiles.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -45,14 +43,7 @@ using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
-constexpr int kQ = 64;     // positions a chunk
-constexpr int kP = 64;     // channels a block
-constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
-// Elements after each shared row: consecutive rows start 16 bytes apart modulo 128, so
-// ldmatrix's eight rows meet eight distinct banks.
-constexpr int kPad = 8;
-constexpr int kMaxStates = 256;
-constexpr float kLog2e = 1.4426950408889634f;
+using namespace v3;
 
 struct FusedArgs {
   Sizes s;
@@ -70,6 +61,9 @@ struct FusedArgs {
   int segments;
   std::int64_t segment_chunks;
   float *segment_states, *segment_decays;
+  // Where given, the state entering each chunk, rounded to the input type as step 2 reads it:
+  // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
+  void* entering_states;
   // Whether 16-byte accesses may read (write) the rows of x, z and y, and of B and C.
   bool x_in_vectors, bc_in_vectors;
 };
@@ -86,49 +80,10 @@ struct Shared {
   static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 5 * kQ * 4; }
 };
 
-// The states a block's tiles are cut for: the call's, rounded up to 64, 128 or 256.
-int state_tile(int dstate) { return dstate <= 64 ? 64 : dstate <= 128 ? 128 : 256; }
-
 // Shared memory a block needs for fp16 or bf16 inputs with `dstate` states.
 std::size_t shared_bytes(int dstate) {
   const int tile = state_tile(dstate);
   return tile == 64 ? Shared<64>::bytes(2) : tile == 128 ? Shared<128>::bytes(2) : Shared<256>::bytes(2);
-}
-
-// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements from global rows
-// `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
-// copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
-// at a time.
-template <class T>
-__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols,
-                          int valid_rows, int valid_cols, bool in_vectors) {
-  const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
-    const int r = i / vectors, c = i % vectors * 8;
-    T* out = to + r * stride + c;
-    const T* in = from + r * from_stride + c;
-    if (in_vectors) {
-      const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
-      async_copy::copy16(out, inside ? in : from, inside);
-    } else {
-      for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
-    }
-  }
-}
-
-// The tile's valid part back to global memory, as load_tile reads it.
-template <class T>
-__device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
-                           bool in_vectors) {
-  const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
-    const int r = i / vectors, c = i % vectors * 8;
-    if (in_vectors) {
-      *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);
-    } else {
-      for (int k = 0; k < 8 && c + k < cols; ++k) to[r * to_stride + c + k] = from[r * stride + c + k];
-    }
-  }
 }
 
 // kSummary: walk segment blockIdx.x / units from a zero state, and write only the state it leaves
@@ -211,6 +166,12 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         for (int e = 0; e < 4; e += 2) {
           const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
           *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
+          if (a.entering_states && p < channels) {
+            T* const to = static_cast<T*>(a.entering_states) +
+                          ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0 + p) * s.dstate + n;
+            for (int k = 0; k < 2; ++k)
+              if (n + k < s.dstate) to[k] = from_float<T>(state[j][e + k]);
+          }
         }
     }
     if (threadIdx.x < kQ) {
@@ -366,12 +327,6 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
 #endif
 }
 
-// Whether 16-byte loads may read a tensor's rows of `row` elements (each row, of every head or
-// group, then starts 16 bytes aligned).
-bool in_vectors(const void* tensor, std::int64_t row) {
-  return reinterpret_cast<std::uintptr_t>(tensor) % 16 == 0 && row % 8 == 0;
-}
-
 // The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
 // the runtime once a device (it depends on the registers and shared memory the kernel takes).
 template <class T, int NS>
@@ -440,42 +395,59 @@ std::string fused_refuses(const ForwardParams& p) {
   return {};
 }
 
-void fused_forward(const ForwardParams& p, cudaStream_t stream) {
+namespace {
+
+FusedArgs args_of(const ForwardParams& p) {
   const Sizes& s = p.sizes;
-  const FusedArgs args{
-      s,
-      p.x,
-      p.dt,
-      p.B,
-      p.C,
-      p.z,
-      p.y,
-      p.A,
-      p.D,
-      p.dt_bias,
-      p.initial_states,
-      p.final_states,
-      p.seq_idx,
-      p.D_per_channel,
-      p.dt_softplus,
-      p.dt_min,
-      p.dt_max,
-      (s.head_dim + kP - 1) / kP,
-      1,
-      0,
-      nullptr,
-      nullptr,
-      in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
-      in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
-  by_type(p.input_type, [&](auto zero) {
+  return {s,
+          p.x,
+          p.dt,
+          p.B,
+          p.C,
+          p.z,
+          p.y,
+          p.A,
+          p.D,
+          p.dt_bias,
+          p.initial_states,
+          p.final_states,
+          p.seq_idx,
+          p.D_per_channel,
+          p.dt_softplus,
+          p.dt_min,
+          p.dt_max,
+          (s.head_dim + kP - 1) / kP,
+          1,
+          0,
+          nullptr,
+          nullptr,
+          nullptr,
+          in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
+          in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
+}
+
+void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
+  by_type(type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_same_v<T, float>) {
-      const int tile = state_tile(s.dstate);
+      const int tile = state_tile(args.s.dstate);
       if (tile == 64) return launch<T, 64>(args, stream);
       if (tile == 128) return launch<T, 128>(args, stream);
       launch<T, 256>(args, stream);
     }
   });
+}
+
+}  // namespace
+
+void fused_forward(const ForwardParams& p, cudaStream_t stream) { launch_by_type(args_of(p), p.input_type, stream); }
+
+void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
+  ForwardParams ungated = p;
+  ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
+  FusedArgs args = args_of(ungated);
+  args.entering_states = entering_states;
+  launch_by_type(args, p.input_type, stream);
 }
 
 }  // namespace ssd::detail

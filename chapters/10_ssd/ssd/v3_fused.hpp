@@ -1,5 +1,6 @@
-// Version 3: the chunked SSD fused into one kernel on the tensor cores (v3_fused.cu says how).
-// Forward only, fp16 and bf16 inputs, at most 256 states; its backward is version 1's.
+// Version 3: the chunked SSD fused on the tensor cores, fp16 and bf16 inputs, at most 256 states.
+// The forward is one kernel (v3_fused.cu says how); the backward (v3_fused_backward.cu) walks the
+// chunks in reverse from the states the forward leaves at each chunk's start.
 #pragma once
 
 #include "ssd.hpp"
@@ -10,5 +11,12 @@ namespace ssd::detail {
 
 std::string fused_refuses(const ForwardParams& p);
 void fused_forward(const ForwardParams& p, cudaStream_t stream);
+// The forward without the gate, its output into u (laid out as y), and the state entering every
+// chunk of 64, rounded to the input type, into entering_states (batch, heads, chunks, head_dim,
+// dstate): what the backward reads.
+void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream);
+
+std::string fused_backward_refuses(const BackwardParams& p);
+void fused_backward(const BackwardParams& p, cudaStream_t stream);
 
 }  // namespace ssd::detail

@@ -1,0 +1,548 @@
+// Version 3's backward: the chunks walked in reverse on the tensor cores, the gradient of the state
+// carried from chunk to chunk in the warps' fp32 accumulators as the forward carries the state.
+//
+// First the forward runs ungated (fused_forward_states), leaving u, the output before the gate,
+// and the state h entering every chunk, in the input type. Then one block of 8 warps a (batch row,
+// head, 64 channels) walks its chunks from the last, holding dh = ∂L/∂(the state leaving the
+// chunk), zero after the last. A chunk, positions s (a column of x) and t (a row of y), s ≤ t,
+// dec_ts = exp(acs_t − acs_s), weight_s = dt'_s exp(acs_last − acs_s):
+//   1 dt', acs, the weights (as the forward);
+//   2 the gate: du = dy silu(z), dz = dy u silu'(z); dD += du x;
+//   3 Gᵀ = B Cᵀ and BD = B dhᵀ in one pass over the states (both read B), XD = x duᵀ over the
+//     channels; Mᵀ_st = Gᵀ_st dec_ts and W_st = XD_st dec_ts dt'_s into shared memory, and
+//     ∂L/∂acs from G ∘ W (+ at t, − at s);
+//   4 dx = dt' ∘ (Mᵀ du) + weight ∘ BD + D du; the rows' dots with x give dt''s own gradient;
+//   5 dB = W C + weight ∘ (x dh), dC = Wᵀ B + exp(acs) ∘ (du h), added over the group's heads;
+//   6 dh = exp(acs_last) dh + (exp(acs) du)ᵀ C, the gradient of the state entering the chunk;
+//   7 ∂L/∂acs summed from each position to the chunk's end gives dt' its share (times A) and A
+//     its gradient.
+// Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
+// fp32. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
+// blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
+#include "check.hpp"
+#include "launch.cuh"
+#include "layouts.hpp"
+#include "v3_fused.hpp"
+#include "v3_tiles.cuh"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace ssd::detail {
+namespace {
+
+using namespace v3;
+using selective_scan::detail::sigmoid;
+using selective_scan::detail::softplus;
+using selective_scan::detail::to_float;
+namespace mma = warp_mma;
+
+struct BackwardArgs {
+  Sizes s;
+  const void *x, *dt, *B, *C, *z, *dy, *u, *entering_states;
+  void *dx, *dz;
+  const float *A, *D, *dt_bias;
+  bool D_per_channel, dt_softplus;
+  float dt_min, dt_max;
+  int channel_blocks;
+  float *ddt_prime, *dA, *dB, *dC, *dD, *dinitial_states;  // all but the last zeroed, then added to
+  bool x_in_vectors, bc_in_vectors, states_in_vectors;
+};
+
+// The block's shared memory: tiles of T (x, dy, z then dx, u, du, du exp(acs); B, C; the entering
+// state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position.
+template <int NS>
+struct BackwardShared {
+  static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
+  static constexpr int kX = 0, kDy = kX + kQ * kXRow, kZ = kDy + kQ * kXRow, kU = kZ + kQ * kXRow,
+                       kDu = kU + kQ * kXRow, kScaledDu = kDu + kQ * kXRow, kB = kScaledDu + kQ * kXRow,
+                       kC = kB + kQ * kStateRow, kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow,
+                       kMt = kDh + kP * kStateRow, kW = kMt + kQ * kChunkRow, kElements = kW + kQ * kChunkRow;
+  // step, acs (base 2), weight, to_last = exp(acs_last − acs), decay_to = exp(acs), ds = ∂L/∂acs,
+  // row_a = x·(Mᵀ du), row_b = x·BD, and one more row for sums of the whole chunk.
+  static constexpr int kFloats = 9;
+  static constexpr std::size_t bytes() { return kElements * 2 + kFloats * kQ * 4; }
+};
+
+std::size_t backward_shared_bytes(int dstate) {
+  const int tile = state_tile(dstate);
+  return tile == 64    ? BackwardShared<64>::bytes()
+         : tile == 128 ? BackwardShared<128>::bytes()
+                       : BackwardShared<256>::bytes();
+}
+
+__device__ __forceinline__ float sum_over_quad(float v) {  // the 4 lanes of one row g
+  v += __shfl_xor_sync(0xffffffffu, v, 1);
+  return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+__device__ __forceinline__ float sum_over_rows(float v) {  // the 8 lanes of one column q
+  v += __shfl_xor_sync(0xffffffffu, v, 4);
+  v += __shfl_xor_sync(0xffffffffu, v, 8);
+  return v + __shfl_xor_sync(0xffffffffu, v, 16);
+}
+__device__ __forceinline__ float sum_over_warp(float v) { return sum_over_quad(sum_over_rows(v)); }
+
+template <class T, int NS>
+__global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // fused_backward_refuses keeps a call from here
+#else
+  using L = BackwardShared<NS>;
+  extern __shared__ __align__(16) unsigned char shared[];
+  T *const tiles = reinterpret_cast<T *>(shared);
+  T *const xs = tiles + L::kX, *const dys = tiles + L::kDy, *const zs = tiles + L::kZ, *const us = tiles + L::kU;
+  T *const dus = tiles + L::kDu, *const scaled_du = tiles + L::kScaledDu, *const bs = tiles + L::kB;
+  T *const cs = tiles + L::kC, *const hs = tiles + L::kH, *const dhs = tiles + L::kDh;
+  T *const mt = tiles + L::kMt, *const ws = tiles + L::kW;
+  T *const dxs = zs;  // z is read in step 2 only; dx's tile takes its place in step 4
+  float *const step = reinterpret_cast<float *>(tiles + L::kElements);
+  float *const acs = step + kQ, *const weight = acs + kQ, *const to_last = weight + kQ, *const decay_to = to_last + kQ;
+  float *const ds = decay_to + kQ, *const row_a = ds + kQ, *const row_b = row_a + kQ, *const whole = row_b + kQ;
+
+  const Sizes &s = a.s;
+  const int channel_block = int(blockIdx.x % a.channel_blocks);
+  const std::int64_t bh = blockIdx.x / a.channel_blocks, b = bh / s.heads;
+  const int h = int(bh % s.heads), group = h / (s.heads / s.groups);
+  const int p0 = channel_block * kP, channels = min(kP, s.head_dim - p0);
+  const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
+  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  const int row0 = 16 * (warp % 4), half = warp / 4;
+  const float A = a.A[h], A2 = A * kLog2e;
+  const T *const x = static_cast<const T *>(a.x), *const z = static_cast<const T *>(a.z);
+  const T *const dy = static_cast<const T *>(a.dy), *const u = static_cast<const T *>(a.u);
+
+  constexpr int kStateTiles = NS / 16;
+  constexpr int kGroup = NS / 2 < 64 ? NS / 2 : 64;  // columns of dB and dC a pass (bounds the registers)
+  float dh[kStateTiles][4] = {};                     // this lane: p = row0 + g (+ 8), n = half NS/2 + 8 j + 2 q (+ 1)
+  float du_x[8] = {};                                // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
+  float dA_sum = 0.f;                                // warp 0: Σ dt' ∂L/∂(dt' A)
+
+  float d_of[4][2];  // D of this lane's channels in step 4, p = 32 half + 8 j + 2 q (+ 1)
+  for (int j = 0; j < 4; ++j)
+    for (int k = 0; k < 2; ++k) {
+      const int p = 32 * half + 8 * j + 2 * q + k;
+      d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
+    }
+
+  for (std::int64_t c = chunks - 1; c >= 0; --c) {
+    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
+    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
+    const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
+    const T *const entering =
+        static_cast<const T *>(a.entering_states) + ((bh * chunks + c) * s.head_dim + p0) * s.dstate;
+
+    load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    load_tile(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    if (z) {
+      load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      load_tile(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    }
+    load_tile(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
+              a.bc_in_vectors);
+    load_tile(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
+              a.bc_in_vectors);
+    load_tile(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; e += 2) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
+        *reinterpret_cast<std::uint32_t *>(dhs + p * L::kStateRow + n) = mma::pack<T>(dh[j][e], dh[j][e + 1]);
+      }
+    if (threadIdx.x < kQ) {
+      const int t = int(threadIdx.x);
+      float dt = 0.f;
+      if (t < len) {
+        dt = to_float(static_cast<const T *>(a.dt)[(at + t) * s.heads + h]) + (a.dt_bias ? a.dt_bias[h] : 0.f);
+        if (a.dt_softplus) dt = softplus(dt);
+        dt = fminf(fmaxf(dt, a.dt_min), a.dt_max);
+      }
+      step[t] = dt;
+      ds[t] = row_a[t] = row_b[t] = whole[t] = 0.f;
+    }
+    async_copy::wait_all();
+    __syncthreads();
+
+    if (warp == 0) {  // step 1, as the forward's
+      const float first = step[2 * lane] * A2, second = step[2 * lane + 1] * A2;
+      float inclusive = first + second;
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += before;
+      }
+      const float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
+      const float sums[2] = {(lane > 0 ? exclusive : 0.f) + first, (lane > 0 ? exclusive : 0.f) + first + second};
+      const float last = __shfl_sync(0xffffffffu, sums[1], 31);
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        acs[t] = sums[k];
+        to_last[t] = exp2f(last - sums[k]);
+        weight[t] = step[t] * to_last[t];
+        decay_to[t] = exp2f(sums[k]);
+      }
+    }
+    // Step 2: the gate, eight channels a thread (always the same eight: 256 is a multiple of 8).
+    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
+      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+      float du[8], dz[8] = {};
+      for (int k = 0; k < 8; ++k) {
+        const float dout = to_float(dys[t * L::kXRow + p + k]);
+        du[k] = dout;
+        if (z) {
+          const float zk = to_float(zs[t * L::kXRow + p + k]), sig = sigmoid(zk);
+          du[k] = dout * zk * sig;
+          dz[k] = dout * to_float(us[t * L::kXRow + p + k]) * sig * (1.f + zk * (1.f - sig));
+        }
+        du_x[k] += du[k] * to_float(xs[t * L::kXRow + p + k]);
+      }
+      std::uint32_t packed[4];
+      for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(du[2 * k], du[2 * k + 1]);
+      *reinterpret_cast<uint4 *>(dus + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(packed);
+      if (z && t < len && p < channels) {
+        T *const to = static_cast<T *>(a.dz) + x_at + t * width + p;
+        if (a.x_in_vectors) {
+          for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(dz[2 * k], dz[2 * k + 1]);
+          *reinterpret_cast<uint4 *>(to) = *reinterpret_cast<const uint4 *>(packed);
+        } else {
+          for (int k = 0; k < 8 && p + k < channels; ++k) to[k] = from_float<T>(dz[k]);
+        }
+      }
+    }
+    __syncthreads();
+    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {  // du exp(acs): step 6's operand
+      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+      const T *in = dus + t * L::kXRow + p;
+      std::uint32_t out[4];
+      for (int k = 0; k < 4; ++k)
+        out[k] = mma::pack<T>(to_float(in[2 * k]) * decay_to[t], to_float(in[2 * k + 1]) * decay_to[t]);
+      *reinterpret_cast<uint4 *>(scaled_du + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(out);
+    }
+
+    // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
+    // half). A tile wholly below the diagonal (every t < s) is not needed.
+    float gt[4][4] = {}, bd[4][4] = {}, xd[4][4] = {};
+    const bool needs_g = 32 * half + 31 >= row0;
+    for (int k0 = 0; k0 < NS; k0 += 16) {
+      std::uint32_t ba[4], bb[4];
+      a_row_major(ba, bs, L::kStateRow, row0, k0);
+      for (int pair = 0; pair < 2; ++pair) {
+        const int col0 = 32 * half + 16 * pair;
+        if (needs_g) {
+          b_column_major(bb, cs, L::kStateRow, col0, k0);
+          mma::multiply_add<T>(gt[2 * pair], ba, bb[0], bb[1]);
+          mma::multiply_add<T>(gt[2 * pair + 1], ba, bb[2], bb[3]);
+        }
+        b_column_major(bb, dhs, L::kStateRow, col0, k0);
+        mma::multiply_add<T>(bd[2 * pair], ba, bb[0], bb[1]);
+        mma::multiply_add<T>(bd[2 * pair + 1], ba, bb[2], bb[3]);
+      }
+    }
+    if (needs_g) {
+      for (int k0 = 0; k0 < kP; k0 += 16) {
+        std::uint32_t xa[4], bb[4];
+        a_row_major(xa, xs, L::kXRow, row0, k0);
+        for (int pair = 0; pair < 2; ++pair) {
+          b_column_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
+          mma::multiply_add<T>(xd[2 * pair], xa, bb[0], bb[1]);
+          mma::multiply_add<T>(xd[2 * pair + 1], xa, bb[2], bb[3]);
+        }
+      }
+      float from_rows[2] = {}, from_columns[4][2] = {};
+      for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 2; ++r) {
+          const int row = row0 + g + 8 * r, col = 32 * half + 8 * j + 2 * q;
+          float m[2], w[2];
+          for (int e = 0; e < 2; ++e) {
+            const float dec = col + e >= row ? exp2f(acs[col + e] - acs[row]) : 0.f;
+            m[e] = gt[j][2 * r + e] * dec;
+            w[e] = xd[j][2 * r + e] * dec * step[row];
+            from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
+            from_columns[j][e] += gt[j][2 * r + e] * w[e];
+          }
+          *reinterpret_cast<std::uint32_t *>(mt + row * L::kChunkRow + col) = mma::pack<T>(m[0], m[1]);
+          *reinterpret_cast<std::uint32_t *>(ws + row * L::kChunkRow + col) = mma::pack<T>(w[0], w[1]);
+        }
+      for (int r = 0; r < 2; ++r) {
+        const float v = sum_over_quad(from_rows[r]);
+        if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], -v);
+      }
+      for (int j = 0; j < 4; ++j)
+        for (int e = 0; e < 2; ++e) {
+          const float v = sum_over_rows(from_columns[j][e]);
+          if (g == 0) atomicAdd(&ds[32 * half + 8 * j + 2 * q + e], v);
+        }
+    }
+    {  // <dh, h>: the entering state's share of ∂L/∂acs_last
+      float dot = 0.f;
+      for (int j = 0; j < kStateTiles; ++j)
+        for (int e = 0; e < 4; ++e) {
+          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+          dot += dh[j][e] * to_float(hs[p * L::kStateRow + n]);
+        }
+      dot = sum_over_warp(dot);
+      if (lane == 0) atomicAdd(&whole[0], dot);
+    }
+    __syncthreads();
+
+    // Step 4: dx, rows s, channels in this warp's half; Mᵀ du over t ≥ s only.
+    float mdu[4][4] = {};
+    for (int k0 = row0; k0 < kQ; k0 += 16) {
+      std::uint32_t ma[4], bb[4];
+      a_row_major(ma, mt, L::kChunkRow, row0, k0);
+      for (int pair = 0; pair < 2; ++pair) {
+        b_k_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
+        mma::multiply_add<T>(mdu[2 * pair], ma, bb[0], bb[1]);
+        mma::multiply_add<T>(mdu[2 * pair + 1], ma, bb[2], bb[3]);
+      }
+    }
+    {
+      float dot_a[2] = {}, dot_b[2] = {};
+      for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 2; ++r) {
+          const int row = row0 + g + 8 * r, p = 32 * half + 8 * j + 2 * q;
+          float out[2];
+          for (int e = 0; e < 2; ++e) {
+            const float xv = to_float(xs[row * L::kXRow + p + e]);
+            dot_a[r] += xv * mdu[j][2 * r + e];
+            dot_b[r] += xv * bd[j][2 * r + e];
+            out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
+                     d_of[j][e] * to_float(dus[row * L::kXRow + p + e]);
+          }
+          *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<T>(out[0], out[1]);
+        }
+      for (int r = 0; r < 2; ++r) {
+        const float va = sum_over_quad(dot_a[r]), vb = sum_over_quad(dot_b[r]);
+        if (q == 0) atomicAdd(&row_a[row0 + g + 8 * r], va), atomicAdd(&row_b[row0 + g + 8 * r], vb);
+      }
+    }
+
+    // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
+    for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
+      float acc[kGroup / 8][4] = {};
+      for (int k0 = 0; k0 < kP; k0 += 16) {  // x dh
+        std::uint32_t xa[4], bb[4];
+        a_row_major(xa, xs, L::kXRow, row0, k0);
+        for (int pair = 0; pair < kGroup / 16; ++pair) {
+          b_k_major(bb, dhs, L::kStateRow, n0 + 16 * pair, k0);
+          mma::multiply_add<T>(acc[2 * pair], xa, bb[0], bb[1]);
+          mma::multiply_add<T>(acc[2 * pair + 1], xa, bb[2], bb[3]);
+        }
+      }
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e) acc[j][e] *= weight[row0 + g + e / 2 * 8];
+      for (int k0 = row0; k0 < kQ; k0 += 16) {  // + W C over t ≥ s
+        std::uint32_t wa[4], bb[4];
+        a_row_major(wa, ws, L::kChunkRow, row0, k0);
+        for (int pair = 0; pair < kGroup / 16; ++pair) {
+          b_k_major(bb, cs, L::kStateRow, n0 + 16 * pair, k0);
+          mma::multiply_add<T>(acc[2 * pair], wa, bb[0], bb[1]);
+          mma::multiply_add<T>(acc[2 * pair + 1], wa, bb[2], bb[3]);
+        }
+      }
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e) {
+          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
+          if (row < len && n < s.dstate) atomicAdd(&a.dB[bc_at + row * projection + n], acc[j][e]);
+        }
+
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e) acc[j][e] = 0.f;
+      for (int k0 = 0; k0 < kP; k0 += 16) {  // du h
+        std::uint32_t da[4], bb[4];
+        a_row_major(da, dus, L::kXRow, row0, k0);
+        for (int pair = 0; pair < kGroup / 16; ++pair) {
+          b_k_major(bb, hs, L::kStateRow, n0 + 16 * pair, k0);
+          mma::multiply_add<T>(acc[2 * pair], da, bb[0], bb[1]);
+          mma::multiply_add<T>(acc[2 * pair + 1], da, bb[2], bb[3]);
+        }
+      }
+      float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e) {
+          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
+          c_dot[e / 2] += to_float(cs[row * L::kStateRow + n]) * acc[j][e];
+          acc[j][e] *= decay_to[row];
+        }
+      for (int r = 0; r < 2; ++r) {
+        const float v = sum_over_quad(c_dot[r]);
+        if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
+      }
+      for (int k0 = 0; k0 <= row0; k0 += 16) {  // + Wᵀ B over s ≤ t
+        std::uint32_t wa[4], bb[4];
+        a_k_major(wa, ws, L::kChunkRow, row0, k0);
+        for (int pair = 0; pair < kGroup / 16; ++pair) {
+          b_k_major(bb, bs, L::kStateRow, n0 + 16 * pair, k0);
+          mma::multiply_add<T>(acc[2 * pair], wa, bb[0], bb[1]);
+          mma::multiply_add<T>(acc[2 * pair + 1], wa, bb[2], bb[3]);
+        }
+      }
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e) {
+          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
+          if (row < len && n < s.dstate) atomicAdd(&a.dC[bc_at + row * projection + n], acc[j][e]);
+        }
+    }
+
+    // Step 6: dh through the chunk, this warp's rows p and half of the states.
+    const float chunk_decay = exp2f(acs[kQ - 1]);
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
+    for (int k0 = 0; k0 < kQ; k0 += 16) {
+      std::uint32_t da[4], bb[4];
+      a_k_major(da, scaled_du, L::kXRow, row0, k0);
+      for (int pair = 0; pair < kStateTiles / 2; ++pair) {
+        b_k_major(bb, cs, L::kStateRow, half * NS / 2 + 16 * pair, k0);
+        mma::multiply_add<T>(dh[2 * pair], da, bb[0], bb[1]);
+        mma::multiply_add<T>(dh[2 * pair + 1], da, bb[2], bb[3]);
+      }
+    }
+    __syncthreads();
+
+    if (warp == 0) {
+      // Step 7. The state's update adds at acs_last what it takes at each acs_s (weight_s x_s·BD_s),
+      // and the entering state's decay exp(acs_last) <dh, h>; then ∂L/∂(dt'_s A) = Σ_{t ≥ s} ∂L/∂acs_t.
+      float d[2], through_state = 0.f;
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        d[k] = ds[t] - weight[t] * row_b[t];
+        through_state += weight[t] * row_b[t];
+      }
+      through_state = sum_over_warp(through_state);
+      if (lane == 31) d[1] += through_state + chunk_decay * whole[0];
+      const float pair_sum = d[0] + d[1];
+      float suffix = pair_sum;  // Σ over this lane's pair and every later lane's
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const float after = __shfl_down_sync(0xffffffffu, suffix, offset);
+        if (lane + offset < 32) suffix += after;
+      }
+      const float from_t[2] = {suffix, suffix - d[0]};
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        dA_sum += step[t] * from_t[k];
+        if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
+      }
+    }
+    store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
+    __syncthreads();
+  }
+
+  // What the walk leaves: dh is the initial state's gradient; dD and dA summed over the block.
+  if (a.dinitial_states) {
+    const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+        if (p < channels && n < s.dstate) a.dinitial_states[states_at + p * s.dstate + n] = dh[j][e];
+      }
+  }
+  if (a.dD) {
+    if (threadIdx.x < kP) row_a[threadIdx.x] = 0.f;
+    __syncthreads();
+    for (int k = 0; k < 8; ++k) atomicAdd(&row_a[int(threadIdx.x) % (kP / 8) * 8 + k], du_x[k]);
+    __syncthreads();
+    // One D a head: the block's channels summed here first, so that the sum in memory takes one
+    // rounding a block rather than one a channel.
+    if (a.D_per_channel && int(threadIdx.x) < channels)
+      atomicAdd(&a.dD[h * s.head_dim + p0 + int(threadIdx.x)], row_a[threadIdx.x]);
+    if (!a.D_per_channel && threadIdx.x == 0) {
+      float sum = 0.f;
+      for (int p = 0; p < channels; ++p) sum += row_a[p];
+      atomicAdd(&a.dD[h], sum);
+    }
+  }
+  if (warp == 0) {
+    const float total = sum_over_warp(dA_sum);
+    if (lane == 0) atomicAdd(&a.dA[h], total);
+  }
+#endif
+}
+
+template <class T, int NS>
+void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
+  const std::size_t bytes = BackwardShared<NS>::bytes();
+  SSD_CHECK(
+      cudaFuncSetAttribute(fused_backward_kernel<T, NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  const Sizes& s = args.s;
+  fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
+  SSD_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::string fused_backward_refuses(const BackwardParams& p) {
+  const ForwardParams& f = p.forward;
+  if (std::string problem = fused_refuses(f); !problem.empty()) return problem;
+  if (f.seq_idx) return "version 3's backward takes no seq_idx";
+  if (p.deterministic) return "version 3's backward adds its gradients with float atomics, which is not deterministic";
+  int device = 0, shared_per_block = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  const std::size_t needed = backward_shared_bytes(f.sizes.dstate);
+  if (needed > std::size_t(shared_per_block))
+    return "version 3's backward needs " + std::to_string(needed) + " bytes of shared memory a block for " +
+           std::to_string(f.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
+  return {};
+}
+
+void fused_backward(const BackwardParams& p, cudaStream_t stream) {
+  const ForwardParams& f = p.forward;
+  const Sizes& s = f.sizes;
+  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ, steps = s.batch * s.seqlen * s.heads;
+  const std::int64_t bc = s.batch * s.seqlen * s.groups * std::int64_t(s.dstate);
+  Scratch<unsigned char> u(std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * 2), stream),
+      entering(std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * 2), stream);
+  Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
+  SSD_CHECK(cudaMemsetAsync(ddt_prime.get(), 0, std::size_t(steps) * 4, stream));
+  SSD_CHECK(cudaMemsetAsync(p.dA, 0, std::size_t(s.heads) * 4, stream));
+  SSD_CHECK(cudaMemsetAsync(p.dB, 0, std::size_t(bc) * 4, stream));
+  SSD_CHECK(cudaMemsetAsync(p.dC, 0, std::size_t(bc) * 4, stream));
+  if (f.D)
+    SSD_CHECK(cudaMemsetAsync(p.dD, 0, std::size_t(f.D_per_channel ? s.heads * s.head_dim : s.heads) * 4, stream));
+  fused_forward_states(f, u.get(), entering.get(), stream);
+  const BackwardArgs args{s,
+                          f.x,
+                          f.dt,
+                          f.B,
+                          f.C,
+                          f.z,
+                          p.dy,
+                          u.get(),
+                          entering.get(),
+                          p.dx,
+                          p.dz,
+                          f.A,
+                          f.D,
+                          f.dt_bias,
+                          f.D_per_channel,
+                          f.dt_softplus,
+                          f.dt_min,
+                          f.dt_max,
+                          (s.head_dim + kP - 1) / kP,
+                          ddt_prime.get(),
+                          p.dA,
+                          p.dB,
+                          p.dC,
+                          f.D ? p.dD : nullptr,
+                          p.dinitial_states,
+                          in_vectors(f.x, s.head_dim) && in_vectors(p.dy, s.head_dim) && in_vectors(p.dx, s.head_dim) &&
+                              (!f.z || (in_vectors(f.z, s.head_dim) && in_vectors(p.dz, s.head_dim))),
+                          in_vectors(f.B, s.dstate) && in_vectors(f.C, s.dstate),
+                          in_vectors(entering.get(), s.dstate)};
+  by_type(f.input_type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_same_v<T, float>) {
+      const int tile = state_tile(s.dstate);
+      if (tile == 64) return launch_backward<T, 64>(args, stream);
+      if (tile == 128) return launch_backward<T, 128>(args, stream);
+      launch_backward<T, 256>(args, stream);
+    }
+  });
+  fold_head_step_gradients(f, ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
+  if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
+}
+
+}  // namespace ssd::detail

@@ -1,0 +1,95 @@
+// v3_tiles.cuh: what version 3's forward and backward kernels share: the chunk and block sizes, the
+// padded shared rows, the tiles' moves between global and shared memory, and the fragments of
+// warp_mma.cuh's product addressed by where a tile lies in shared memory.
+#pragma once
+
+#include "async_copy.cuh"
+#include "device_math.cuh"
+#include "warp_mma.cuh"
+
+#include <cstdint>
+
+namespace ssd::detail::v3 {
+
+using selective_scan::detail::from_float;
+
+constexpr int kQ = 64;     // positions a chunk
+constexpr int kP = 64;     // channels a block
+constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+// Elements after each shared row: consecutive rows start 16 bytes apart modulo 128, so
+// ldmatrix's eight rows meet eight distinct banks.
+constexpr int kPad = 8;
+constexpr int kMaxStates = 256;
+constexpr float kLog2e = 1.4426950408889634f;
+
+// The states a block's tiles are cut for: the call's, rounded up to 64, 128 or 256.
+inline int state_tile(int dstate) { return dstate <= 64 ? 64 : dstate <= 128 ? 128 : 256; }
+
+// Whether 16-byte loads may read a tensor's rows of `row` elements (each row, of every head or
+// group, then starts 16 bytes aligned).
+inline bool in_vectors(const void* tensor, std::int64_t row) {
+  return reinterpret_cast<std::uintptr_t>(tensor) % 16 == 0 && row % 8 == 0;
+}
+
+// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements from global rows
+// `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
+// copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
+// at a time.
+template <class T>
+__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols,
+                          int valid_rows, int valid_cols, bool in_vectors) {
+  const int vectors = cols / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    T* out = to + r * stride + c;
+    const T* in = from + r * from_stride + c;
+    if (in_vectors) {
+      const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
+      async_copy::copy16(out, inside ? in : from, inside);
+    } else {
+      for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
+    }
+  }
+}
+
+// The tile's valid part back to global memory, as load_tile reads it.
+template <class T>
+__device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
+                           bool in_vectors) {
+  const int vectors = (cols + 7) / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    if (in_vectors) {
+      *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);
+    } else {
+      for (int k = 0; k < 8 && c + k < cols; ++k) to[r * to_stride + c + k] = from[r * stride + c + k];
+    }
+  }
+}
+
+// The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
+// `stride` elements a row. An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16);
+// a B operand two products' worth: columns [col0, col0 + 8) in b[0], b[1] and the next 8 in b[2],
+// b[3]. "Row-major" tiles keep a row's k together, "k-major" ones a k's rows (or columns).
+template <class T>
+__device__ __forceinline__ void a_row_major(std::uint32_t (&a)[4], const T* tile, int stride, int row0, int k0) {
+  const int lane = int(threadIdx.x) % 32;
+  warp_mma::load_tiles(a, tile + (row0 + lane % 16) * stride + k0 + lane / 16 * 8);
+}
+template <class T>
+__device__ __forceinline__ void a_k_major(std::uint32_t (&a)[4], const T* tile, int stride, int row0, int k0) {
+  const int lane = int(threadIdx.x) % 32;
+  warp_mma::load_tiles_transposed(a, tile + (k0 + lane % 8 + lane / 16 * 8) * stride + row0 + lane / 8 % 2 * 8);
+}
+template <class T>
+__device__ __forceinline__ void b_column_major(std::uint32_t (&b)[4], const T* tile, int stride, int col0, int k0) {
+  const int lane = int(threadIdx.x) % 32;
+  warp_mma::load_tiles(b, tile + (col0 + lane % 8 + lane / 16 * 8) * stride + k0 + lane / 8 % 2 * 8);
+}
+template <class T>
+__device__ __forceinline__ void b_k_major(std::uint32_t (&b)[4], const T* tile, int stride, int col0, int k0) {
+  const int lane = int(threadIdx.x) % 32;
+  warp_mma::load_tiles_transposed(b, tile + (k0 + lane % 8 + lane / 8 % 2 * 8) * stride + col0 + lane / 16 * 8);
+}
+
+}  // namespace ssd::detail::v3
