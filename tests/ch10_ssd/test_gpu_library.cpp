@@ -3,8 +3,8 @@
 // on every input type, lengths past chapter 08's chunk of 2048 and chunks that do not divide the
 // length, one head and many, groups, 1 and 128 states, D per head and per channel, the gate,
 // softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences; version 3
-// (the fused kernel on the tensor cores) forward in fp16 and bf16, where its tiles are cut and on
-// packed sequences. Outputs are poisoned (NaN) before each call.
+// (the fused kernel on the tensor cores) forward and backward in fp16 and bf16, where its tiles are
+// cut and on packed sequences. Outputs are poisoned (NaN) before each call.
 #include "ch10_test_support.hpp"
 #include "device_problem.hpp"
 #include "device_ssd.hpp"
@@ -199,6 +199,20 @@ TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]")
     }
 }
 
+TEST_CASE("version 3 (fused): packed sequences' gradients match the fp64 adjoint", "[gpu]") {
+  REQUIRE_GPU();
+  // Boundaries inside a chunk and on its edges, a one-position sequence, initial states (which
+  // only the sequence numbered 0 sees) in half the cases.
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const std::int64_t first : {1, 63, 64, 65}) {
+      ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c + 8 * (c % 2));
+      spec.packing = {{first, 7, 300 - first + 1}, {300, 7, 1}};
+      check_backward(spec, type, ssd::Kernel::fused, unsigned(c), 3000u + unsigned(c));
+      ++c;
+    }
+}
+
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {
   // Validation reads only the sizes and which pointers are set; version 3's shared-memory check
   // asks the GPU where there is one.
@@ -223,8 +237,11 @@ TEST_CASE("a backward runs version 3 where it takes the call and version 1 where
   CHECK_THAT(ssd::validate(b), Catch::Contains("fp16 and bf16"));
   static std::int32_t seq_idx[16] = {};
   b.forward.input_type = ssd::DataType::bfloat16;
-  b.forward.seq_idx = seq_idx;
-  CHECK_THAT(ssd::validate(b), Catch::Contains("version 3's backward takes no seq_idx"));
+  b.forward.seq_idx = seq_idx;  // packed sequences: version 3 alone takes them backward
+  CHECK(ssd::kernel_of(b) == ssd::Kernel::fused);
+  b.forward.kernel = ssd::Kernel::automatic;
+  b.forward.input_type = ssd::DataType::float32;
+  CHECK_THAT(ssd::validate(b), Catch::Contains("the backward: version 1 (chapter 08's scan) takes no seq_idx"));
 }
 
 TEST_CASE("the library refuses what no version takes, in one line, before any work") {
@@ -239,7 +256,7 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   f.seq_idx = seq_idx;
   f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("takes no seq_idx"));
-  f.kernel = ssd::Kernel::automatic;  // version 2 takes packed sequences forward, no version backward
+  f.kernel = ssd::Kernel::automatic;  // version 2 takes packed sequences forward, no version backward in fp32
   CHECK(ssd::validate(f).empty());
   CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
   ssd::BackwardParams packed;

@@ -88,10 +88,10 @@ __global__ void expand_step_sizes_kernel(const T* dt, T* delta, Sizes s, StepSiz
   }
 }
 
-// One thread per (b, h, t): the head's channels' ddelta added in order, times the slope.
+// One thread per (b, h, t), t fastest so that the reads are whole rows: the head's channels'
+// ddelta added in order.
 template <class T>
-__global__ void fold_step_gradients_kernel(const T* dt, const T* ddelta, T* ddt, float* ddt_by_head, Sizes s,
-                                           StepSizeRule rule) {
+__global__ void sum_head_gradients_kernel(const T* ddelta, float* per_head, Sizes s) {
   const std::int64_t total = s.batch * s.heads * s.seqlen;
   SSD_GRID_STRIDE(e, total) {
     const std::int64_t t = e % s.seqlen, b = e / s.seqlen / s.heads;
@@ -99,17 +99,14 @@ __global__ void fold_step_gradients_kernel(const T* dt, const T* ddelta, T* ddt,
     const T* rows = ddelta + ((b * s.heads + h) * s.head_dim) * s.seqlen + t;
     float sum = 0.f;
     for (int i = 0; i < s.head_dim; ++i) sum += to_float(rows[std::int64_t(i) * s.seqlen]);
-    const std::int64_t at = (b * s.seqlen + t) * s.heads + h;
-    const float g = sum * rule.slope(to_float(dt[at]), h);
-    ddt[at] = from_float<T>(g);
-    if (ddt_by_head) ddt_by_head[(std::int64_t(h) * s.batch + b) * s.seqlen + t] = g;
+    per_head[(b * s.seqlen + t) * s.heads + h] = sum;
   }
 }
 
 // One thread per (b, t, h): the head's ∂L/∂dt' in fp32, times the slope.
 template <class T>
-__global__ void fold_head_step_gradients_kernel(const T* dt, const float* ddt_prime, T* ddt, float* ddt_by_head,
-                                                Sizes s, StepSizeRule rule) {
+__global__ void fold_step_gradients_kernel(const T* dt, const float* ddt_prime, T* ddt, float* ddt_by_head, Sizes s,
+                                           StepSizeRule rule) {
   const std::int64_t total = s.batch * s.seqlen * s.heads;
   SSD_GRID_STRIDE(e, total) {
     const int h = int(e % s.heads);
@@ -157,25 +154,23 @@ void expand_step_sizes(const ForwardParams& p, void* delta, cudaStream_t stream)
   SSD_CHECK_LAUNCH();
 }
 
-void fold_step_gradients(const ForwardParams& p, const void* ddelta, void* ddt, float* ddt_by_head,
-                         cudaStream_t stream) {
+void sum_head_gradients(const ForwardParams& p, const void* ddelta, float* per_head, cudaStream_t stream) {
   const Sizes& s = p.sizes;
   const std::int64_t total = s.batch * s.heads * s.seqlen;
   by_type(p.input_type, [&](auto zero) {
     using T = decltype(zero);
-    fold_step_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(
-        static_cast<const T*>(p.dt), static_cast<const T*>(ddelta), static_cast<T*>(ddt), ddt_by_head, s, rule_of(p));
+    sum_head_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(static_cast<const T*>(ddelta), per_head, s);
   });
   SSD_CHECK_LAUNCH();
 }
 
-void fold_head_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
-                              cudaStream_t stream) {
+void fold_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
+                         cudaStream_t stream) {
   const Sizes& s = p.sizes;
   const std::int64_t total = s.batch * s.seqlen * s.heads;
   by_type(p.input_type, [&](auto zero) {
     using T = decltype(zero);
-    fold_head_step_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(
+    fold_step_gradients_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(
         static_cast<const T*>(p.dt), ddt_prime, static_cast<T*>(ddt), ddt_by_head, s, rule_of(p));
   });
   SSD_CHECK_LAUNCH();

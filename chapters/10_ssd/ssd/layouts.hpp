@@ -24,15 +24,14 @@ void sum_segments(const float* in, float* out, std::int64_t segments, std::int64
 // to each of its channels, in the input type.
 void expand_step_sizes(const ForwardParams& p, void* delta, cudaStream_t stream);
 
-// ddelta (batch, heads * head_dim, seqlen) -> ddt (batch, seqlen, heads) in the input type, and
-// where ddt_by_head is given the same in fp32, laid out (heads, batch, seqlen) for ddt_bias: the sum over the head's channels,
-// through the clamp and softplus.
-void fold_step_gradients(const ForwardParams& p, const void* ddelta, void* ddt, float* ddt_by_head,
-                         cudaStream_t stream);
+// ddelta (batch, heads * head_dim, seqlen) in the input type -> per_head (batch, seqlen, heads)
+// in fp32: the sum over each head's channels, the head's ∂L/∂dt'.
+void sum_head_gradients(const ForwardParams& p, const void* ddelta, float* per_head, cudaStream_t stream);
 
 // ddt_prime (batch, seqlen, heads), ∂L/∂dt' in fp32 -> ddt in the input type, through the clamp
-// and softplus, and ddt_by_head as fold_step_gradients writes it.
-void fold_head_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
-                              cudaStream_t stream);
+// and softplus; where ddt_by_head is given, the same in fp32 laid out (heads, batch, seqlen), what
+// ddt_bias sums.
+void fold_step_gradients(const ForwardParams& p, const float* ddt_prime, void* ddt, float* ddt_by_head,
+                         cudaStream_t stream);
 
 }  // namespace ssd::detail

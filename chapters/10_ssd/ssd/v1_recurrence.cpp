@@ -176,7 +176,9 @@ void recurrence_backward(const BackwardParams& p, cudaStream_t stream) {
   sum_segments(dA.get(), p.dA, s.heads, std::int64_t(s.head_dim) * s.dstate, stream);
   if (f.D && !f.D_per_channel) sum_segments(dD.get(), p.dD, s.heads, s.head_dim, stream);
   // Chapter 08's ddelta is already the raw dt's where it took the step: folded at slope 1.
-  fold_step_gradients(for_layouts(f), ddelta.get(), p.ddt, ddt_by_head.get(), stream);
+  Scratch<float> ddt_prime(std::size_t(s.batch * s.seqlen * s.heads), stream);
+  sum_head_gradients(f, ddelta.get(), ddt_prime.get(), stream);
+  fold_step_gradients(for_layouts(f), ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
   if (ddelta_bias.get())
     sum_segments(ddelta_bias.get(), p.ddt_bias, s.heads, s.head_dim, stream);
   else if (f.dt_bias)

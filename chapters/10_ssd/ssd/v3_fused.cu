@@ -39,7 +39,6 @@ namespace {
 
 using selective_scan::detail::from_float;
 using selective_scan::detail::silu_fast;
-using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
@@ -64,8 +63,9 @@ struct FusedArgs {
   // Where given, the state entering each chunk, rounded to the input type as step 2 reads it:
   // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
   void* entering_states;
-  // Whether 16-byte accesses may read (write) the rows of x, z and y, and of B and C.
-  bool x_in_vectors, bc_in_vectors;
+  // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the
+  // entering states.
+  bool x_in_vectors, bc_in_vectors, states_in_vectors;
 };
 
 // The block's shared memory for NS states (the call's rounded up): tiles of T, then a float or
@@ -86,10 +86,15 @@ std::size_t shared_bytes(int dstate) {
   return tile == 64 ? Shared<64>::bytes(2) : tile == 128 ? Shared<128>::bytes(2) : Shared<256>::bytes(2);
 }
 
-// kSummary: walk segment blockIdx.x / units from a zero state, and write only the state it leaves
-// and its total decay (no y). Otherwise the walk proper of segment blockIdx.x / units.
-template <class T, int NS, bool kSummary>
+// What a launch does with segment blockIdx.x / units: a summary walks it from a zero state and
+// writes only the state it leaves and its total decay (no y); the walk proper writes y, and for the
+// backward also the state entering each chunk. Three instantiations, so that the forward alone
+// pays no registers for the backward's states.
+enum class Pass { summary, output, output_and_states };
+
+template <class T, int NS, Pass kPass>
 __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
+  constexpr bool kSummary = kPass == Pass::summary;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
 #else
@@ -166,46 +171,35 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         for (int e = 0; e < 4; e += 2) {
           const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
           *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
-          if (a.entering_states && p < channels) {
-            T* const to = static_cast<T*>(a.entering_states) +
-                          ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0 + p) * s.dstate + n;
-            for (int k = 0; k < 2; ++k)
-              if (n + k < s.dstate) to[k] = from_float<T>(state[j][e + k]);
-          }
         }
     }
     if (threadIdx.x < kQ) {
       const int t = int(threadIdx.x);
       float dt = 0.f;
-      if (t < len) {
-        dt = to_float(static_cast<const T*>(a.dt)[(at + t) * s.heads + h]) + (a.dt_bias ? a.dt_bias[h] : 0.f);
-        if (a.dt_softplus) dt = softplus(dt);
-        dt = fminf(fmaxf(dt, a.dt_min), a.dt_max);
-      }
+      if (t < len)
+        dt = clamped_step(to_float(static_cast<const T*>(a.dt)[(at + t) * s.heads + h]), a.dt_bias ? a.dt_bias[h] : 0.f,
+                          a.dt_softplus, a.dt_min, a.dt_max);
       step[t] = dt;
       seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
     }
     async_copy::wait_all();
     __syncthreads();
+    // The entering state's tile, whole now, copied out from shared memory in rows: from the
+    // accumulators, each lane's scattered pairs cost the walk registers it needs elsewhere.
+    if constexpr (kPass == Pass::output_and_states)
+      store_tile(
+          static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate,
+          s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
     if (warp == 0) {
-      // Step 1's running sum, two positions a lane, the lanes' sums scanned by shuffles; then each
-      // position's weight in the state's update, dt'_t exp(acs_last − acs_t) (zero where t's
-      // sequence does not reach the chunk's end), and the entering state's decay to it, exp(acs_t)
-      // (zero where the state's sequence is not t's).
-      const float first = step[2 * lane] * A2, second = step[2 * lane + 1] * A2;
-      float inclusive = first + second;
-      for (int offset = 1; offset < 32; offset *= 2) {
-        const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += before;
-      }
-      const float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
-      const float sums[2] = {(lane > 0 ? exclusive : 0.f) + first, (lane > 0 ? exclusive : 0.f) + first + second};
-      const float last = __shfl_sync(0xffffffffu, sums[1], 31);
+      // Step 1's running sum; then each position's weight in the state's update,
+      // dt'_t exp(acs_last − acs_t) (zero where t's sequence does not reach the chunk's end), and
+      // the entering state's decay to it, exp(acs_t) (zero where the state's sequence is not t's).
+      const RunningSums sums = running_sums(step, A2);
       for (int k = 0; k < 2; ++k) {
         const int t = 2 * lane + k;
-        acs[t] = sums[k];
-        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(last - sums[k]) : 0.f;
-        decay_to[t] = seq[t] == seq_before ? exp2f(sums[k]) : 0.f;
+        acs[t] = sums.at[k];
+        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
+        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
       }
     }
     __syncthreads();
@@ -327,18 +321,18 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
 #endif
 }
 
+using Walk = void (*)(FusedArgs);
+
 // The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
-// the runtime once a device (it depends on the registers and shared memory the kernel takes).
-template <class T, int NS>
-std::int64_t resident_blocks(std::size_t bytes) {
-  thread_local std::map<int, std::int64_t> per_device;
+// the runtime once a device and kernel (it depends on the registers and shared memory it takes).
+std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
+  thread_local std::map<std::pair<int, Walk>, std::int64_t> per_device;
   int device = 0;
   SSD_CHECK(cudaGetDevice(&device));
-  std::int64_t& resident = per_device[device];
+  std::int64_t& resident = per_device[{device, walk}];
   if (resident == 0) {
     int per_multiprocessor = 0, multiprocessors = 0;
-    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, fused_forward_kernel<T, NS, false>,
-                                                            kWarps * 32, bytes));
+    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, walk, kWarps * 32, bytes));
     SSD_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     resident = std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors);
   }
@@ -348,12 +342,15 @@ std::int64_t resident_blocks(std::size_t bytes) {
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
   const std::size_t bytes = Shared<NS>::bytes(sizeof(T));
-  for (auto* kernel : {fused_forward_kernel<T, NS, false>, fused_forward_kernel<T, NS, true>})
+  const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
+  const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
+                                         : fused_forward_kernel<T, NS, Pass::output>;
+  for (Walk kernel : {summary, walk})
     SSD_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   // As many segments a row as fill the GPU once, whole chunks each.
   const Sizes& s = args.s;
   const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks<T, NS>(bytes) / units, 1, chunks);
+  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks(walk, bytes) / units, 1, chunks);
   args.segment_chunks = (chunks + wanted - 1) / wanted;
   args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
   const std::int64_t summaries = args.segments - 1;
@@ -361,10 +358,10 @@ void launch(FusedArgs args, cudaStream_t stream) {
       decays(std::size_t(summaries * s.batch * s.heads), stream);
   args.segment_states = states.get(), args.segment_decays = decays.get();
   if (summaries > 0) {
-    fused_forward_kernel<T, NS, true><<<unsigned(summaries * units), kWarps * 32, bytes, stream>>>(args);
+    summary<<<unsigned(summaries * units), kWarps * 32, bytes, stream>>>(args);
     SSD_CHECK_LAUNCH();
   }
-  fused_forward_kernel<T, NS, false><<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
+  walk<<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();
 }
 
@@ -423,7 +420,8 @@ FusedArgs args_of(const ForwardParams& p) {
           nullptr,
           nullptr,
           in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
-          in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate)};
+          in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate),
+          false};
 }
 
 void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
@@ -447,6 +445,7 @@ void fused_forward_states(const ForwardParams& p, void* u, void* entering_states
   ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
   FusedArgs args = args_of(ungated);
   args.entering_states = entering_states;
+  args.states_in_vectors = in_vectors(entering_states, p.sizes.dstate);
   launch_by_type(args, p.input_type, stream);
 }
 

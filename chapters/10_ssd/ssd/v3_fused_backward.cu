@@ -16,6 +16,9 @@
 //   6 dh = exp(acs_last) dh + (exp(acs) du)ᵀ C, the gradient of the state entering the chunk;
 //   7 ∂L/∂acs summed from each position to the chunk's end gives dt' its share (times A) and A
 //     its gradient.
+// With seq_idx, the forward's masks hold here too: dec_ts, weight_s, exp(acs_t) and the chunk's
+// decay are zero where their two ends lie in different sequences, and so is every gradient that
+// flows through them.
 // Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
 // fp32. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
 // blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
@@ -35,7 +38,6 @@ namespace {
 
 using namespace v3;
 using selective_scan::detail::sigmoid;
-using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
@@ -44,6 +46,7 @@ struct BackwardArgs {
   const void *x, *dt, *B, *C, *z, *dy, *u, *entering_states;
   void *dx, *dz;
   const float *A, *D, *dt_bias;
+  const std::int32_t* seq_idx;
   bool D_per_channel, dt_softplus;
   float dt_min, dt_max;
   int channel_blocks;
@@ -61,9 +64,10 @@ struct BackwardShared {
                        kC = kB + kQ * kStateRow, kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow,
                        kMt = kDh + kP * kStateRow, kW = kMt + kQ * kChunkRow, kElements = kW + kQ * kChunkRow;
   // step, acs (base 2), weight, to_last = exp(acs_last − acs), decay_to = exp(acs), ds = ∂L/∂acs,
-  // row_a = x·(Mᵀ du), row_b = x·BD, and one more row for sums of the whole chunk.
-  static constexpr int kFloats = 9;
-  static constexpr std::size_t bytes() { return kElements * 2 + kFloats * kQ * 4; }
+  // row_a = x·(Mᵀ du), row_b = x·BD; then the positions' sequence numbers (int32) and one float,
+  // <dh, h>.
+  static constexpr int kFloats = 8;
+  static constexpr std::size_t bytes() { return kElements * 2 + ((kFloats + 1) * kQ + 1) * 4; }
 };
 
 std::size_t backward_shared_bytes(int dstate) {
@@ -84,6 +88,27 @@ __device__ __forceinline__ float sum_over_rows(float v) {  // the 8 lanes of one
 }
 __device__ __forceinline__ float sum_over_warp(float v) { return sum_over_quad(sum_over_rows(v)); }
 
+// A warp's 16 rows from row0 of an add_product accumulator, each row r times by[r].
+template <int kTiles>
+__device__ __forceinline__ void scale_rows(float (&acc)[kTiles][4], const float* by, int row0) {
+  const int g = int(threadIdx.x) % 32 / 4;
+  for (int j = 0; j < kTiles; ++j)
+    for (int e = 0; e < 4; ++e) acc[j][e] *= by[row0 + g + e / 2 * 8];
+}
+
+// The accumulator (rows from row0, columns from col0) added with atomics to the rows of `to`,
+// `stride` apart, where the row is below `rows` and the column below `cols`.
+template <int kTiles>
+__device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const float (&acc)[kTiles][4], int row0,
+                                         int col0, int rows, int cols) {
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  for (int j = 0; j < kTiles; ++j)
+    for (int e = 0; e < 4; ++e) {
+      const int row = row0 + g + e / 2 * 8, col = col0 + 8 * j + 2 * q + e % 2;
+      if (row < rows && col < cols) atomicAdd(&to[row * stride + col], acc[j][e]);
+    }
+}
+
 template <class T, int NS>
 __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -99,7 +124,9 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
   T *const dxs = zs;  // z is read in step 2 only; dx's tile takes its place in step 4
   float *const step = reinterpret_cast<float *>(tiles + L::kElements);
   float *const acs = step + kQ, *const weight = acs + kQ, *const to_last = weight + kQ, *const decay_to = to_last + kQ;
-  float *const ds = decay_to + kQ, *const row_a = ds + kQ, *const row_b = row_a + kQ, *const whole = row_b + kQ;
+  float *const ds = decay_to + kQ, *const row_a = ds + kQ, *const row_b = row_a + kQ;
+  std::int32_t *const seq = reinterpret_cast<std::int32_t *>(row_b + kQ);
+  float *const state_dot = reinterpret_cast<float *>(seq + kQ);
 
   const Sizes &s = a.s;
   const int channel_block = int(blockIdx.x % a.channel_blocks);
@@ -133,6 +160,9 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
     const T *const entering =
         static_cast<const T *>(a.entering_states) + ((bh * chunks + c) * s.head_dim + p0) * s.dstate;
+    // As the forward: the entering state's sequence is the position's before the chunk; past the
+    // row's end, each position takes the last one's.
+    const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
     load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
     load_tile(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
@@ -153,33 +183,25 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     if (threadIdx.x < kQ) {
       const int t = int(threadIdx.x);
       float dt = 0.f;
-      if (t < len) {
-        dt = to_float(static_cast<const T *>(a.dt)[(at + t) * s.heads + h]) + (a.dt_bias ? a.dt_bias[h] : 0.f);
-        if (a.dt_softplus) dt = softplus(dt);
-        dt = fminf(fmaxf(dt, a.dt_min), a.dt_max);
-      }
+      if (t < len)
+        dt = clamped_step(to_float(static_cast<const T *>(a.dt)[(at + t) * s.heads + h]),
+                          a.dt_bias ? a.dt_bias[h] : 0.f, a.dt_softplus, a.dt_min, a.dt_max);
       step[t] = dt;
-      ds[t] = row_a[t] = row_b[t] = whole[t] = 0.f;
+      seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
+      ds[t] = row_a[t] = row_b[t] = 0.f;
+      if (t == 0) *state_dot = 0.f;
     }
     async_copy::wait_all();
     __syncthreads();
 
     if (warp == 0) {  // step 1, as the forward's
-      const float first = step[2 * lane] * A2, second = step[2 * lane + 1] * A2;
-      float inclusive = first + second;
-      for (int offset = 1; offset < 32; offset *= 2) {
-        const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += before;
-      }
-      const float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
-      const float sums[2] = {(lane > 0 ? exclusive : 0.f) + first, (lane > 0 ? exclusive : 0.f) + first + second};
-      const float last = __shfl_sync(0xffffffffu, sums[1], 31);
+      const RunningSums sums = running_sums(step, A2);
       for (int k = 0; k < 2; ++k) {
         const int t = 2 * lane + k;
-        acs[t] = sums[k];
-        to_last[t] = exp2f(last - sums[k]);
+        acs[t] = sums.at[k];
+        to_last[t] = seq[t] == seq[kQ - 1] ? exp2f(sums.last - sums.at[k]) : 0.f;
         weight[t] = step[t] * to_last[t];
-        decay_to[t] = exp2f(sums[k]);
+        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
       }
     }
     // Step 2: the gate, eight channels a thread (always the same eight: 256 is a multiple of 8).
@@ -254,7 +276,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
           const int row = row0 + g + 8 * r, col = 32 * half + 8 * j + 2 * q;
           float m[2], w[2];
           for (int e = 0; e < 2; ++e) {
-            const float dec = col + e >= row ? exp2f(acs[col + e] - acs[row]) : 0.f;
+            const float dec = col + e >= row && seq[col + e] == seq[row] ? exp2f(acs[col + e] - acs[row]) : 0.f;
             m[e] = gt[j][2 * r + e] * dec;
             w[e] = xd[j][2 * r + e] * dec * step[row];
             from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
@@ -281,21 +303,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
           dot += dh[j][e] * to_float(hs[p * L::kStateRow + n]);
         }
       dot = sum_over_warp(dot);
-      if (lane == 0) atomicAdd(&whole[0], dot);
+      if (lane == 0) atomicAdd(state_dot, dot);
     }
     __syncthreads();
 
     // Step 4: dx, rows s, channels in this warp's half; Mᵀ du over t ≥ s only.
     float mdu[4][4] = {};
-    for (int k0 = row0; k0 < kQ; k0 += 16) {
-      std::uint32_t ma[4], bb[4];
-      a_row_major(ma, mt, L::kChunkRow, row0, k0);
-      for (int pair = 0; pair < 2; ++pair) {
-        b_k_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
-        mma::multiply_add<T>(mdu[2 * pair], ma, bb[0], bb[1]);
-        mma::multiply_add<T>(mdu[2 * pair + 1], ma, bb[2], bb[3]);
-      }
-    }
+    add_product<false>(mdu, mt, L::kChunkRow, dus, L::kXRow, row0, 32 * half, row0, kQ);
     {
       float dot_a[2] = {}, dot_b[2] = {};
       for (int j = 0; j < 4; ++j)
@@ -320,83 +334,32 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
     for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
       float acc[kGroup / 8][4] = {};
-      for (int k0 = 0; k0 < kP; k0 += 16) {  // x dh
-        std::uint32_t xa[4], bb[4];
-        a_row_major(xa, xs, L::kXRow, row0, k0);
-        for (int pair = 0; pair < kGroup / 16; ++pair) {
-          b_k_major(bb, dhs, L::kStateRow, n0 + 16 * pair, k0);
-          mma::multiply_add<T>(acc[2 * pair], xa, bb[0], bb[1]);
-          mma::multiply_add<T>(acc[2 * pair + 1], xa, bb[2], bb[3]);
-        }
-      }
-      for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e) acc[j][e] *= weight[row0 + g + e / 2 * 8];
-      for (int k0 = row0; k0 < kQ; k0 += 16) {  // + W C over t ≥ s
-        std::uint32_t wa[4], bb[4];
-        a_row_major(wa, ws, L::kChunkRow, row0, k0);
-        for (int pair = 0; pair < kGroup / 16; ++pair) {
-          b_k_major(bb, cs, L::kStateRow, n0 + 16 * pair, k0);
-          mma::multiply_add<T>(acc[2 * pair], wa, bb[0], bb[1]);
-          mma::multiply_add<T>(acc[2 * pair + 1], wa, bb[2], bb[3]);
-        }
-      }
-      for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e) {
-          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
-          if (row < len && n < s.dstate) atomicAdd(&a.dB[bc_at + row * projection + n], acc[j][e]);
-        }
+      add_product<false>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP);  // x dh
+      scale_rows(acc, weight, row0);
+      add_product<false>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ);  // + W C over t ≥ s
+      add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate);
 
-      for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e) acc[j][e] = 0.f;
-      for (int k0 = 0; k0 < kP; k0 += 16) {  // du h
-        std::uint32_t da[4], bb[4];
-        a_row_major(da, dus, L::kXRow, row0, k0);
-        for (int pair = 0; pair < kGroup / 16; ++pair) {
-          b_k_major(bb, hs, L::kStateRow, n0 + 16 * pair, k0);
-          mma::multiply_add<T>(acc[2 * pair], da, bb[0], bb[1]);
-          mma::multiply_add<T>(acc[2 * pair + 1], da, bb[2], bb[3]);
-        }
-      }
+      for (auto &tile : acc)
+        for (float &v : tile) v = 0.f;
+      add_product<false>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP);  // du h
       float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
       for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e) {
-          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
-          c_dot[e / 2] += to_float(cs[row * L::kStateRow + n]) * acc[j][e];
-          acc[j][e] *= decay_to[row];
-        }
+        for (int e = 0; e < 4; ++e)
+          c_dot[e / 2] += to_float(cs[(row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2]) * acc[j][e];
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(c_dot[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
       }
-      for (int k0 = 0; k0 <= row0; k0 += 16) {  // + Wᵀ B over s ≤ t
-        std::uint32_t wa[4], bb[4];
-        a_k_major(wa, ws, L::kChunkRow, row0, k0);
-        for (int pair = 0; pair < kGroup / 16; ++pair) {
-          b_k_major(bb, bs, L::kStateRow, n0 + 16 * pair, k0);
-          mma::multiply_add<T>(acc[2 * pair], wa, bb[0], bb[1]);
-          mma::multiply_add<T>(acc[2 * pair + 1], wa, bb[2], bb[3]);
-        }
-      }
-      for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e) {
-          const int row = row0 + g + e / 2 * 8, n = n0 + 8 * j + 2 * q + e % 2;
-          if (row < len && n < s.dstate) atomicAdd(&a.dC[bc_at + row * projection + n], acc[j][e]);
-        }
+      scale_rows(acc, decay_to, row0);
+      add_product<true>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16);  // + Wᵀ B over s ≤ t
+      add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate);
     }
 
     // Step 6: dh through the chunk, this warp's rows p and half of the states.
-    const float chunk_decay = exp2f(acs[kQ - 1]);
+    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
-    for (int k0 = 0; k0 < kQ; k0 += 16) {
-      std::uint32_t da[4], bb[4];
-      a_k_major(da, scaled_du, L::kXRow, row0, k0);
-      for (int pair = 0; pair < kStateTiles / 2; ++pair) {
-        b_k_major(bb, cs, L::kStateRow, half * NS / 2 + 16 * pair, k0);
-        mma::multiply_add<T>(dh[2 * pair], da, bb[0], bb[1]);
-        mma::multiply_add<T>(dh[2 * pair + 1], da, bb[2], bb[3]);
-      }
-    }
+    add_product<true>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ);
     __syncthreads();
 
     if (warp == 0) {
@@ -409,7 +372,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
         through_state += weight[t] * row_b[t];
       }
       through_state = sum_over_warp(through_state);
-      if (lane == 31) d[1] += through_state + chunk_decay * whole[0];
+      if (lane == 31) d[1] += through_state + chunk_decay * *state_dot;
       const float pair_sum = d[0] + d[1];
       float suffix = pair_sum;  // Σ over this lane's pair and every later lane's
       for (int offset = 1; offset < 32; offset *= 2) {
@@ -473,7 +436,6 @@ void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
 std::string fused_backward_refuses(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
   if (std::string problem = fused_refuses(f); !problem.empty()) return problem;
-  if (f.seq_idx) return "version 3's backward takes no seq_idx";
   if (p.deterministic) return "version 3's backward adds its gradients with float atomics, which is not deterministic";
   int device = 0, shared_per_block = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -517,6 +479,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           f.A,
                           f.D,
                           f.dt_bias,
+                          f.seq_idx,
                           f.D_per_channel,
                           f.dt_softplus,
                           f.dt_min,
@@ -541,7 +504,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
       launch_backward<T, 256>(args, stream);
     }
   });
-  fold_head_step_gradients(f, ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
+  fold_step_gradients(f, ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
   if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
 }
 

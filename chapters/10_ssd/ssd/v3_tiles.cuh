@@ -67,6 +67,35 @@ __device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int str
   }
 }
 
+// dt' at one position: dt plus the head's bias, through softplus where asked, clamped to
+// [dt_min, dt_max].
+__device__ __forceinline__ float clamped_step(float dt, float bias, bool dt_softplus, float dt_min, float dt_max) {
+  dt += bias;
+  if (dt_softplus) dt = selective_scan::detail::softplus(dt);
+  return fminf(fmaxf(dt, dt_min), dt_max);
+}
+
+// Step 1, run by one whole warp: the running sums of A dt' (A2 = A log2 e: the sums are kept in
+// base 2) over a chunk's kQ positions, two a lane; the pairs' sums scanned by shuffles.
+// at[k] is the sum through position 2 lane + k, last the chunk's total.
+struct RunningSums {
+  float at[2], last;
+};
+__device__ __forceinline__ RunningSums running_sums(const float* step, float A2) {
+  static_assert(kQ == 64, "two positions a lane of one warp");
+  const int lane = int(threadIdx.x) % 32;
+  const float first = step[2 * lane] * A2, second = step[2 * lane + 1] * A2;
+  float inclusive = first + second;
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const float before = __shfl_up_sync(0xffffffffu, inclusive, offset);
+    if (lane >= offset) inclusive += before;
+  }
+  const float before_pair = __shfl_up_sync(0xffffffffu, inclusive, 1), exclusive = lane > 0 ? before_pair : 0.f;
+  RunningSums sums{{exclusive + first, exclusive + first + second}, 0.f};
+  sums.last = __shfl_sync(0xffffffffu, sums.at[1], 31);
+  return sums;
+}
+
 // The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
 // `stride` elements a row. An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16);
 // a B operand two products' worth: columns [col0, col0 + 8) in b[0], b[1] and the next 8 in b[2],
@@ -90,6 +119,26 @@ template <class T>
 __device__ __forceinline__ void b_k_major(std::uint32_t (&b)[4], const T* tile, int stride, int col0, int k0) {
   const int lane = int(threadIdx.x) % 32;
   warp_mma::load_tiles_transposed(b, tile + (k0 + lane % 8 + lane / 8 % 2 * 8) * stride + col0 + lane / 16 * 8);
+}
+
+// acc += A B over k in [k_begin, k_end) (a multiple of 16 apart): acc[j] the 16 × 8 tile of rows
+// [row0, row0 + 16) and columns [col0 + 8 j, col0 + 8 j + 8); A read row-major or k-major as
+// kAKMajor says, B k-major.
+template <bool kAKMajor, class T, int kTiles>
+__device__ __forceinline__ void add_product(float (&acc)[kTiles][4], const T* a, int a_stride, const T* b, int b_stride,
+                                            int row0, int col0, int k_begin, int k_end) {
+  for (int k0 = k_begin; k0 < k_end; k0 += 16) {
+    std::uint32_t af[4], bf[4];
+    if constexpr (kAKMajor)
+      a_k_major(af, a, a_stride, row0, k0);
+    else
+      a_row_major(af, a, a_stride, row0, k0);
+    for (int pair = 0; pair < kTiles / 2; ++pair) {
+      b_k_major(bf, b, b_stride, col0 + 16 * pair, k0);
+      warp_mma::multiply_add<T>(acc[2 * pair], af, bf[0], bf[1]);
+      warp_mma::multiply_add<T>(acc[2 * pair + 1], af, bf[2], bf[3]);
+    }
+  }
 }
 
 }  // namespace ssd::detail::v3
