@@ -51,7 +51,9 @@ struct BackwardArgs {
   float dt_min, dt_max;
   int channel_blocks;
   float *ddt_prime, *dA, *dB, *dC, *dD, *dinitial_states;  // all but the last zeroed, then added to
-  bool x_in_vectors, bc_in_vectors, states_in_vectors;
+  // Whether 16-byte accesses may read (write) the rows of x, dy, dx, z and dz; of B and C; of the
+  // entering states; and add to the rows of dB and dC (4 floats).
+  bool x_in_vectors, bc_in_vectors, states_in_vectors, dbc_in_vectors;
 };
 
 // The block's shared memory: tiles of T (x, dy, z then dx, u, du, du exp(acs); B, C; the entering
@@ -97,11 +99,28 @@ __device__ __forceinline__ void scale_rows(float (&acc)[kTiles][4], const float*
 }
 
 // The accumulator (rows from row0, columns from col0) added with atomics to the rows of `to`,
-// `stride` apart, where the row is below `rows` and the column below `cols`.
+// `stride` apart, where the row is below `rows` and the column below `cols`. dB and dC take 2 Q N
+// atomics a chunk and block, so on sm_90 four adjacent columns go as one 16-byte atomic (where
+// `in_vectors`: `to` 16-byte aligned, stride and cols multiples of 4): lanes q and q ^ 1 trade
+// pairs, the even lane then holding row g's four columns from 2q, the odd one row g + 8's.
 template <int kTiles>
 __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const float (&acc)[kTiles][4], int row0,
-                                         int col0, int rows, int cols) {
+                                         int col0, int rows, int cols, bool in_vectors) {
   const int lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+#if __CUDA_ARCH__ >= 900
+  if (in_vectors) {
+    const bool odd = q % 2;
+    for (int j = 0; j < kTiles; ++j) {
+      const float given[2] = {__shfl_xor_sync(0xffffffffu, odd ? acc[j][0] : acc[j][2], 1),
+                              __shfl_xor_sync(0xffffffffu, odd ? acc[j][1] : acc[j][3], 1)};
+      const float4 four = odd ? make_float4(given[0], given[1], acc[j][2], acc[j][3])
+                              : make_float4(acc[j][0], acc[j][1], given[0], given[1]);
+      const int row = row0 + g + (odd ? 8 : 0), col = col0 + 8 * j + 2 * (q & ~1);
+      if (row < rows && col < cols) atomicAdd(reinterpret_cast<float4*>(to + row * stride + col), four);
+    }
+    return;
+  }
+#endif
   for (int j = 0; j < kTiles; ++j)
     for (int e = 0; e < 4; ++e) {
       const int row = row0 + g + e / 2 * 8, col = col0 + 8 * j + 2 * q + e % 2;
@@ -337,7 +356,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       add_product<false>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP);  // x dh
       scale_rows(acc, weight, row0);
       add_product<false>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ);  // + W C over t ≥ s
-      add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate);
+      add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
 
       for (auto &tile : acc)
         for (float &v : tile) v = 0.f;
@@ -352,7 +371,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       }
       scale_rows(acc, decay_to, row0);
       add_product<true>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16);  // + Wᵀ B over s ≤ t
-      add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate);
+      add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
     // Step 6: dh through the chunk, this warp's rows p and half of the states.
@@ -494,7 +513,9 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           in_vectors(f.x, s.head_dim) && in_vectors(p.dy, s.head_dim) && in_vectors(p.dx, s.head_dim) &&
                               (!f.z || (in_vectors(f.z, s.head_dim) && in_vectors(p.dz, s.head_dim))),
                           in_vectors(f.B, s.dstate) && in_vectors(f.C, s.dstate),
-                          in_vectors(entering.get(), s.dstate)};
+                          in_vectors(entering.get(), s.dstate),
+                          reinterpret_cast<std::uintptr_t>(p.dB) % 16 == 0 &&
+                              reinterpret_cast<std::uintptr_t>(p.dC) % 16 == 0 && s.dstate % 4 == 0};
   by_type(f.input_type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_same_v<T, float>) {
