@@ -1,9 +1,7 @@
 // What the library's kernels share to launch: a kernel a call of each input type, a grid that
-// covers a count with a bound on its blocks, the loop that covers the rest, and how many blocks of
-// a kernel the GPU holds at once.
+// covers a count with a bound on its blocks, and the loop that covers the rest.
 #pragma once
 
-#include "check.hpp"
 #include "ssd.hpp"
 
 #include <cuda_bf16.h>
@@ -11,8 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <utility>
 
 namespace ssd::detail {
 
@@ -29,24 +25,6 @@ void by_type(DataType type, F&& f) {
 // Blocks of `threads` for `total` items, at most 2^20: past that, each thread loops.
 inline unsigned blocks_for(std::int64_t total, int threads) {
   return unsigned(std::clamp<std::int64_t>((total + threads - 1) / threads, 1, std::int64_t(1) << 20));
-}
-
-// The blocks of `kernel` (`threads` each, `bytes` of dynamic shared memory) that a multiprocessor
-// holds at once, times the multiprocessors: asked of the runtime once a device and kernel (it
-// depends on the registers and shared memory the kernel takes).
-template <class Args>
-std::int64_t resident_blocks(void (*kernel)(Args), int threads, std::size_t bytes) {
-  thread_local std::map<std::pair<int, const void*>, std::int64_t> per_device;
-  int device = 0;
-  SSD_CHECK(cudaGetDevice(&device));
-  std::int64_t& resident = per_device[{device, reinterpret_cast<const void*>(kernel)}];
-  if (resident == 0) {
-    int per_multiprocessor = 0, multiprocessors = 0;
-    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, bytes));
-    SSD_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    resident = std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors);
-  }
-  return resident;
 }
 
 }  // namespace ssd::detail

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <type_traits>
 
@@ -322,6 +323,22 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
 
 using Walk = void (*)(FusedArgs);
 
+// The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
+// the runtime once a device and kernel (it depends on the registers and shared memory it takes).
+std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
+  thread_local std::map<std::pair<int, Walk>, std::int64_t> per_device;
+  int device = 0;
+  SSD_CHECK(cudaGetDevice(&device));
+  std::int64_t& resident = per_device[{device, walk}];
+  if (resident == 0) {
+    int per_multiprocessor = 0, multiprocessors = 0;
+    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, walk, kWarps * 32, bytes));
+    SSD_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    resident = std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors);
+  }
+  return resident;
+}
+
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
   const std::size_t bytes = Shared<NS>::bytes(sizeof(T));
@@ -333,7 +350,7 @@ void launch(FusedArgs args, cudaStream_t stream) {
   // As many segments a row as fill the GPU once, whole chunks each.
   const Sizes& s = args.s;
   const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks(walk, kWarps * 32, bytes) / units, 1, chunks);
+  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks(walk, bytes) / units, 1, chunks);
   args.segment_chunks = (chunks + wanted - 1) / wanted;
   args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
   const std::int64_t summaries = args.segments - 1;

@@ -19,10 +19,6 @@
 // With seq_idx, the forward's masks hold here too: dec_ts, weight_s, exp(acs_t) and the chunk's
 // decay are zero where their two ends lie in different sequences, and so is every gradient that
 // flows through them.
-// Where the units are too few for the GPU's blocks (a small batch), each row is cut into segments of
-// whole chunks, as the forward cuts it, in two launches: the summaries (each segment but the first
-// walked in reverse from dh = 0 through the gate and step 6 alone: the dh it leaves at its start
-// and its total decay), then the walks, each starting from the summaries after it folded into dh.
 // Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
 // fp32. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
 // blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
@@ -32,7 +28,6 @@
 #include "v3_fused.hpp"
 #include "v3_tiles.cuh"
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -59,12 +54,6 @@ struct BackwardArgs {
   // Whether 16-byte accesses may read (write) the rows of x, dy, dx, z and dz; of B and C; of the
   // entering states; and add to the rows of dB and dC (4 floats).
   bool x_in_vectors, bc_in_vectors, states_in_vectors, dbc_in_vectors;
-  // A row's segments and the chunks of each (the last may have fewer); with more than one, the dh
-  // each segment but the first leaves at its start from dh = 0 after it, and its total decay:
-  // (segments − 1, batch, heads, head_dim, dstate) and (segments − 1, batch, heads).
-  int segments = 1;
-  std::int64_t segment_chunks = 0;
-  float *segment_states = nullptr, *segment_decays = nullptr;
 };
 
 // The block's shared memory: tiles of T (x, dy, z then dx, u, du, du exp(acs); B, C; the entering
@@ -139,10 +128,7 @@ __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const f
     }
 }
 
-// kSummary: walk segment blockIdx.x / units + 1 from dh = 0 through the gate and step 6 alone, and
-// write only the dh it leaves and its total decay. Otherwise the walk proper of segment
-// blockIdx.x / units.
-template <class T, int NS, bool kSummary>
+template <class T, int NS>
 __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_backward_refuses keeps a call from here
@@ -162,9 +148,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
   float *const state_dot = reinterpret_cast<float *>(seq + kQ);
 
   const Sizes &s = a.s;
-  const std::int64_t units = s.batch * s.heads * a.channel_blocks, unit = blockIdx.x % units;
-  const int segment = int(blockIdx.x / units) + (kSummary ? 1 : 0), channel_block = int(unit % a.channel_blocks);
-  const std::int64_t bh = unit / a.channel_blocks, b = bh / s.heads;
+  const int channel_block = int(blockIdx.x % a.channel_blocks);
+  const std::int64_t bh = blockIdx.x / a.channel_blocks, b = bh / s.heads;
   const int h = int(bh % s.heads), group = h / (s.heads / s.groups);
   const int p0 = channel_block * kP, channels = min(kP, s.head_dim - p0);
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
@@ -181,19 +166,6 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
   float du_x[8] = {};                                // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
   float dA_sum = 0.f;                                // warp 0: Σ dt' ∂L/∂(dt' A)
 
-  // A walk starts from the summaries of the segments after its own, the last first: dh = decay dh + its dh.
-  const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
-  const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
-  for (int later = a.segments - 1; !kSummary && later > segment; --later)
-    for (int j = 0; j < kStateTiles; ++j)
-      for (int e = 0; e < 4; ++e) {
-        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-        const std::int64_t summary = later - 1;
-        dh[j][e] = a.segment_decays[summary * s.batch * s.heads + bh] * dh[j][e] +
-                   (p < channels && n < s.dstate ? a.segment_states[summary * all_states + states_at + p * s.dstate + n]
-                                                 : 0.f);
-      }
-
   float d_of[4][2];  // D of this lane's channels in step 4, p = 32 half + 8 j + 2 q (+ 1)
   for (int j = 0; j < 4; ++j)
     for (int k = 0; k < 2; ++k) {
@@ -201,10 +173,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
-  const std::int64_t first_chunk = segment * a.segment_chunks;
-  const std::int64_t end_chunk = min(chunks, first_chunk + a.segment_chunks);
-  float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
-  for (std::int64_t c = end_chunk - 1; c >= first_chunk; --c) {
+  for (std::int64_t c = chunks - 1; c >= 0; --c) {
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
@@ -214,24 +183,22 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     // row's end, each position takes the last one's.
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    // A summary reads dy, z and C alone.
-    if (!kSummary) load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
     load_tile(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z) load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z && !kSummary) load_tile(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (!kSummary)
-      load_tile(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
-                a.bc_in_vectors);
+    if (z) {
+      load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      load_tile(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    }
+    load_tile(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
+              a.bc_in_vectors);
     load_tile(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
               a.bc_in_vectors);
-    if (!kSummary) {
-      load_tile(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
-      for (int j = 0; j < kStateTiles; ++j)
-        for (int e = 0; e < 4; e += 2) {
-          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
-          *reinterpret_cast<std::uint32_t *>(dhs + p * L::kStateRow + n) = mma::pack<T>(dh[j][e], dh[j][e + 1]);
-        }
-    }
+    load_tile(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; e += 2) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
+        *reinterpret_cast<std::uint32_t *>(dhs + p * L::kStateRow + n) = mma::pack<T>(dh[j][e], dh[j][e + 1]);
+      }
     if (threadIdx.x < kQ) {
       const int t = int(threadIdx.x);
       float dt = 0.f;
@@ -266,14 +233,14 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
         if (z) {
           const float zk = to_float(zs[t * L::kXRow + p + k]), sig = sigmoid(zk);
           du[k] = dout * zk * sig;
-          if (!kSummary) dz[k] = dout * to_float(us[t * L::kXRow + p + k]) * sig * (1.f + zk * (1.f - sig));
+          dz[k] = dout * to_float(us[t * L::kXRow + p + k]) * sig * (1.f + zk * (1.f - sig));
         }
-        if (!kSummary) du_x[k] += du[k] * to_float(xs[t * L::kXRow + p + k]);
+        du_x[k] += du[k] * to_float(xs[t * L::kXRow + p + k]);
       }
       std::uint32_t packed[4];
       for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(du[2 * k], du[2 * k + 1]);
       *reinterpret_cast<uint4 *>(dus + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(packed);
-      if (!kSummary && z && t < len && p < channels) {
+      if (z && t < len && p < channels) {
         T *const to = static_cast<T *>(a.dz) + x_at + t * width + p;
         if (a.x_in_vectors) {
           for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(dz[2 * k], dz[2 * k + 1]);
@@ -293,178 +260,158 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       *reinterpret_cast<uint4 *>(scaled_du + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(out);
     }
 
-    // A summary goes straight to step 6, once the scaled du is whole.
-    if constexpr (kSummary) __syncthreads();
-    if constexpr (!kSummary) {
-      // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
-      // half). A tile wholly below the diagonal (every t < s) is not needed.
-      float gt[4][4] = {}, bd[4][4] = {}, xd[4][4] = {};
-      const bool needs_g = 32 * half + 31 >= row0;
-      for (int k0 = 0; k0 < NS; k0 += 16) {
-        std::uint32_t ba[4], bb[4];
-        a_row_major(ba, bs, L::kStateRow, row0, k0);
+    // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
+    // half). A tile wholly below the diagonal (every t < s) is not needed.
+    float gt[4][4] = {}, bd[4][4] = {}, xd[4][4] = {};
+    const bool needs_g = 32 * half + 31 >= row0;
+    for (int k0 = 0; k0 < NS; k0 += 16) {
+      std::uint32_t ba[4], bb[4];
+      a_row_major(ba, bs, L::kStateRow, row0, k0);
+      for (int pair = 0; pair < 2; ++pair) {
+        const int col0 = 32 * half + 16 * pair;
+        if (needs_g) {
+          b_column_major(bb, cs, L::kStateRow, col0, k0);
+          mma::multiply_add<T>(gt[2 * pair], ba, bb[0], bb[1]);
+          mma::multiply_add<T>(gt[2 * pair + 1], ba, bb[2], bb[3]);
+        }
+        b_column_major(bb, dhs, L::kStateRow, col0, k0);
+        mma::multiply_add<T>(bd[2 * pair], ba, bb[0], bb[1]);
+        mma::multiply_add<T>(bd[2 * pair + 1], ba, bb[2], bb[3]);
+      }
+    }
+    if (needs_g) {
+      for (int k0 = 0; k0 < kP; k0 += 16) {
+        std::uint32_t xa[4], bb[4];
+        a_row_major(xa, xs, L::kXRow, row0, k0);
         for (int pair = 0; pair < 2; ++pair) {
-          const int col0 = 32 * half + 16 * pair;
-          if (needs_g) {
-            b_column_major(bb, cs, L::kStateRow, col0, k0);
-            mma::multiply_add<T>(gt[2 * pair], ba, bb[0], bb[1]);
-            mma::multiply_add<T>(gt[2 * pair + 1], ba, bb[2], bb[3]);
-          }
-          b_column_major(bb, dhs, L::kStateRow, col0, k0);
-          mma::multiply_add<T>(bd[2 * pair], ba, bb[0], bb[1]);
-          mma::multiply_add<T>(bd[2 * pair + 1], ba, bb[2], bb[3]);
+          b_column_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
+          mma::multiply_add<T>(xd[2 * pair], xa, bb[0], bb[1]);
+          mma::multiply_add<T>(xd[2 * pair + 1], xa, bb[2], bb[3]);
         }
       }
-      if (needs_g) {
-        for (int k0 = 0; k0 < kP; k0 += 16) {
-          std::uint32_t xa[4], bb[4];
-          a_row_major(xa, xs, L::kXRow, row0, k0);
-          for (int pair = 0; pair < 2; ++pair) {
-            b_column_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
-            mma::multiply_add<T>(xd[2 * pair], xa, bb[0], bb[1]);
-            mma::multiply_add<T>(xd[2 * pair + 1], xa, bb[2], bb[3]);
-          }
-        }
-        float from_rows[2] = {}, from_columns[4][2] = {};
-        for (int j = 0; j < 4; ++j)
-          for (int r = 0; r < 2; ++r) {
-            const int row = row0 + g + 8 * r, col = 32 * half + 8 * j + 2 * q;
-            float m[2], w[2];
-            for (int e = 0; e < 2; ++e) {
-              const float dec = col + e >= row && seq[col + e] == seq[row] ? exp2f(acs[col + e] - acs[row]) : 0.f;
-              m[e] = gt[j][2 * r + e] * dec;
-              w[e] = xd[j][2 * r + e] * dec * step[row];
-              from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
-              from_columns[j][e] += gt[j][2 * r + e] * w[e];
-            }
-            *reinterpret_cast<std::uint32_t *>(mt + row * L::kChunkRow + col) = mma::pack<T>(m[0], m[1]);
-            *reinterpret_cast<std::uint32_t *>(ws + row * L::kChunkRow + col) = mma::pack<T>(w[0], w[1]);
-          }
+      float from_rows[2] = {}, from_columns[4][2] = {};
+      for (int j = 0; j < 4; ++j)
         for (int r = 0; r < 2; ++r) {
-          const float v = sum_over_quad(from_rows[r]);
-          if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], -v);
-        }
-        for (int j = 0; j < 4; ++j)
+          const int row = row0 + g + 8 * r, col = 32 * half + 8 * j + 2 * q;
+          float m[2], w[2];
           for (int e = 0; e < 2; ++e) {
-            const float v = sum_over_rows(from_columns[j][e]);
-            if (g == 0) atomicAdd(&ds[32 * half + 8 * j + 2 * q + e], v);
+            const float dec = col + e >= row && seq[col + e] == seq[row] ? exp2f(acs[col + e] - acs[row]) : 0.f;
+            m[e] = gt[j][2 * r + e] * dec;
+            w[e] = xd[j][2 * r + e] * dec * step[row];
+            from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
+            from_columns[j][e] += gt[j][2 * r + e] * w[e];
           }
-      }
-      {  // <dh, h>: the entering state's share of ∂L/∂acs_last
-        float dot = 0.f;
-        for (int j = 0; j < kStateTiles; ++j)
-          for (int e = 0; e < 4; ++e) {
-            const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-            dot += dh[j][e] * to_float(hs[p * L::kStateRow + n]);
-          }
-        dot = sum_over_warp(dot);
-        if (lane == 0) atomicAdd(state_dot, dot);
-      }
-      __syncthreads();
-
-      // Step 4: dx, rows s, channels in this warp's half; Mᵀ du over t ≥ s only.
-      float mdu[4][4] = {};
-      add_product<false>(mdu, mt, L::kChunkRow, dus, L::kXRow, row0, 32 * half, row0, kQ);
-      {
-        float dot_a[2] = {}, dot_b[2] = {};
-        for (int j = 0; j < 4; ++j)
-          for (int r = 0; r < 2; ++r) {
-            const int row = row0 + g + 8 * r, p = 32 * half + 8 * j + 2 * q;
-            float out[2];
-            for (int e = 0; e < 2; ++e) {
-              const float xv = to_float(xs[row * L::kXRow + p + e]);
-              dot_a[r] += xv * mdu[j][2 * r + e];
-              dot_b[r] += xv * bd[j][2 * r + e];
-              out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
-                       d_of[j][e] * to_float(dus[row * L::kXRow + p + e]);
-            }
-            *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<T>(out[0], out[1]);
-          }
-        for (int r = 0; r < 2; ++r) {
-          const float va = sum_over_quad(dot_a[r]), vb = sum_over_quad(dot_b[r]);
-          if (q == 0) atomicAdd(&row_a[row0 + g + 8 * r], va), atomicAdd(&row_b[row0 + g + 8 * r], vb);
+          *reinterpret_cast<std::uint32_t *>(mt + row * L::kChunkRow + col) = mma::pack<T>(m[0], m[1]);
+          *reinterpret_cast<std::uint32_t *>(ws + row * L::kChunkRow + col) = mma::pack<T>(w[0], w[1]);
         }
+      for (int r = 0; r < 2; ++r) {
+        const float v = sum_over_quad(from_rows[r]);
+        if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], -v);
       }
-
-      // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
-      for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
-        float acc[kGroup / 8][4] = {};
-        add_product<false>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP);  // x dh
-        scale_rows(acc, weight, row0);
-        add_product<false>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ);  // + W C over t ≥ s
-        add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
-
-        for (auto &tile : acc)
-          for (float &v : tile) v = 0.f;
-        add_product<false>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP);  // du h
-        float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
-        for (int j = 0; j < kGroup / 8; ++j)
-          for (int e = 0; e < 4; ++e)
-            c_dot[e / 2] +=
-                to_float(cs[(row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2]) * acc[j][e];
-        for (int r = 0; r < 2; ++r) {
-          const float v = sum_over_quad(c_dot[r]);
-          if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
+      for (int j = 0; j < 4; ++j)
+        for (int e = 0; e < 2; ++e) {
+          const float v = sum_over_rows(from_columns[j][e]);
+          if (g == 0) atomicAdd(&ds[32 * half + 8 * j + 2 * q + e], v);
         }
-        scale_rows(acc, decay_to, row0);
-        add_product<true>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16);  // + Wᵀ B over s ≤ t
-        add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
+    }
+    {  // <dh, h>: the entering state's share of ∂L/∂acs_last
+      float dot = 0.f;
+      for (int j = 0; j < kStateTiles; ++j)
+        for (int e = 0; e < 4; ++e) {
+          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+          dot += dh[j][e] * to_float(hs[p * L::kStateRow + n]);
+        }
+      dot = sum_over_warp(dot);
+      if (lane == 0) atomicAdd(state_dot, dot);
+    }
+    __syncthreads();
+
+    // Step 4: dx, rows s, channels in this warp's half; Mᵀ du over t ≥ s only.
+    float mdu[4][4] = {};
+    add_product<false>(mdu, mt, L::kChunkRow, dus, L::kXRow, row0, 32 * half, row0, kQ);
+    {
+      float dot_a[2] = {}, dot_b[2] = {};
+      for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 2; ++r) {
+          const int row = row0 + g + 8 * r, p = 32 * half + 8 * j + 2 * q;
+          float out[2];
+          for (int e = 0; e < 2; ++e) {
+            const float xv = to_float(xs[row * L::kXRow + p + e]);
+            dot_a[r] += xv * mdu[j][2 * r + e];
+            dot_b[r] += xv * bd[j][2 * r + e];
+            out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
+                     d_of[j][e] * to_float(dus[row * L::kXRow + p + e]);
+          }
+          *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<T>(out[0], out[1]);
+        }
+      for (int r = 0; r < 2; ++r) {
+        const float va = sum_over_quad(dot_a[r]), vb = sum_over_quad(dot_b[r]);
+        if (q == 0) atomicAdd(&row_a[row0 + g + 8 * r], va), atomicAdd(&row_b[row0 + g + 8 * r], vb);
       }
+    }
+
+    // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
+    for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
+      float acc[kGroup / 8][4] = {};
+      add_product<false>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP);  // x dh
+      scale_rows(acc, weight, row0);
+      add_product<false>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ);  // + W C over t ≥ s
+      add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
+
+      for (auto &tile : acc)
+        for (float &v : tile) v = 0.f;
+      add_product<false>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP);  // du h
+      float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
+      for (int j = 0; j < kGroup / 8; ++j)
+        for (int e = 0; e < 4; ++e)
+          c_dot[e / 2] += to_float(cs[(row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2]) * acc[j][e];
+      for (int r = 0; r < 2; ++r) {
+        const float v = sum_over_quad(c_dot[r]);
+        if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
+      }
+      scale_rows(acc, decay_to, row0);
+      add_product<true>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16);  // + Wᵀ B over s ≤ t
+      add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
     // Step 6: dh through the chunk, this warp's rows p and half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
-    segment_decay *= chunk_decay;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
     add_product<true>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ);
     __syncthreads();
 
-    if constexpr (!kSummary) {
-      if (warp == 0) {
-        // Step 7. The state's update adds at acs_last what it takes at each acs_s (weight_s x_s·BD_s),
-        // and the entering state's decay exp(acs_last) <dh, h>; then ∂L/∂(dt'_s A) = Σ_{t ≥ s} ∂L/∂acs_t.
-        float d[2], through_state = 0.f;
-        for (int k = 0; k < 2; ++k) {
-          const int t = 2 * lane + k;
-          d[k] = ds[t] - weight[t] * row_b[t];
-          through_state += weight[t] * row_b[t];
-        }
-        through_state = sum_over_warp(through_state);
-        if (lane == 31) d[1] += through_state + chunk_decay * *state_dot;
-        const float pair_sum = d[0] + d[1];
-        float suffix = pair_sum;  // Σ over this lane's pair and every later lane's
-        for (int offset = 1; offset < 32; offset *= 2) {
-          const float after = __shfl_down_sync(0xffffffffu, suffix, offset);
-          if (lane + offset < 32) suffix += after;
-        }
-        const float from_t[2] = {suffix, suffix - d[0]};
-        for (int k = 0; k < 2; ++k) {
-          const int t = 2 * lane + k;
-          dA_sum += step[t] * from_t[k];
-          if (t < len)
-            atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
-        }
+    if (warp == 0) {
+      // Step 7. The state's update adds at acs_last what it takes at each acs_s (weight_s x_s·BD_s),
+      // and the entering state's decay exp(acs_last) <dh, h>; then ∂L/∂(dt'_s A) = Σ_{t ≥ s} ∂L/∂acs_t.
+      float d[2], through_state = 0.f;
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        d[k] = ds[t] - weight[t] * row_b[t];
+        through_state += weight[t] * row_b[t];
       }
-      store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
+      through_state = sum_over_warp(through_state);
+      if (lane == 31) d[1] += through_state + chunk_decay * *state_dot;
+      const float pair_sum = d[0] + d[1];
+      float suffix = pair_sum;  // Σ over this lane's pair and every later lane's
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const float after = __shfl_down_sync(0xffffffffu, suffix, offset);
+        if (lane + offset < 32) suffix += after;
+      }
+      const float from_t[2] = {suffix, suffix - d[0]};
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        dA_sum += step[t] * from_t[k];
+        if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
+      }
     }
+    store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
     __syncthreads();
   }
 
-  if constexpr (kSummary) {  // what a summary leaves: its dh and its total decay
-    if (channel_block == 0 && threadIdx.x == 0)
-      a.segment_decays[(segment - 1) * s.batch * s.heads + bh] = segment_decay;
-    for (int j = 0; j < kStateTiles; ++j)
-      for (int e = 0; e < 4; ++e) {
-        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-        if (p < channels && n < s.dstate)
-          a.segment_states[(segment - 1) * all_states + states_at + p * s.dstate + n] = dh[j][e];
-      }
-    return;
-  }
-  // What a walk leaves: the first segment's dh is the initial state's gradient; dD and dA summed
-  // over the block.
-  if (a.dinitial_states && segment == 0) {
+  // What the walk leaves: dh is the initial state's gradient; dD and dA summed over the block.
+  if (a.dinitial_states) {
+    const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) {
         const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
@@ -493,43 +440,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
 #endif
 }
 
-// Segments a row for `units` blocks of walks over `chunks` chunks, `resident` blocks at once: the
-// count, at most 8, with the least waves of walks times the chunks each walks, the summaries'
-// waves counted at a quarter (their chunk reads 3 tiles of the walk's 7 and runs 1 product of
-// its 11). Where the units fill whole waves, one; at batch 1 or a last wave mostly empty, more.
-int backward_segments(std::int64_t units, std::int64_t chunks, std::int64_t resident) {
-  const auto waves = [&](std::int64_t blocks) { return double((blocks + resident - 1) / resident); };
-  int best = 1;
-  double best_cost = waves(units) * double(chunks);
-  for (std::int64_t wanted = 2; wanted <= std::min<std::int64_t>(8, chunks); ++wanted) {
-    const std::int64_t per = (chunks + wanted - 1) / wanted, segments = (chunks + per - 1) / per;
-    const double cost = (waves(units * segments) + 0.25 * waves(units * (segments - 1))) * double(per);
-    if (cost < best_cost) best = int(segments), best_cost = cost;
-  }
-  return best;
-}
-
 template <class T, int NS>
-void launch_backward(BackwardArgs args, cudaStream_t stream) {
-  using Kernel = void (*)(BackwardArgs);
+void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
   const std::size_t bytes = BackwardShared<NS>::bytes();
-  const Kernel summary = fused_backward_kernel<T, NS, true>, walk = fused_backward_kernel<T, NS, false>;
-  for (Kernel kernel : {summary, walk})
-    SSD_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  SSD_CHECK(
+      cudaFuncSetAttribute(fused_backward_kernel<T, NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const Sizes& s = args.s;
-  const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const int wanted = backward_segments(units, chunks, resident_blocks(walk, kWarps * 32, bytes));
-  args.segment_chunks = (chunks + wanted - 1) / wanted;
-  args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
-  const std::int64_t summaries = args.segments - 1;
-  Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
-      decays(std::size_t(summaries * s.batch * s.heads), stream);
-  args.segment_states = states.get(), args.segment_decays = decays.get();
-  if (summaries > 0) {
-    summary<<<unsigned(summaries * units), kWarps * 32, bytes, stream>>>(args);
-    SSD_CHECK_LAUNCH();
-  }
-  walk<<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
+  fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();
 }
 
