@@ -52,6 +52,17 @@ std::vector<ProblemSpec> shapes() {
           spec_of(1, 2049, 2, 1, 4, 128), spec_of(2, 4100, 3, 3, 2, 64), spec_of(1, 64, 8, 1, 64, 32)};
 }
 
+// shapes(), and where version 3's tiles are cut: channels past one block of 64 (80: two blocks a
+// head), states rounded up to a tile of 64, 128 or 256 (65, 128, 256), lengths one position past a
+// chunk and short of one.
+std::vector<ProblemSpec> fused_shapes() {
+  std::vector<ProblemSpec> cases = shapes();
+  for (const ProblemSpec& spec : {spec_of(1, 130, 2, 1, 80, 256), spec_of(2, 65, 4, 2, 64, 65),
+                                  spec_of(1, 200, 3, 1, 64, 128), spec_of(3, 64, 2, 2, 16, 8)})
+    cases.push_back(spec);
+  return cases;
+}
+
 constexpr ssd::DataType kTypes[] = {ssd::DataType::float32, ssd::DataType::float16, ssd::DataType::bfloat16};
 
 // Why version 3 refuses a bf16 call of `dstate` states on this GPU ("" where it takes it).
@@ -124,15 +135,10 @@ TEST_CASE("version 2 (chunked): packed sequences of 1, 7 and 300 positions, and 
 
 TEST_CASE("version 3 (fused on the tensor cores): the forward matches the fp64 recurrence", "[gpu]") {
   REQUIRE_GPU();
-  // The shapes above, and where version 3's tiles are cut: channels past one block of 64 (80),
-  // states rounded up to a tile of 64, 128 or 256 (65, 128, 256), a length one position past 64.
   // Small batches cut their rows into segments (1 to 65 chunks a row here, up to 65 segments); 320
   // (row, head) units fill an H100 or H200, whose rows are walked whole.
-  std::vector<ProblemSpec> cases = shapes();
-  for (const ProblemSpec& spec :
-       {spec_of(1, 130, 2, 1, 80, 256), spec_of(2, 65, 4, 2, 64, 65), spec_of(1, 200, 3, 1, 64, 128),
-        spec_of(3, 64, 2, 2, 16, 8), spec_of(8, 300, 40, 4, 64, 16)})
-    cases.push_back(spec);
+  std::vector<ProblemSpec> cases = fused_shapes();
+  cases.push_back(spec_of(8, 300, 40, 4, 64, 16));
   int c = 0;
   for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
     for (const ProblemSpec& shape : cases) {
@@ -182,15 +188,10 @@ TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoin
 
 TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
-  // The forward's shapes: channels past one block (80: two blocks add into dB, dC, dA and ddt),
-  // states rounded up to 64, 128 and 256, lengths that do not fill the last chunk, groups. Rows
-  // with few blocks are cut into segments; 132 blocks of 3 chunks fill an H100's or H200's
-  // multiprocessors once and walk whole rows.
-  std::vector<ProblemSpec> cases = shapes();
-  for (const ProblemSpec& spec :
-       {spec_of(1, 130, 2, 1, 80, 256), spec_of(2, 65, 4, 2, 64, 65), spec_of(1, 200, 3, 1, 64, 128),
-        spec_of(3, 64, 2, 2, 16, 8), spec_of(2, 150, 66, 2, 64, 16)})
-    cases.push_back(spec);
+  // The forward's shapes (two blocks of 80 channels add into dB, dC, dA and ddt), and 132 blocks
+  // of 3 chunks: one block on every multiprocessor of an H100 or H200.
+  std::vector<ProblemSpec> cases = fused_shapes();
+  cases.push_back(spec_of(2, 150, 66, 2, 64, 16));
   int c = 0;
   for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
     for (const ProblemSpec& shape : cases) {
