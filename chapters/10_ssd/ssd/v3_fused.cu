@@ -37,7 +37,6 @@
 namespace ssd::detail {
 namespace {
 
-using selective_scan::detail::from_float;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -167,21 +166,9 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     if (!kSummary) {
       load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
                 projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-      for (int j = 0; j < kStateTiles; ++j)
-        for (int e = 0; e < 4; e += 2) {
-          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
-          *reinterpret_cast<std::uint32_t*>(hs + p * L::kStateRow + n) = mma::pack<T>(state[j][e], state[j][e + 1]);
-        }
+      store_accumulators(hs, L::kStateRow, state, row0, half * NS / 2);
     }
-    if (threadIdx.x < kQ) {
-      const int t = int(threadIdx.x);
-      float dt = 0.f;
-      if (t < len)
-        dt = clamped_step(to_float(static_cast<const T*>(a.dt)[(at + t) * s.heads + h]), a.dt_bias ? a.dt_bias[h] : 0.f,
-                          a.dt_softplus, a.dt_min, a.dt_max);
-      step[t] = dt;
-      seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
-    }
+    load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();
     // The entering state's tile, whole now, copied out from shared memory in rows: from the

@@ -194,21 +194,11 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     load_tile(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
               a.bc_in_vectors);
     load_tile(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
-    for (int j = 0; j < kStateTiles; ++j)
-      for (int e = 0; e < 4; e += 2) {
-        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q;
-        *reinterpret_cast<std::uint32_t *>(dhs + p * L::kStateRow + n) = mma::pack<T>(dh[j][e], dh[j][e + 1]);
-      }
+    store_accumulators(dhs, L::kStateRow, dh, row0, half * NS / 2);
+    load_steps<T>(step, seq, a, at, h, len);
     if (threadIdx.x < kQ) {
-      const int t = int(threadIdx.x);
-      float dt = 0.f;
-      if (t < len)
-        dt = clamped_step(to_float(static_cast<const T *>(a.dt)[(at + t) * s.heads + h]),
-                          a.dt_bias ? a.dt_bias[h] : 0.f, a.dt_softplus, a.dt_min, a.dt_max);
-      step[t] = dt;
-      seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
-      ds[t] = row_a[t] = row_b[t] = 0.f;
-      if (t == 0) *state_dot = 0.f;
+      ds[threadIdx.x] = row_a[threadIdx.x] = row_b[threadIdx.x] = 0.f;
+      if (threadIdx.x == 0) *state_dot = 0.f;
     }
     async_copy::wait_all();
     __syncthreads();

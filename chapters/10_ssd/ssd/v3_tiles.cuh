@@ -75,6 +75,36 @@ __device__ __forceinline__ float clamped_step(float dt, float bias, bool dt_soft
   return fminf(fmaxf(dt, dt_min), dt_max);
 }
 
+// A warp's accumulators (kTiles tiles of 16 × 8, as add_product leaves them: rows [row0, row0 + 16),
+// columns [col0 + 8 j, col0 + 8 j + 8)) into a shared tile as T, each lane's pairs where they lie.
+template <class T, int kTiles>
+__device__ __forceinline__ void store_accumulators(T* tile, int stride, const float (&acc)[kTiles][4], int row0,
+                                                   int col0) {
+  const int lane = int(threadIdx.x) % 32;
+  for (int j = 0; j < kTiles; ++j)
+    for (int e = 0; e < 4; e += 2) {
+      const int row = row0 + lane / 4 + e / 2 * 8, col = col0 + 8 * j + 2 * (lane % 4);
+      *reinterpret_cast<std::uint32_t*>(tile + row * stride + col) = warp_mma::pack<T>(acc[j][e], acc[j][e + 1]);
+    }
+}
+
+// The chunk's dt' (0 past the sequence's end, so that the running sums stay put there) and
+// sequence numbers (past the end, the last position's), by the block's first kQ threads: `at` is
+// the chunk's first position in the (batch, seqlen) rows, `len` its positions. Args is either
+// kernel's arguments (both carry the sizes, dt and its options, seq_idx).
+template <class T, class Args>
+__device__ __forceinline__ void load_steps(float* step, std::int32_t* seq, const Args& a, std::int64_t at, int h,
+                                           int len) {
+  if (threadIdx.x >= kQ) return;
+  const int t = int(threadIdx.x);
+  float dt = 0.f;
+  if (t < len)
+    dt = clamped_step(selective_scan::detail::to_float(static_cast<const T*>(a.dt)[(at + t) * a.s.heads + h]),
+                      a.dt_bias ? a.dt_bias[h] : 0.f, a.dt_softplus, a.dt_min, a.dt_max);
+  step[t] = dt;
+  seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
+}
+
 // Step 1, run by one whole warp: the running sums of A dt' (A2 = A log2 e: the sums are kept in
 // base 2) over a chunk's kQ positions, two a lane; the pairs' sums scanned by shuffles.
 // at[k] is the sum through position 2 lane + k, last the chunk's total.
