@@ -42,5 +42,6 @@ int main(int argc, char** argv) {
         ch10::section_trade(nb);
         ch10::section_gpu_checks(nb);
         ch10::section_benchmark(nb, official_csv);
+        ch10::section_across_shapes(nb, official_csv);
       });
 }

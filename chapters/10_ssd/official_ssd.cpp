@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <utility>
 
 namespace ch10 {
 
@@ -25,6 +26,13 @@ std::string BenchShape::label() const {
                      chunk != 256 ? fmt::format(", chunk {}", chunk) : "");
 }
 
+ProblemSpec BenchShape::problem() const {
+  ProblemSpec spec;
+  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
+  spec.D = DForm::per_head, spec.z = spec.dt_bias = spec.dt_softplus = true;
+  return spec;
+}
+
 std::vector<BenchShape> bench_shapes(bool all) {
   std::vector<BenchShape> shapes;
   for (const char* dtype : {"bf16", "fp32"}) {
@@ -34,6 +42,15 @@ std::vector<BenchShape> bench_shapes(bool all) {
     shapes.push_back({dtype, 8, 16384, 80, 64, 128, 1, 256});
     shapes.push_back({dtype, 16, 8192, 16, 64, 64, 1, 64});
   }
+  return shapes;
+}
+
+std::vector<BenchShape> grid_shapes() {
+  const std::int64_t largest = 8 * 80 * std::int64_t(16384);  // the long shape's
+  std::vector<BenchShape> shapes;
+  for (const auto& [batch, heads] : {std::pair{1, 24}, {1, 80}, {8, 24}, {4, 80}, {8, 80}, {16, 80}})
+    for (std::int64_t seqlen = 512; seqlen <= 16384; seqlen *= 2)
+      if (batch * heads * seqlen <= largest) shapes.push_back({"bf16", batch, seqlen, heads, 64, 128, 1, 256});
   return shapes;
 }
 

@@ -2,6 +2,8 @@
 // call), and the shapes chapter 10's benchmark times both on.
 #pragma once
 
+#include "ssd_problem.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,11 +22,19 @@ struct BenchShape {
   std::string key() const;
   // "bf16 (1, 2048, 80×64, 128)", with ", chunk 64" where not 256.
   std::string label() const;
+  // The call both sides time on this shape: D a head, z, dt_bias and softplus on (the Mamba2
+  // module's), no initial states or packing.
+  ProblemSpec problem() const;
 };
 
 // A 2.7B model's layer, a 130M model's, a long sequence and a small chunk, in bf16 and fp32 (the
 // shapes the chapter's goal names); without `all`, only the first in bf16.
 std::vector<BenchShape> bench_shapes(bool all);
+
+// The heat map's plane, bf16, 64 channels a head, 128 states, one group, chunks of 256: (batch,
+// heads) from (1, 24) to (16, 80) against seqlen from 512 to 16384, up to the long shape's
+// batch·heads·seqlen. Rows in order of batch·heads, columns of seqlen.
+std::vector<BenchShape> grid_shapes();
 
 struct OfficialSsdTime {
   double fwd_ms = 0, fwd_bwd_ms = 0;                  // CUDA events around the Python call

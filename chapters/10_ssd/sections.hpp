@@ -13,5 +13,7 @@ void section_trade(common::Notebook& nb);       // [3] FLOPs and bytes against t
 void section_gpu_checks(common::Notebook& nb);  // [4] the library's versions against fp64
 // [5] the versions against the official Triton kernels (official_csv: triton_bench.py ssd's, or empty)
 void section_benchmark(common::Notebook& nb, const std::string& official_csv);
+// [6] version 2 against its chunk size; version 3 against the official kernels on a grid of shapes
+void section_across_shapes(common::Notebook& nb, const std::string& official_csv);
 
 }  // namespace ch10

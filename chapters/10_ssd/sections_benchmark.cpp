@@ -59,9 +59,7 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
   const double copy_gbps = common::measure_copy_bandwidth(copy_bytes);
   std::vector<std::vector<std::string>> rows, rates;
   for (const BenchShape& shape : bench_shapes(bench)) {
-    ProblemSpec spec;
-    spec.shape = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
-    spec.D = DForm::per_head, spec.z = spec.dt_bias = spec.dt_softplus = true;
+    const ProblemSpec spec = shape.problem();
     const ssd::DataType type = shape.dtype == "bf16" ? ssd::DataType::bfloat16 : ssd::DataType::float32;
     const double v1 = time_gpu_forward(spec, type, ssd::Kernel::recurrence, shape.chunk, timer).median_ms;
     const double v2 = time_gpu_forward(spec, type, ssd::Kernel::chunked, shape.chunk, timer).median_ms;

@@ -1,0 +1,126 @@
+// Chapter 10's last section: where the chunk size and the shape move the times. Version 2's
+// forward against its chunk size (section [3]'s trade, measured), and version 3 against the
+// official Triton kernels across a grid of shapes, drawn as a heat map.
+#include "device_ssd.hpp"
+#include "official_ssd.hpp"
+#include "sections.hpp"
+#include "speed_heat_map.hpp"
+
+#include "plot.hpp"
+#include "timing.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ch10 {
+namespace {
+
+constexpr ssd::DataType kBf16 = ssd::DataType::bfloat16;
+
+std::string ms(double v) { return fmt::format("{:.3f}", v); }
+
+// Version 2's bf16 forward at chunks of 16 to 512 on a 2.7B model's layer and a 130M model's;
+// beside them, version 3 (chunks of 64) and the official kernels (chunks of 256) as points.
+void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTime>& official,
+                 common::GpuTimer& timer) {
+  const std::vector<std::int64_t> chunks = {16, 32, 64, 128, 256, 512};
+  const BenchShape shapes[] = {{"bf16", 1, 2048, 80, 64, 128, 1, 256}, {"bf16", 8, 2048, 24, 64, 128, 1, 256}};
+  const char* names[] = {"2.7B layer", "130M"};
+  common::Figure figure;
+  figure.name = "time_vs_chunk", figure.title = "bf16 forward against the chunk size";
+  figure.x_label = "chunk size (positions)", figure.y_label = "ms", figure.log_x = figure.log_y = true;
+  figure.settings = {"set xtics (16, 32, 64, 128, 256, 512)", "set key top center"};
+  std::vector<std::vector<std::string>> rows(chunks.size());
+  for (std::size_t i = 0; i < chunks.size(); ++i) rows[i] = {fmt::format("{}", chunks[i])};
+  for (int k = 0; k < 2; ++k) {
+    const ProblemSpec spec = shapes[k].problem();
+    common::Series v2{fmt::format("version 2, {}", names[k]),
+                      {},
+                      {},
+                      k ? "linespoints lw 2 pt 7 lc rgb '#1b9e77'" : "linespoints lw 2 pt 7 lc rgb '#7570b3'"};
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      const double t = time_gpu_forward(spec, kBf16, ssd::Kernel::chunked, chunks[i], timer).median_ms;
+      v2.x.push_back(double(chunks[i])), v2.y.push_back(t);
+      rows[i].push_back(ms(t));
+    }
+    figure.series.push_back(v2);
+    const double v3 = time_gpu_forward(spec, kBf16, ssd::Kernel::fused, 64, timer).median_ms;
+    figure.series.push_back({fmt::format("version 3, {}", names[k]),
+                             {64},
+                             {v3},
+                             k ? "points pt 5 ps 1.6 lc rgb '#1b9e77'" : "points pt 5 ps 1.6 lc rgb '#7570b3'"});
+    if (const auto o = official.find(shapes[k].key()); o != official.end())
+      figure.series.push_back({fmt::format("official kernels, {}", names[k]),
+                               {256},
+                               {o->second.fwd_kernels_ms},
+                               k ? "points pt 9 ps 1.8 lc rgb '#1b9e77'" : "points pt 9 ps 1.8 lc rgb '#7570b3'"});
+  }
+  nb.text(
+      "Version 2's forward, bf16, against its chunk size (the products on cuBLAS's tensor cores, the state passing "
+      "by the book's scan), on a 2.7B model's layer (1, 2048, 80×64, 128) and a 130M model's (8, 2048, 24×64, "
+      "128); timed as section [5] times. Small chunks leave the products too small to fill the tensor cores and "
+      "make more chunk states to write, pass and read back; large ones spend the quadratic form's FLOPs. The "
+      "figure adds version 3 (chunks of 64, fused) and the official kernels (chunks of 256, their own GPU time).");
+  nb.table({"chunk", "v2 2.7B layer", "v2 130M"}, rows);
+  nb.figure(figure);
+}
+
+// Version 3's forward and forward + backward on every shape of grid_shapes(), against the
+// official kernels' own GPU time; the ratios as a table and a heat map.
+void speed_grid(common::Notebook& nb, const std::map<std::string, OfficialSsdTime>& official, common::GpuTimer& timer) {
+  std::vector<GridSpeed> cells;
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchShape& shape : grid_shapes()) {
+    const ProblemSpec spec = shape.problem();
+    const double fwd = time_gpu_forward(spec, kBf16, ssd::Kernel::fused, 64, timer).median_ms;
+    const double fwd_bwd = time_gpu_forward_backward(spec, kBf16, ssd::Kernel::fused, timer).median_ms;
+    const auto o = official.find(shape.key());
+    GridSpeed cell{shape};
+    if (o != official.end())
+      cell.forward = o->second.fwd_kernels_ms / fwd, cell.forward_backward = o->second.fwd_bwd_kernels_ms / fwd_bwd;
+    const bool timed = o != official.end();
+    rows.push_back({fmt::format("({}, {}, {})", shape.batch, shape.seqlen, shape.heads), ms(fwd),
+                    timed ? ms(o->second.fwd_kernels_ms) : "-", timed ? fmt::format("{:.2f}", cell.forward) : "-",
+                    ms(fwd_bwd), timed ? ms(o->second.fwd_bwd_kernels_ms) : "-",
+                    timed ? fmt::format("{:.2f}", cell.forward_backward) : "-"});
+    cells.push_back(cell);
+  }
+  nb.text(
+      "Version 3 against the official kernels' own GPU time on a grid of shapes: bf16, 64 channels a head, 128 "
+      "states, one group, D, z, dt_bias and softplus on; (batch, seqlen, heads) as the rows say. ratio: the "
+      "official kernels' time ÷ ours, above 1 where ours is faster.");
+  nb.table({"(batch, seqlen, heads)", "v3 fwd", "off. fwd", "ratio", "v3 f+b", "off. f+b", "ratio"}, rows);
+  const auto timed = std::count_if(cells.begin(), cells.end(), [](const GridSpeed& c) { return c.forward > 0; });
+  if (timed == 0) return nb.text("No --official times for the grid: no ratios, no heat map.");
+  const auto at_least = [&](double GridSpeed::*ratio, double bound) {
+    return std::count_if(cells.begin(), cells.end(), [&](const GridSpeed& c) { return c.*ratio >= bound; });
+  };
+  nb.text(fmt::format(
+      "Of {} shapes: ours at least as fast on {} forwards and {} forwards + backwards, at least twice as fast on "
+      "{} and {}.",
+      timed, at_least(&GridSpeed::forward, 1.0), at_least(&GridSpeed::forward_backward, 1.0),
+      at_least(&GridSpeed::forward, 2.0), at_least(&GridSpeed::forward_backward, 2.0)));
+  nb.text(draw_speed_heat_map(cells, nb.out_dir(), fmt::format("{}, {}", nb.device_name(), nb.date())));
+}
+
+}  // namespace
+
+void section_across_shapes(common::Notebook& nb, const std::string& official_csv) {
+  nb.section("Across chunk sizes and shapes");
+  if (!nb.options().bench)
+    return nb.text(
+        "With --bench: version 2's time against its chunk size, and version 3 against the official "
+        "kernels on a grid of shapes (a heat map).");
+  if (!nb.gpu()) return nb.gpu_skip("the chunk sweep and the grid");
+  const auto official =
+      official_csv.empty() ? std::map<std::string, OfficialSsdTime>{} : read_official_ssd_csv(official_csv);
+  common::GpuTimer timer({3, 10, true});
+  chunk_sweep(nb, official, timer);
+  speed_grid(nb, official, timer);
+}
+
+}  // namespace ch10
