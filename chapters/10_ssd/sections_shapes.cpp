@@ -33,7 +33,9 @@ void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTi
   common::Figure figure;
   figure.name = "time_vs_chunk", figure.title = "bf16 forward against the chunk size";
   figure.x_label = "chunk size (positions)", figure.y_label = "ms", figure.log_x = figure.log_y = true;
-  figure.settings = {"set xtics (16, 32, 64, 128, 256, 512)", "set key top center"};
+  figure.settings = {"set logscale x 2", "set format x '%g'", "set xrange [12:700]", "set format y '%g'",
+                     "set xtics (16, 32, 64, 128, 256, 512)"};
+  figure.width = 900;
   std::vector<std::vector<std::string>> rows(chunks.size());
   for (std::size_t i = 0; i < chunks.size(); ++i) rows[i] = {fmt::format("{}", chunks[i])};
   for (int k = 0; k < 2; ++k) {
