@@ -135,10 +135,12 @@ void section_trade(common::Notebook& nb) {
   nb.table({"Q", "inside GFLOP", "across GFLOP", "total GFLOP", "FLOP/byte (fused)", "chunk states MB"}, rows);
   common::Figure figure;
   figure.name = "chunk_trade";
-  figure.title = "FLOPs of the chunked SSD against the chunk size (2.7B layer, L 2048)";
+  figure.title = "FLOPs of the chunked SSD against Q (2.7B layer, L 2048)";
   figure.x_label = "chunk size Q";
   figure.y_label = "GFLOP";
   figure.log_x = true;
+  figure.settings = {"set logscale x 2", "set format x '%g'", "set xrange [12:1400]",
+                     "set xtics (16, 32, 64, 128, 256, 512, 1024)", "set key inside top left"};
   figure.series = {intra, states};
   nb.figure(figure);
 }
