@@ -217,6 +217,19 @@ TEST_CASE("version 3 (fused): packed sequences' gradients match the fp64 adjoint
     }
 }
 
+TEST_CASE("the library keeps its scratch memory between calls and gives it back when asked", "[gpu]") {
+  REQUIRE_GPU();
+  // One head of a batch row of 10 chunks: version 3 cuts it into segments and takes their
+  // summaries' states from the pool; the check waits for the call before it compares.
+  const ProblemSpec spec = spec_of(1, 640, 1, 1, 16, 16);
+  check_forward(spec, ssd::DataType::bfloat16, ssd::Kernel::fused, 256, 3);
+  CHECK(ssd::cached_memory_bytes() > 0);
+  ssd::release_cached_memory();
+  CHECK(ssd::cached_memory_bytes() == 0);
+  check_forward(spec, ssd::DataType::bfloat16, ssd::Kernel::fused, 256, 3);  // takes it again
+  CHECK(ssd::cached_memory_bytes() > 0);
+}
+
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {
   // Validation reads only the sizes and which pointers are set; version 3's shared-memory check
   // asks the GPU where there is one.

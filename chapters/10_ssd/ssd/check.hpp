@@ -25,13 +25,21 @@ inline void check(cudaError_t status, const char* what, const char* file, int li
 
 namespace ssd::detail {
 
-// Scratch memory of one call, ordered on its stream: allocated where the call starts and freed
-// behind its last kernel, so that the caller keeps no workspace between calls.
+// The current device's pool of scratch memory (scratch_pool.cpp): stream-ordered like
+// cudaMallocAsync's default pool, but it keeps what it has mapped when a stream synchronizes. The
+// default pool's release threshold is 0, so it unmaps its memory at every synchronization and the
+// next call maps it again, a cost every call would pay on the host and the GPU.
+cudaMemPool_t scratch_pool();
+
+// Scratch memory of one call, ordered on its stream: taken from scratch_pool() where the call
+// starts and given back behind its last kernel, so that the caller holds no workspace between
+// calls (the pool keeps it for the next one; ssd::release_cached_memory() returns it).
 template <class T>
 class Scratch {
  public:
   Scratch(std::size_t count, cudaStream_t stream) : stream_(stream) {
-    if (count > 0) SSD_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(T), stream_));
+    if (count > 0)
+      SSD_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&data_), count * sizeof(T), scratch_pool(), stream_));
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;

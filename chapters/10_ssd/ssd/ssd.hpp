@@ -23,7 +23,8 @@
 //
 // Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
 // naming the problem, before anything is launched; validate() returns that line. Both are
-// asynchronous on `stream` and take their scratch memory from it (cudaMallocAsync).
+// asynchronous on `stream` and take their scratch memory in its order from a pool of the
+// library's, which keeps it between calls (cached_memory_bytes, release_cached_memory).
 #pragma once
 
 #include "selective_scan.hpp"
@@ -120,5 +121,10 @@ const char* name_of(Kernel kernel);
 void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
 void backward(const BackwardParams& params, cudaStream_t stream = nullptr);
 // [/snippet:api_functions]
+
+// The scratch memory the library keeps between calls, on every device it has run on, and its
+// return to the devices (after the work of every call so far; later calls take it again).
+std::size_t cached_memory_bytes();
+void release_cached_memory();
 
 }  // namespace ssd
