@@ -28,8 +28,10 @@ std::string ms(double v) { return fmt::format("{:.3f}", v); }
 void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTime>& official,
                  common::GpuTimer& timer) {
   const std::vector<std::int64_t> chunks = {16, 32, 64, 128, 256, 512};
-  const BenchShape shapes[] = {{"bf16", 1, 2048, 80, 64, 128, 1, 256}, {"bf16", 8, 2048, 24, 64, 128, 1, 256}};
+  const std::vector<BenchShape> bench = bench_shapes(true);
+  const BenchShape shapes[] = {bench[0], bench[1]};  // section [5]'s first two: bf16 2.7B layer, 130M
   const char* names[] = {"2.7B layer", "130M"};
+  const char* colours[] = {"#7570b3", "#1b9e77"};  // a shape's line and marks in one colour
   common::Figure figure;
   figure.name = "time_vs_chunk", figure.title = "bf16 forward against the chunk size";
   figure.x_label = "chunk size (positions)", figure.y_label = "ms", figure.log_x = figure.log_y = true;
@@ -43,10 +45,8 @@ void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTi
   for (std::size_t i = 0; i < chunks.size(); ++i) rows[i] = {fmt::format("{}", chunks[i])};
   for (int k = 0; k < 2; ++k) {
     const ProblemSpec spec = shapes[k].problem();
-    common::Series v2{fmt::format("version 2, {}", names[k]),
-                      {},
-                      {},
-                      k ? "linespoints lw 2 pt 7 lc rgb '#1b9e77'" : "linespoints lw 2 pt 7 lc rgb '#7570b3'"};
+    common::Series v2{
+        fmt::format("version 2, {}", names[k]), {}, {}, fmt::format("linespoints lw 2 pt 7 lc rgb '{}'", colours[k])};
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       const double t = time_gpu_forward(spec, kBf16, ssd::Kernel::chunked, chunks[i], timer).median_ms;
       v2.x.push_back(double(chunks[i])), v2.y.push_back(t);
@@ -57,12 +57,12 @@ void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTi
     figure.series.push_back({fmt::format("version 3, {}", names[k]),
                              {64},
                              {v3},
-                             k ? "points pt 5 ps 1.6 lc rgb '#1b9e77'" : "points pt 5 ps 1.6 lc rgb '#7570b3'"});
+                             fmt::format("points pt 5 ps 1.6 lc rgb '{}'", colours[k])});
     if (const auto o = official.find(shapes[k].key()); o != official.end())
       figure.series.push_back({fmt::format("official kernels, {}", names[k]),
                                {256},
                                {o->second.fwd_kernels_ms},
-                               k ? "points pt 9 ps 1.8 lc rgb '#1b9e77'" : "points pt 9 ps 1.8 lc rgb '#7570b3'"});
+                               fmt::format("points pt 9 ps 1.8 lc rgb '{}'", colours[k])});
   }
   nb.text(
       "Version 2's forward, bf16, against its chunk size (its products fp32 SGEMM on the CUDA cores, its chunk "
@@ -84,10 +84,10 @@ void speed_grid(common::Notebook& nb, const std::map<std::string, OfficialSsdTim
     const double fwd = time_gpu_forward(spec, kBf16, ssd::Kernel::fused, 64, timer).median_ms;
     const double fwd_bwd = time_gpu_forward_backward(spec, kBf16, ssd::Kernel::fused, timer).median_ms;
     const auto o = official.find(shape.key());
-    GridSpeed cell{shape};
-    if (o != official.end())
-      cell.forward = o->second.fwd_kernels_ms / fwd, cell.forward_backward = o->second.fwd_bwd_kernels_ms / fwd_bwd;
     const bool timed = o != official.end();
+    GridSpeed cell{shape};
+    if (timed)
+      cell.forward = o->second.fwd_kernels_ms / fwd, cell.forward_backward = o->second.fwd_bwd_kernels_ms / fwd_bwd;
     rows.push_back({fmt::format("({}, {}, {})", shape.batch, shape.seqlen, shape.heads), ms(fwd),
                     timed ? ms(o->second.fwd_kernels_ms) : "-", timed ? fmt::format("{:.2f}", cell.forward) : "-",
                     ms(fwd_bwd), timed ? ms(o->second.fwd_bwd_kernels_ms) : "-",
