@@ -68,6 +68,8 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
     : config_(config), max_batch_(max_batch), max_seqlen_(max_seqlen) {
   if (const std::string problem = config.validate(); !problem.empty())
     throw std::invalid_argument("GpuModel: " + problem);
+  if (config.kind == SsmKind::mamba2)
+    throw std::invalid_argument("GpuModel: the Mamba-2 model has no GPU version yet (the fp64 reference has it)");
   if (max_batch < 1 || max_seqlen < 1)
     throw std::invalid_argument("GpuModel: max_batch and max_seqlen must be at least 1");
   layout_ = parameter_layout(config);

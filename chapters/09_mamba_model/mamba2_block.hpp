@@ -10,22 +10,13 @@
 // The SSD runs in chapter 10's fp64 forms (ssd_recurrence, ssd_backward), on its time-major layout.
 #pragma once
 
+#include "mamba2_sizes.hpp"
 #include "ssd_problem.hpp"  // chapter 10's
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 namespace ch09 {
-
-struct Mamba2Sizes {
-  int d_model = 1, d_inner = 1, head_dim = 1, d_state = 1, conv_width = 1;
-  int heads() const { return d_inner / head_dim; }
-  int conv_channels() const { return d_inner + 2 * d_state; }               // x, B, C
-  int in_proj_rows() const { return 2 * d_inner + 2 * d_state + heads(); }  // z, x, B, C, dt
-  // "" when usable, else one line naming the bad size (head_dim must divide d_inner).
-  std::string validate() const;
-};
 
 // The block's parameters (row-major), or their gradients: in_proj (in_proj_rows, d_model),
 // conv_weight (conv_channels, conv_width), conv_bias (conv_channels), dt_bias, A_log and D (heads),

@@ -43,6 +43,7 @@ std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<doubl
   const ParameterLayout layout = parameter_layout(c);
   if (parameters.size() != layout.total)
     throw std::invalid_argument("recurrent_step: parameters do not fit the config");
+  if (c.kind == SsmKind::mamba2) throw std::invalid_argument("recurrent_step: no recurrent step for Mamba-2 yet");
   if (token < 0 || token >= c.vocab) throw std::invalid_argument("recurrent_step: token " + std::to_string(token));
   const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), N = std::size_t(c.d_state);
   const std::size_t R = std::size_t(c.dt_rank), W = std::size_t(c.conv_width), V = std::size_t(c.vocab);
