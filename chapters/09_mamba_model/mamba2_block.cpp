@@ -6,6 +6,8 @@
 #include "ssd_backward.hpp"   // chapter 10's
 #include "ssd_reference.hpp"  // chapter 10's
 
+#include "softplus.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -172,6 +174,50 @@ std::vector<double> mamba2_backward(const Mamba2Sizes& sizes, const Mamba2Weight
   linear_backward(w.in_proj, s.R, s.dm, {n.data(), s.dm}, {dzxbcdt.data(), s.R}, {dn.data(), s.dm}, grad.in_proj, batch,
                   L);
   return dn;
+}
+
+std::vector<double> mamba2_step(const Mamba2Sizes& sizes, const Mamba2Weights& w, const std::vector<double>& n,
+                                std::vector<double>& window, std::vector<double>& state) {
+  const Dims s(sizes, 1, 1);
+  if (n.size() != s.dm || window.size() != s.K * (s.W - 1) || state.size() != s.di * s.N)
+    throw std::invalid_argument("Mamba-2 step: n, the window or the state has the wrong size");
+  std::vector<double> zxbcdt(s.R);
+  linear(w.in_proj, s.R, s.dm, {n.data(), s.dm}, {zxbcdt.data(), s.R}, 1, 1);
+
+  // The convolution over the kept inputs and this one; then the window moves on by one input.
+  std::vector<double> xbc(s.K);
+  for (std::size_t c = 0; c < s.K; ++c) {
+    double* past = window.data() + c * (s.W - 1);
+    const double* tap = w.conv_weight + c * s.W;
+    const double input = zxbcdt[s.xbc_row() + c];
+    double sum = w.conv_bias[c] + tap[s.W - 1] * input;
+    for (std::size_t k = 0; k + 1 < s.W; ++k) sum += tap[k] * past[k];
+    for (std::size_t k = 0; k + 2 < s.W; ++k) past[k] = past[k + 1];
+    if (s.W > 1) past[s.W - 2] = input;
+    xbc[c] = ch10::silu(sum);
+  }
+
+  // The SSD's step, a head at a time: one decay for all its channels and states.
+  const double* x = xbc.data();
+  const double *B = x + s.di, *C = B + s.N;
+  std::vector<double> column(s.di), normed(s.di);
+  for (std::size_t h = 0; h < s.H; ++h) {
+    const double step = common::softplus(zxbcdt[s.dt_row() + h] + w.dt_bias[h]);
+    const double decay = std::exp(-std::exp(w.A_log[h]) * step);
+    for (std::size_t i = h * s.P; i < (h + 1) * s.P; ++i) {
+      double* S = state.data() + i * s.N;
+      double y = w.D[h] * x[i];
+      for (std::size_t k = 0; k < s.N; ++k) {
+        S[k] = decay * S[k] + step * x[i] * B[k];
+        y += C[k] * S[k];
+      }
+      column[i] = y * ch10::silu(zxbcdt[s.z_row() + i]);
+    }
+  }
+  rms_norm_forward(column, {w.norm, s.di}, normed);
+  std::vector<double> out(s.dm);
+  linear(w.out_proj, s.dm, s.di, {normed.data(), s.di}, {out.data(), s.dm}, 1, 1);
+  return out;
 }
 
 }  // namespace ch09

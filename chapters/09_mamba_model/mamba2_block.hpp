@@ -49,4 +49,10 @@ std::vector<double> mamba2_backward(const Mamba2Sizes& sizes, const Mamba2Weight
                                     const Mamba2Trace& trace, const std::vector<double>& dout,
                                     const Mamba2WeightGradients& grad, std::size_t batch, std::size_t L);
 
+// One token through the block, as generation runs it: n (d_model) to out (d_model), updating
+// `window`, the convolution's last conv_width − 1 inputs (conv_channels, conv_width − 1; oldest
+// first), and `state`, the SSD's (d_inner, d_state): what mamba2_forward gives at every position.
+std::vector<double> mamba2_step(const Mamba2Sizes& sizes, const Mamba2Weights& w, const std::vector<double>& n,
+                                std::vector<double>& window, std::vector<double>& state);
+
 }  // namespace ch09
