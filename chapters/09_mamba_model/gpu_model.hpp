@@ -14,12 +14,14 @@
 
 #include "device_buffer.hpp"
 #include "gpu_cross_entropy.hpp"
+#include "gpu_mamba2_layer.hpp"
 #include "model_config.hpp"
 #include "selective_scan.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <vector>
 
 namespace ch09 {
@@ -115,6 +117,8 @@ class GpuModel {
       weight_scratch_, ones_;
   Buffer<unsigned char> scan_workspace_;
   Buffer<float> last_states_;  // (layers, batch, d_inner, N), with keep_last_states
+  // A Mamba-2 model's layers, each with its own activations (the Mamba layer's buffers above stay empty).
+  std::vector<std::unique_ptr<GpuMamba2Layer>> mamba2_layers_;
 };
 
 }  // namespace ch09

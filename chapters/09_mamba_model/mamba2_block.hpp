@@ -18,16 +18,6 @@
 
 namespace ch09 {
 
-// The block's parameters (row-major), or their gradients: in_proj (in_proj_rows, d_model),
-// conv_weight (conv_channels, conv_width), conv_bias (conv_channels), dt_bias, A_log and D (heads),
-// norm (d_inner), out_proj (d_model, d_inner).
-template <class T>
-struct Mamba2Blocks {
-  T *in_proj, *conv_weight, *conv_bias, *dt_bias, *A_log, *D, *norm, *out_proj;
-};
-using Mamba2Weights = Mamba2Blocks<const double>;
-using Mamba2WeightGradients = Mamba2Blocks<double>;
-
 // What the forward computed, kept for the backward and the checks.
 struct Mamba2Trace {
   std::vector<double> zxbcdt;  // in_proj · n (batch, in_proj_rows, L)

@@ -82,6 +82,13 @@ struct ParameterLayout {
 
 ParameterLayout parameter_layout(const ModelConfig& config);
 
+// A Mamba-2 layer's blocks in a flat array of parameters or of their gradients.
+template <class T>
+Mamba2Blocks<T> mamba2_blocks(T* flat, const LayerOffsets& o) {
+  return {flat + o.in_proj, flat + o.conv_weight, flat + o.conv_bias, flat + o.dt_bias,
+          flat + o.A_log,   flat + o.D,           flat + o.gate_norm, flat + o.out_proj};
+}
+
 // The same layout as a list, in memory order: each block the model kind has, with a name such
 // as "layer 1 x_proj" (layer -1 for the embedding and the final norm). `decays` marks the
 // blocks AdamW's weight decay applies to: the matrices (embedding, in_proj, conv_weight, x_proj,

@@ -62,10 +62,7 @@ std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<doubl
     const LayerOffsets& o = layout.layers[l];
     rms_norm_forward(r, {P + o.norm, dm}, n);
     if (c.kind == SsmKind::mamba2) {  // the whole block's step (mamba2_block.hpp)
-      const std::vector<double> out = mamba2_step(c.mamba2(),
-                                                  {P + o.in_proj, P + o.conv_weight, P + o.conv_bias, P + o.dt_bias,
-                                                   P + o.A_log, P + o.D, P + o.gate_norm, P + o.out_proj},
-                                                  n, state.conv[l], state.ssm[l]);
+      const std::vector<double> out = mamba2_step(c.mamba2(), mamba2_blocks(P, o), n, state.conv[l], state.ssm[l]);
       for (std::size_t i = 0; i < dm; ++i) r[i] += out[i];
       continue;
     }

@@ -73,13 +73,6 @@ RealScanGradients scan_gradients(const ch08::Problem& p, const std::vector<doubl
           real(c.dB),      real(c.dC),          std::move(c.dD), std::move(c.ddelta_bias)};
 }
 
-// A Mamba-2 layer's blocks in the flat array (parameters or their gradients).
-template <class T>
-Mamba2Blocks<T> mamba2_weights(T* flat, const LayerOffsets& o) {
-  return {flat + o.in_proj, flat + o.conv_weight, flat + o.conv_bias, flat + o.dt_bias,
-          flat + o.A_log,   flat + o.D,           flat + o.gate_norm, flat + o.out_proj};
-}
-
 void check_inputs(const ModelConfig& config, const std::vector<double>& parameters, const Batch& batch) {
   const std::string problem = config.validate();
   if (!problem.empty()) throw std::invalid_argument("ch09 model: " + problem);
@@ -127,7 +120,7 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
     tr.residual = r;
     norm_columns(r, P + o.norm, s.batch, s.dm, s.L, tr.normed, tr.inv_rms);
     if (config.kind == SsmKind::mamba2) {
-      tr.mamba2 = mamba2_forward(config.mamba2(), mamba2_weights(P, o), tr.normed, s.batch, s.L);
+      tr.mamba2 = mamba2_forward(config.mamba2(), mamba2_blocks(P, o), tr.normed, s.batch, s.L);
       for (std::size_t i = 0; i < r.size(); ++i) r[i] += tr.mamba2.out[i];
       f.layers.push_back(std::move(tr));
       continue;
@@ -269,8 +262,8 @@ std::vector<double> model_backward(const ModelConfig& config, const std::vector<
     const LayerOffsets& o = layout.layers[l];
     const LayerTrace& tr = f.layers[l];
     if (config.kind == SsmKind::mamba2) {  // the block's input is the normed residual
-      const std::vector<double> dn = mamba2_backward(config.mamba2(), mamba2_weights(P, o), tr.normed, tr.mamba2, dr,
-                                                     mamba2_weights(G, o), s.batch, s.L);
+      const std::vector<double> dn = mamba2_backward(config.mamba2(), mamba2_blocks(P, o), tr.normed, tr.mamba2, dr,
+                                                     mamba2_blocks(G, o), s.batch, s.L);
       norm_columns_backward(tr.residual, P + o.norm, tr.inv_rms, dn, s.batch, s.dm, s.L, dr, G + o.norm);
       continue;
     }
