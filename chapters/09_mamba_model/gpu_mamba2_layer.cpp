@@ -5,7 +5,8 @@
 #include "gpu_mamba2_ops.hpp"
 #include "gpu_rms_norm.hpp"
 #include "gpu_ssm_parameters.hpp"
-#include "ssd.hpp"  // chapter 10's library
+#include "selective_scan.hpp"  // chapter 08's, which version 1 of chapter 10's library runs
+#include "ssd.hpp"             // chapter 10's library
 
 #include <cstddef>
 
@@ -17,7 +18,7 @@ std::size_t floats(int batch, int rows, int seqlen) { return std::size_t(batch) 
 // Floats per position the layer keeps (forward) and reuses (backward); see the constructor.
 double forward_floats(const Mamba2Sizes& s) {
   const double E = s.d_inner, N = s.d_state, H = s.heads(), K = s.conv_channels(), R = s.in_proj_rows();
-  return R + 2 * K + 4 * E + 1 + (E + 2 * N + H + E);
+  return R + 2 * K + 3 * E + 1 + (E + 2 * N + H + E);
 }
 double backward_floats(const Mamba2Sizes& s) {
   const double E = s.d_inner, N = s.d_state, H = s.heads(), K = s.conv_channels(), R = s.in_proj_rows();
@@ -59,6 +60,16 @@ GpuMamba2Layer::GpuMamba2Layer(const Mamba2Sizes& sizes, int conv_width, int max
 
 double GpuMamba2Layer::device_bytes(const Mamba2Sizes& s, int max_batch, int max_seqlen) {
   return 4.0 * (double(max_batch) * double(max_seqlen) * (forward_floats(s) + backward_floats(s)) + 2.0 * s.heads());
+}
+
+double GpuMamba2Layer::ssd_scratch_bytes(const Mamba2Sizes& s, int max_batch, int max_seqlen) {
+  // Version 1 in fp32 lays the call out as chapter 08's: x, Δ, y and their gradients (6 E), B, C and
+  // theirs (4 N) and dt' by head (H) a position, A and its gradient per channel and state, and
+  // chapter 08's chunk states; its backward's own workspace is small beside them.
+  const double E = s.d_inner, N = s.d_state, H = s.heads();
+  const double chunk_states =
+      double(selective_scan::chunk_states_floats({max_batch, s.d_inner, max_seqlen, s.d_state, 1}, /*complex=*/false));
+  return 4.0 * (double(max_batch) * double(max_seqlen) * (6 * E + 4 * N + H) + 2 * E * N + chunk_states);
 }
 
 void GpuMamba2Layer::poison() {

@@ -14,8 +14,10 @@ namespace ch09 {
 class GpuMamba2Layer {
  public:
   GpuMamba2Layer(const Mamba2Sizes& sizes, int conv_width, int max_batch, int max_seqlen);
-  // The device memory the layer's buffers take.
+  // The device memory the layer's buffers take, and about what chapter 10's library takes for one
+  // layer's call at a time (its scratch, taken and given back within the call).
   static double device_bytes(const Mamba2Sizes& sizes, int max_batch, int max_seqlen);
+  static double ssd_scratch_bytes(const Mamba2Sizes& sizes, int max_batch, int max_seqlen);
 
   // From n (batch, d_model, seqlen), the normed residual: adds the block's output to r_out (which
   // holds the residual already), keeping what the backward needs.

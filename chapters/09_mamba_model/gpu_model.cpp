@@ -84,6 +84,12 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
     throw std::invalid_argument("GpuModel: " + problem);
   if (max_batch < 1 || max_seqlen < 1)
     throw std::invalid_argument("GpuModel: max_batch and max_seqlen must be at least 1");
+  // The Mamba-2 layer's SSD backward in fp32 is chapter 10's version 1 (chapter 08's scan), which
+  // takes at most 256 states.
+  if (config.kind == SsmKind::mamba2 && config.d_state > selective_scan::kMaxStates)
+    throw std::invalid_argument("GpuModel: the Mamba-2 model's SSD takes at most " +
+                                std::to_string(selective_scan::kMaxStates) + " states, not " +
+                                std::to_string(config.d_state));
   layout_ = parameter_layout(config);
   const int Bm = max_batch, Lm = max_seqlen, D = config.d_model, E = config.d_inner(), N = config.d_state;
   const int layers = config.layers, XR = config.x_proj_rows(), V = config.vocab;
@@ -171,7 +177,8 @@ double GpuModel::device_bytes(const ModelConfig& c, int max_batch, int max_seqle
     const double weight_scratch = max_batch * std::max(double(c.mamba2().in_proj_rows()) * D, V * D);
     const double parameters = 5.0 * double(parameter_layout(c).total);
     return 4.0 * (positions * shared + weight_scratch + parameters) +
-           layers * GpuMamba2Layer::device_bytes(c.mamba2(), max_batch, max_seqlen);
+           layers * GpuMamba2Layer::device_bytes(c.mamba2(), max_batch, max_seqlen) +
+           GpuMamba2Layer::ssd_scratch_bytes(c.mamba2(), max_batch, max_seqlen);
   }
   // Floats per position, as the constructor allocates them: the forward's activations (residual,
   // normed, rstd, xz, xc, xs, y, out_z, Δ and x_proj's output or the LTI's zero Δ; final norm,

@@ -32,8 +32,9 @@ class GpuModel {
  public:
   // Buffers are sized for at most max_batch sequences of at most max_seqlen tokens.
   GpuModel(const ModelConfig& config, int max_batch, int max_seqlen);
-  // The device memory those buffers take (the scan's small workspace aside), to check before
-  // building one: the activations grow with max_batch × max_seqlen.
+  // The device memory those buffers take (the Mamba layer's scan's small workspace aside; the
+  // Mamba-2 layer's SSD scratch counted), to check before building one: the activations grow with
+  // max_batch × max_seqlen.
   static double device_bytes(const ModelConfig& config, int max_batch, int max_seqlen);
   ~GpuModel();
   GpuModel(const GpuModel&) = delete;

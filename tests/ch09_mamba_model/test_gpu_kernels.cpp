@@ -234,11 +234,13 @@ TEST_CASE("GPU AdamW matches cpu_training's step, clipping and weight decay incl
 TEST_CASE("GPU transposes between channels-first rows and chapter 10's time-major layout, and the Mamba-2 gate",
           "[gpu]") {
   REQUIRE_GPU();
-  // Rows [2, 9) of a (batch, 11, seqlen) tensor, as the Mamba-2 layer takes x, B, C or dt out of
-  // in_proj's output; sizes that leave every tile partly empty.
-  for (const auto& [batch, seqlen] : {std::tuple{3, 37}, std::tuple{1, 1}, std::tuple{2, 300}}) {
-    INFO("batch " << batch << ", seqlen " << seqlen);
-    const int all_rows = 11, first = 2, rows = 7;
+  // A run of rows of a (batch, all_rows, seqlen) tensor, as the Mamba-2 layer takes x, B, C or dt
+  // out of in_proj's output: sizes that leave tiles partly empty, and more than one tile of rows.
+  for (const auto& [batch, seqlen, all_rows, first, rows] :
+       {std::tuple{3, 37, 11, 2, 7}, std::tuple{1, 1, 11, 2, 7}, std::tuple{2, 300, 11, 2, 7},
+        std::tuple{2, 37, 75, 3, 70}}) {
+    INFO("batch " << batch << ", seqlen " << seqlen << ", rows [" << first << ", " << first + rows << ") of "
+                  << all_rows);
     const std::size_t n = std::size_t(batch) * all_rows * seqlen, m = std::size_t(batch) * rows * seqlen;
     const std::vector<double> in = random_values(n, 5), back = random_values(m, 6), base = random_values(n, 7);
     std::vector<double> time_major(m), restored = base, added = base;
@@ -262,21 +264,27 @@ TEST_CASE("GPU transposes between channels-first rows and chapter 10's time-majo
     CHECK_CLOSE("back to rows (the other rows untouched)", common::compare(download(d_restored), restored, kFp32));
     CHECK_CLOSE("back to rows, added", common::compare(download(d_added), added, kFp32));
 
-    // The gate on rows [0, 7) of the same tensor as z.
+    // The gate: z is rows [first, first + rows) of `in`; dz goes to rows [1, 1 + rows) of a
+    // tensor of rows + 3 rows, so that z's and dz's strides and offsets differ.
+    const int dz_rows = rows + 3, dz_first = 1;
     const std::vector<double> y = random_values(m, 8), dg = random_values(m, 9);
-    std::vector<double> g(m), dy(m), dz(n, 0.0);
+    std::vector<double> g(m), dy(m), dz(std::size_t(batch) * dz_rows * seqlen, 0.0);
     for (int b = 0; b < batch; ++b)
-      for (std::size_t i = 0; i < std::size_t(rows) * seqlen; ++i) {
-        const std::size_t e = std::size_t(b) * rows * seqlen + i, ze = std::size_t(b) * all_rows * seqlen + i;
-        g[e] = y[e] * silu(in[ze]);
-        dy[e] = dg[e] * silu(in[ze]);
-        dz[ze] = dg[e] * y[e] * silu_derivative(in[ze]);
-      }
-    DeviceBuffer<float> d_y = upload(y), d_dg = upload(dg), d_g = poisoned(m), d_dy = poisoned(m), d_dz = poisoned(n);
+      for (int r = 0; r < rows; ++r)
+        for (int t = 0; t < seqlen; ++t) {
+          const std::size_t e = (std::size_t(b) * rows + r) * seqlen + t;
+          const double z = in[(std::size_t(b) * all_rows + first + r) * seqlen + t];
+          g[e] = y[e] * silu(z);
+          dy[e] = dg[e] * silu(z);
+          dz[(std::size_t(b) * dz_rows + dz_first + r) * seqlen + t] = dg[e] * y[e] * silu_derivative(z);
+        }
+    DeviceBuffer<float> d_y = upload(y), d_dg = upload(dg), d_g = poisoned(m), d_dy = poisoned(m),
+                        d_dz = poisoned(dz.size());
     CUDA_CHECK(cudaMemset(d_dz.data(), 0, d_dz.bytes()));  // rows the gate does not reach stay 0
-    ch09::gpu::gate_forward(d_y.data(), d_in.data(), stride, d_g.data(), batch, rows, seqlen);
-    ch09::gpu::gate_backward(d_dg.data(), d_y.data(), d_in.data(), stride, d_dy.data(), d_dz.data(), stride, batch,
-                             rows, seqlen);
+    ch09::gpu::gate_forward(d_y.data(), d_in.data() + first * seqlen, stride, d_g.data(), batch, rows, seqlen);
+    ch09::gpu::gate_backward(d_dg.data(), d_y.data(), d_in.data() + first * seqlen, stride, d_dy.data(),
+                             d_dz.data() + dz_first * seqlen, static_cast<long long>(dz_rows) * seqlen, batch, rows,
+                             seqlen);
     CHECK_CLOSE("gate", common::compare(download(d_g), g, kFp32));
     CHECK_CLOSE("gate's dy", common::compare(download(d_dy), dy, kFp32));
     CHECK_CLOSE("gate's dz", common::compare(download(d_dz), dz, kFp32));
