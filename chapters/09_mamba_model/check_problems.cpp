@@ -13,6 +13,7 @@ ModelConfig tiny_config(SsmKind kind) {
   c.expand = 2;
   c.conv_width = 4;
   c.dt_rank = 2;
+  c.head_dim = 5;  // Mamba-2: two heads of the 10 inner channels
   c.kind = kind;
   return c;
 }

@@ -27,6 +27,8 @@ constexpr std::size_t kCublasWorkspaceBytes = std::size_t(32) << 20;
 
 GpuInference::GpuInference(GpuModel& model, int sequences) : model_(model), sequences_(sequences) {
   if (sequences < 1) throw std::invalid_argument("GpuInference: at least one sequence");
+  if (model.config().kind == SsmKind::mamba2)
+    throw std::invalid_argument("GpuInference: no recurrent step on the GPU for Mamba-2 yet (recurrent_step has one)");
   const ModelConfig& c = model.config();
   const int S = sequences, E = c.d_inner();
   conv_state_ = common::DeviceBuffer<float>(count(S, c.layers * E * (c.conv_width - 1)));

@@ -49,6 +49,20 @@ GpuModel::Pointers GpuModel::pointers(int l) const {
   const std::size_t slot_D = sequence_floats(Bm, D, Lm), slot_E = sequence_floats(Bm, E, Lm);
   auto at = [](const Buffer<float>& buffer, std::size_t offset) { return const_cast<float*>(buffer.data()) + offset; };
   const bool selective = config_.kind == SsmKind::selective;
+  if (config_.kind == SsmKind::mamba2)  // the block's own activations live in its GpuMamba2Layer
+    return {at(residual_, l * slot_D),
+            at(residual_, (l + 1) * slot_D),
+            at(normed_, l * slot_D),
+            at(rstd_, l * sequence_floats(Bm, 1, Lm)),
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr};
   return {at(residual_, l * slot_D),
           at(residual_, (l + 1) * slot_D),
           at(normed_, l * slot_D),
@@ -70,10 +84,16 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
     throw std::invalid_argument("GpuModel: " + problem);
   if (max_batch < 1 || max_seqlen < 1)
     throw std::invalid_argument("GpuModel: max_batch and max_seqlen must be at least 1");
+  // The Mamba-2 layer's SSD backward in fp32 is chapter 10's version 1 (chapter 08's scan), which
+  // takes at most 256 states.
+  if (config.kind == SsmKind::mamba2 && config.d_state > selective_scan::kMaxStates)
+    throw std::invalid_argument("GpuModel: the Mamba-2 model's SSD takes at most " +
+                                std::to_string(selective_scan::kMaxStates) + " states, not " +
+                                std::to_string(config.d_state));
   layout_ = parameter_layout(config);
   const int Bm = max_batch, Lm = max_seqlen, D = config.d_model, E = config.d_inner(), N = config.d_state;
   const int layers = config.layers, XR = config.x_proj_rows(), V = config.vocab;
-  const bool selective = config.kind == SsmKind::selective;
+  const bool selective = config.kind == SsmKind::selective, mamba2 = config.kind == SsmKind::mamba2;
   const std::size_t slot_D = sequence_floats(Bm, D, Lm), slot_E = sequence_floats(Bm, E, Lm);
 
   parameters_ = Buffer<float>(layout_.total);
@@ -89,6 +109,28 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   residual_ = Buffer<float>((layers + 1) * slot_D);
   normed_ = Buffer<float>(layers * slot_D);
   rstd_ = Buffer<float>((layers + 1) * sequence_floats(Bm, 1, Lm));
+  final_normed_ = Buffer<float>(slot_D);
+  logits_ = Buffer<float>(sequence_floats(Bm, V, Lm));
+  position_loss_ = Buffer<float>(sequence_floats(Bm, 1, Lm));
+  logsumexp_ = Buffer<float>(sequence_floats(Bm, 1, Lm));
+  position_correct_ = Buffer<int>(sequence_floats(Bm, 1, Lm));
+  metrics_ = Buffer<gpu::LossMetrics>(1);
+  dlogits_ = Buffer<float>(sequence_floats(Bm, V, Lm));
+  d_model_scratch_ = Buffer<float>(slot_D);
+  d_residual_ = Buffer<float>(slot_D);
+  const std::vector<float> ones(Bm, 1.0f);
+  ones_ = Buffer<float>(std::span<const float>(ones));
+  // The padding between parameter blocks has no gradient: zero once, never written again.
+  CUDA_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
+  if (mamba2) {
+    for (int l = 0; l < layers; ++l)
+      mamba2_layers_.push_back(std::make_unique<GpuMamba2Layer>(config.mamba2(), config.conv_width, Bm, Lm));
+    // The largest weight of a linear map: in_proj (in_proj_rows, D), out_proj (D, E), the head (V, D).
+    weight_scratch_ = Buffer<float>(
+        Bm * std::max(static_cast<std::size_t>(config.mamba2().in_proj_rows()) * D, static_cast<std::size_t>(V) * D));
+    CUBLAS_CHECK(cublasCreate(&cublas_));  // last: nothing after it throws, so the destructor frees it
+    return;
+  }
   xz_ = Buffer<float>(layers * 2 * slot_E);
   xc_ = Buffer<float>(layers * slot_E);
   xs_ = Buffer<float>(layers * slot_E);
@@ -104,16 +146,6 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   y_ = Buffer<float>(layers * slot_E);
   out_z_ = Buffer<float>(layers * slot_E);
   chunk_states_ = Buffer<float>(layers * chunk_floats(config, Bm, Lm));
-  final_normed_ = Buffer<float>(slot_D);
-  logits_ = Buffer<float>(sequence_floats(Bm, V, Lm));
-  position_loss_ = Buffer<float>(sequence_floats(Bm, 1, Lm));
-  logsumexp_ = Buffer<float>(sequence_floats(Bm, 1, Lm));
-  position_correct_ = Buffer<int>(sequence_floats(Bm, 1, Lm));
-  metrics_ = Buffer<gpu::LossMetrics>(1);
-
-  dlogits_ = Buffer<float>(sequence_floats(Bm, V, Lm));
-  d_model_scratch_ = Buffer<float>(slot_D);
-  d_residual_ = Buffer<float>(slot_D);
   d_out_z_ = Buffer<float>(slot_E);
   d_xs_ = Buffer<float>(slot_E);
   d_delta_ = Buffer<float>(slot_E);
@@ -129,20 +161,25 @@ GpuModel::GpuModel(const ModelConfig& config, int max_batch, int max_seqlen)
   const std::size_t largest_weight = std::max(
       {2 * static_cast<std::size_t>(E) * D, static_cast<std::size_t>(XR) * E, static_cast<std::size_t>(V) * D});
   weight_scratch_ = Buffer<float>(Bm * largest_weight);
-  const std::vector<float> ones(Bm, 1.0f);
-  ones_ = Buffer<float>(std::span<const float>(ones));
 
   const selective_scan::BackwardParams largest = scan_params(0, Bm, Lm);
   scan_workspace_ = Buffer<unsigned char>(selective_scan::backward_workspace_bytes(largest));
-
-  // The padding between parameter blocks has no gradient: zero once, never written again.
-  CUDA_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
   CUBLAS_CHECK(cublasCreate(&cublas_));
 }
 
 double GpuModel::device_bytes(const ModelConfig& c, int max_batch, int max_seqlen) {
   const double D = c.d_model, E = c.d_inner(), N = c.d_state, XR = c.x_proj_rows(), V = c.vocab, layers = c.layers;
   const bool selective = c.kind == SsmKind::selective;
+  if (c.kind == SsmKind::mamba2) {
+    // The residual stream, its norms and the head as below, and each layer's own buffers.
+    const double positions = double(max_batch) * double(max_seqlen);
+    const double shared = (layers + 1) * (D + 1) + layers * D + D + V + 5 + V + 2 * D;
+    const double weight_scratch = max_batch * std::max(double(c.mamba2().in_proj_rows()) * D, V * D);
+    const double parameters = 5.0 * double(parameter_layout(c).total);
+    return 4.0 * (positions * shared + weight_scratch + parameters) +
+           layers * GpuMamba2Layer::device_bytes(c.mamba2(), max_batch, max_seqlen) +
+           GpuMamba2Layer::ssd_scratch_bytes(c.mamba2(), max_batch, max_seqlen);
+  }
   // Floats per position, as the constructor allocates them: the forward's activations (residual,
   // normed, rstd, xz, xc, xs, y, out_z, Δ and x_proj's output or the LTI's zero Δ; final norm,
   // logits, loss, tokens) and the backward's scratch (dlogits, two D-sized, d_xz and four
@@ -189,6 +226,7 @@ void GpuModel::poison_outputs() {
                                 &dA_,
                                 &weight_scratch_})
     buffer->poison();
+  for (const auto& layer : mamba2_layers_) layer->poison();
   for (const ParameterBlock& block : parameter_blocks(config_))
     CUDA_CHECK(cudaMemset(gradients_.data() + block.offset, 0xFF, block.count * sizeof(float)));
   metrics_.poison();
@@ -304,6 +342,11 @@ void GpuModel::run_forward() {
     const Pointers p = pointers(l);
     const LayerOffsets& o = layout_.layers[l];
     gpu::rms_norm_forward(p.r_in, w + o.norm, p.normed, p.rstd, B, D, L);
+    if (config_.kind == SsmKind::mamba2) {  // r_out = r_in + the block's output
+      CUDA_CHECK(cudaMemcpyAsync(p.r_out, p.r_in, B * seq_D * sizeof(float), cudaMemcpyDeviceToDevice));
+      mamba2_layers_[l]->forward(linear, mamba2_blocks(w, o), p.normed, p.r_out, B, L);
+      continue;
+    }
     linear.forward(w + o.in_proj, 2 * E, D, {p.normed, seq_D}, {p.xz, 2 * seq_E}, B, L);
     gpu::conv1d_silu_forward(p.xz, 2 * seq_E, w + o.conv_weight, w + o.conv_bias, p.xc, p.xs, B, E, L,
                              config_.conv_width);
@@ -356,6 +399,13 @@ void GpuModel::backward() {
     // d_residual_ holds dLoss/dr_out of this layer, which is also the gradient of the block's output.
     const Pointers p = pointers(l);
     const LayerOffsets& o = layout_.layers[l];
+    if (config_.kind == SsmKind::mamba2) {  // the block back to its normed input, then the norm
+      mamba2_layers_[l]->backward(linear, mamba2_blocks(w, o), mamba2_blocks(g, o), p.normed, d_residual_.data(),
+                                  d_model_scratch_.data(), scratch, ones, B, L);
+      gpu::rms_norm_backward(d_model_scratch_.data(), p.r_in, p.rstd, w + o.norm, d_residual_.data(), true, g + o.norm,
+                             B, D, L);
+      continue;
+    }
     linear.backward_weight({d_residual_.data(), seq_D}, {p.out_z, seq_E}, g + o.out_proj, D, E, B, L, scratch, ones);
     linear.backward_input(w + o.out_proj, D, E, {d_residual_.data(), seq_D}, {d_out_z_.data(), seq_E}, B, L);
 
@@ -403,6 +453,8 @@ float GpuModel::gradient_norm() const { return gradient_norm_.download()[0]; }
 gpu::LossMetrics GpuModel::metrics() const { return metrics_.download()[0]; }
 
 void GpuModel::keep_last_states(bool keep) {
+  if (keep && config_.kind == SsmKind::mamba2)
+    throw std::logic_error("GpuModel::keep_last_states: no recurrent inference on the GPU for Mamba-2 yet");
   keep_last_states_ = keep;
   if (keep && last_states_.size() == 0)
     last_states_ =
@@ -441,6 +493,8 @@ std::vector<float> GpuModel::download_logits() const {
 
 std::vector<float> GpuModel::download_delta(int layer) const {
   if (layer < 0 || layer >= config_.layers) throw std::out_of_range("GpuModel::download_delta: no such layer");
+  if (config_.kind == SsmKind::mamba2)
+    throw std::logic_error("GpuModel::download_delta: a Mamba-2 layer's step sizes are one a head (not kept)");
   const int E = config_.d_inner();
   const std::vector<float> parameters = parameters_.download();
   const float* dt_bias = parameters.data() + layout_.layers[layer].dt_bias;

@@ -14,12 +14,14 @@
 
 #include "device_buffer.hpp"
 #include "gpu_cross_entropy.hpp"
+#include "gpu_mamba2_layer.hpp"
 #include "model_config.hpp"
 #include "selective_scan.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <vector>
 
 namespace ch09 {
@@ -30,8 +32,9 @@ class GpuModel {
  public:
   // Buffers are sized for at most max_batch sequences of at most max_seqlen tokens.
   GpuModel(const ModelConfig& config, int max_batch, int max_seqlen);
-  // The device memory those buffers take (the scan's small workspace aside), to check before
-  // building one: the activations grow with max_batch × max_seqlen.
+  // The device memory those buffers take (the Mamba layer's scan's small workspace aside; the
+  // Mamba-2 layer's SSD scratch counted), to check before building one: the activations grow with
+  // max_batch × max_seqlen.
   static double device_bytes(const ModelConfig& config, int max_batch, int max_seqlen);
   ~GpuModel();
   GpuModel(const GpuModel&) = delete;
@@ -115,6 +118,8 @@ class GpuModel {
       weight_scratch_, ones_;
   Buffer<unsigned char> scan_workspace_;
   Buffer<float> last_states_;  // (layers, batch, d_inner, N), with keep_last_states
+  // A Mamba-2 model's layers, each with its own activations (the Mamba layer's buffers above stay empty).
+  std::vector<std::unique_ptr<GpuMamba2Layer>> mamba2_layers_;
 };
 
 }  // namespace ch09

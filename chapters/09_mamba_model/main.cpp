@@ -84,5 +84,6 @@ int main(int argc, char** argv) {
         ch09::section_inference(nb, o, trained);
         ch09::section_weights_file(nb, o, trained);
         ch09::section_curriculum(nb);
+        ch09::section_mamba2(nb, o, trained);
       });
 }

@@ -6,12 +6,21 @@
 
 namespace ch09 {
 
-std::string to_string(SsmKind kind) { return kind == SsmKind::selective ? "selective" : "LTI"; }
+std::string to_string(SsmKind kind) {
+  switch (kind) {
+    case SsmKind::selective: return "selective";
+    case SsmKind::lti: return "LTI";
+    case SsmKind::mamba2: return "Mamba-2";
+  }
+  return "unknown";
+}
 
 std::string to_string(const ModelConfig& c) {
   return to_string(c.kind) + ": vocab " + std::to_string(c.vocab) + ", d_model " + std::to_string(c.d_model) +
          ", layers " + std::to_string(c.layers) + ", N " + std::to_string(c.d_state) + ", expand " +
-         std::to_string(c.expand) + ", conv " + std::to_string(c.conv_width) + ", dt_rank " + std::to_string(c.dt_rank);
+         std::to_string(c.expand) + ", conv " + std::to_string(c.conv_width) +
+         (c.kind == SsmKind::mamba2 ? ", head_dim " + std::to_string(c.head_dim)
+                                    : ", dt_rank " + std::to_string(c.dt_rank));
 }
 
 std::string ModelConfig::validate() const {
@@ -22,7 +31,8 @@ std::string ModelConfig::validate() const {
   for (const std::string& problem :
        {at_least(vocab, 2, "vocab"), at_least(d_model, 1, "d_model"), at_least(layers, 1, "layers"),
         at_least(d_state, 1, "d_state"), at_least(expand, 1, "expand"), at_least(conv_width, 1, "conv_width"),
-        kind == SsmKind::selective ? at_least(dt_rank, 1, "dt_rank") : std::string()})
+        kind == SsmKind::selective ? at_least(dt_rank, 1, "dt_rank") : std::string(),
+        kind == SsmKind::mamba2 ? mamba2().validate() : std::string()})
     if (!problem.empty()) return problem;
   return "";
 }
@@ -36,9 +46,50 @@ std::size_t aligned(std::size_t offset) { return (offset + 3) / 4 * 4; }
 
 }  // namespace
 
+namespace {
+
+// Each layer's blocks in memory order, with their sizes for the config's kind (0: the kind has no
+// such block); parameter_layout places them, parameter_blocks names them.
+struct LayerBlock {
+  const char* name;
+  std::size_t LayerOffsets::*offset;
+  std::size_t count;
+  bool decays;
+};
+std::vector<LayerBlock> layer_blocks(const ModelConfig& c) {
+  const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), n = std::size_t(c.d_state),
+                    W = std::size_t(c.conv_width);
+  const bool selective = c.kind == SsmKind::selective, lti = c.kind == SsmKind::lti;
+  if (c.kind == SsmKind::mamba2) {
+    const Mamba2Sizes m = c.mamba2();
+    const std::size_t heads = std::size_t(m.heads()), K = std::size_t(m.conv_channels());
+    return {{"norm", &LayerOffsets::norm, dm, false},
+            {"in_proj", &LayerOffsets::in_proj, std::size_t(m.in_proj_rows()) * dm, true},
+            {"conv_weight", &LayerOffsets::conv_weight, K * W, true},
+            {"conv_bias", &LayerOffsets::conv_bias, K, false},
+            {"dt_bias", &LayerOffsets::dt_bias, heads, false},
+            {"A_log", &LayerOffsets::A_log, heads, false},
+            {"D", &LayerOffsets::D, heads, false},
+            {"gate_norm", &LayerOffsets::gate_norm, di, false},
+            {"out_proj", &LayerOffsets::out_proj, dm * di, true}};
+  }
+  return {{"norm", &LayerOffsets::norm, dm, false},
+          {"in_proj", &LayerOffsets::in_proj, 2 * di * dm, true},
+          {"conv_weight", &LayerOffsets::conv_weight, di * W, true},
+          {"conv_bias", &LayerOffsets::conv_bias, di, false},
+          {"x_proj", &LayerOffsets::x_proj, selective ? std::size_t(c.x_proj_rows()) * di : 0, true},
+          {"dt_proj", &LayerOffsets::dt_proj, selective ? di * std::size_t(c.dt_rank) : 0, true},
+          {"dt_bias", &LayerOffsets::dt_bias, di, false},
+          {"A_log", &LayerOffsets::A_log, di * n, false},
+          {"D", &LayerOffsets::D, di, false},
+          {"B", &LayerOffsets::B, lti ? di * n : 0, false},
+          {"C", &LayerOffsets::C, lti ? di * n : 0, false},
+          {"out_proj", &LayerOffsets::out_proj, dm * di, true}};
+}
+
+}  // namespace
+
 ParameterLayout parameter_layout(const ModelConfig& c) {
-  const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), n = std::size_t(c.d_state);
-  const bool selective = c.kind == SsmKind::selective;
   ParameterLayout layout;
   std::size_t next = 0;
   auto take = [&next](std::size_t count) {
@@ -46,54 +97,30 @@ ParameterLayout parameter_layout(const ModelConfig& c) {
     next = aligned(next + count);
     return offset;
   };
-  layout.embedding = take(std::size_t(c.vocab) * dm);
+  layout.embedding = take(std::size_t(c.vocab) * std::size_t(c.d_model));
   for (int l = 0; l < c.layers; ++l) {
-    LayerOffsets o;
-    o.norm = take(dm);
-    o.in_proj = take(2 * di * dm);
-    o.conv_weight = take(di * std::size_t(c.conv_width));
-    o.conv_bias = take(di);
-    o.x_proj = selective ? take(std::size_t(c.x_proj_rows()) * di) : kAbsent;
-    o.dt_proj = selective ? take(di * std::size_t(c.dt_rank)) : kAbsent;
-    o.dt_bias = take(di);
-    o.A_log = take(di * n);
-    o.D = take(di);
-    o.B = selective ? kAbsent : take(di * n);
-    o.C = selective ? kAbsent : take(di * n);
-    o.out_proj = take(dm * di);
+    LayerOffsets o{kAbsent, kAbsent, kAbsent, kAbsent, kAbsent, kAbsent, kAbsent,
+                   kAbsent, kAbsent, kAbsent, kAbsent, kAbsent, kAbsent};
+    for (const LayerBlock& block : layer_blocks(c))
+      if (block.count > 0) o.*block.offset = take(block.count);
     layout.layers.push_back(o);
   }
-  layout.final_norm = take(dm);
+  layout.final_norm = take(std::size_t(c.d_model));
   layout.total = next;
   return layout;
 }
 
 std::vector<ParameterBlock> parameter_blocks(const ModelConfig& c) {
   const ParameterLayout layout = parameter_layout(c);
-  const std::size_t dm = std::size_t(c.d_model), di = std::size_t(c.d_inner()), n = std::size_t(c.d_state);
   std::vector<ParameterBlock> blocks;
-  auto add = [&blocks](int layer, const char* block, std::size_t offset, std::size_t count, bool decays) {
-    if (offset == kAbsent) return;
-    const std::string name = layer < 0 ? block : "layer " + std::to_string(layer) + " " + block;
-    blocks.push_back({name, block, layer, offset, count, decays});
-  };
-  add(-1, "embedding", layout.embedding, std::size_t(c.vocab) * dm, true);
-  for (int l = 0; l < c.layers; ++l) {
-    const LayerOffsets& o = layout.layers[std::size_t(l)];
-    add(l, "norm", o.norm, dm, false);
-    add(l, "in_proj", o.in_proj, 2 * di * dm, true);
-    add(l, "conv_weight", o.conv_weight, di * std::size_t(c.conv_width), true);
-    add(l, "conv_bias", o.conv_bias, di, false);
-    add(l, "x_proj", o.x_proj, std::size_t(c.x_proj_rows()) * di, true);
-    add(l, "dt_proj", o.dt_proj, di * std::size_t(c.dt_rank), true);
-    add(l, "dt_bias", o.dt_bias, di, false);
-    add(l, "A_log", o.A_log, di * n, false);
-    add(l, "D", o.D, di, false);
-    add(l, "B", o.B, di * n, false);
-    add(l, "C", o.C, di * n, false);
-    add(l, "out_proj", o.out_proj, dm * di, true);
-  }
-  add(-1, "final_norm", layout.final_norm, dm, false);
+  const std::size_t dm = std::size_t(c.d_model);
+  blocks.push_back({"embedding", "embedding", -1, layout.embedding, std::size_t(c.vocab) * dm, true});
+  for (int l = 0; l < c.layers; ++l)
+    for (const LayerBlock& block : layer_blocks(c))
+      if (block.count > 0)
+        blocks.push_back({"layer " + std::to_string(l) + " " + block.name, block.name, l,
+                          layout.layers[std::size_t(l)].*block.offset, block.count, block.decays});
+  blocks.push_back({"final_norm", "final_norm", -1, layout.final_norm, dm, false});
   return blocks;
 }
 
@@ -139,12 +166,19 @@ std::vector<float> initial_parameters(const ModelConfig& c, unsigned seed) {
     Stream s = stream(-1, 0);
     for (std::size_t i = 0; i < std::size_t(c.vocab) * dm; ++i) p[layout.embedding + i] = float(0.02 * s.normal());
   }
+  // A selective or LTI layer has a Δ for each of its d_inner channels, a Mamba-2 layer one a head;
+  // a Mamba-2 layer's convolution also runs over B and C.
+  const bool mamba2 = c.kind == SsmKind::mamba2;
+  const std::size_t steps = mamba2 ? std::size_t(c.mamba2().heads()) : di;
+  const std::size_t conv_channels = mamba2 ? std::size_t(c.mamba2().conv_channels()) : di;
+  const std::size_t in_proj_rows = mamba2 ? std::size_t(c.mamba2().in_proj_rows()) : 2 * di;
   for (int l = 0; l < c.layers; ++l) {
     const LayerOffsets& o = layout.layers[std::size_t(l)];
     fill(o.norm, dm, 1.0f);
-    fill_uniform(o.in_proj, 2 * di * dm, 1.0 / std::sqrt(double(dm)), stream(l, 1));
-    fill_uniform(o.conv_weight, di * std::size_t(c.conv_width), 1.0 / std::sqrt(double(c.conv_width)), stream(l, 2));
-    fill_uniform(o.conv_bias, di, 1.0 / std::sqrt(double(c.conv_width)), stream(l, 3));
+    fill_uniform(o.in_proj, in_proj_rows * dm, 1.0 / std::sqrt(double(dm)), stream(l, 1));
+    fill_uniform(o.conv_weight, conv_channels * std::size_t(c.conv_width), 1.0 / std::sqrt(double(c.conv_width)),
+                 stream(l, 2));
+    fill_uniform(o.conv_bias, conv_channels, 1.0 / std::sqrt(double(c.conv_width)), stream(l, 3));
     if (o.x_proj != kAbsent) {
       fill_uniform(o.x_proj, std::size_t(c.x_proj_rows()) * di, 1.0 / std::sqrt(double(di)), stream(l, 4));
       fill_uniform(o.dt_proj, di * std::size_t(c.dt_rank), 1.0 / std::sqrt(double(c.dt_rank)), stream(l, 5));
@@ -153,14 +187,21 @@ std::vector<float> initial_parameters(const ModelConfig& c, unsigned seed) {
     // Δ starts log-uniform in [0.001, 0.1]: the bias is softplus's inverse of it, so that
     // softplus(0 + dt_bias) gives that Δ back when the input's contribution is zero.
     Stream s = stream(l, 6);
-    for (std::size_t d = 0; d < di; ++d) {
+    for (std::size_t d = 0; d < steps; ++d) {
       const double dt = std::max(1e-4, std::exp(std::log(1e-3) + s.uniform() * (std::log(1e-1) - std::log(1e-3))));
       p[o.dt_bias + d] = float(dt + std::log(-std::expm1(-dt)));  // log(e^dt - 1)
     }
     // [/snippet:dt_bias_init]
-    for (std::size_t d = 0; d < di; ++d)
-      for (std::size_t k = 0; k < n; ++k) p[o.A_log + d * n + k] = float(std::log(double(k + 1)));  // A = -(1..N)
-    fill(o.D, di, 1.0f);
+    if (mamba2) {
+      // One A a head drawn from U(1, 16) (the Mamba2 module's A_init_range); the norm after the gate at 1.
+      Stream sa = stream(l, 9);
+      for (std::size_t h = 0; h < steps; ++h) p[o.A_log + h] = float(std::log(1.0 + 15.0 * sa.uniform()));
+      fill(o.gate_norm, di, 1.0f);
+    } else {
+      for (std::size_t d = 0; d < di; ++d)
+        for (std::size_t k = 0; k < n; ++k) p[o.A_log + d * n + k] = float(std::log(double(k + 1)));  // A = -(1..N)
+    }
+    fill(o.D, steps, 1.0f);
     if (o.B != kAbsent) {
       fill(o.B, di * n, 1.0f);
       Stream sc = stream(l, 7);

@@ -9,6 +9,8 @@
 // chapter 08's selective scan takes, so no tensor is ever transposed.
 #pragma once
 
+#include "mamba2_sizes.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -17,8 +19,9 @@ namespace ch09 {
 
 // Selective (Mamba's S6): the step size Δ and the projections B, C are computed from the input
 // at every step. LTI (S4D-like): Δ, B and C are learned parameters, the same at every step, so
-// the layer is a convolution with a fixed kernel (chapter 03's K̄).
-enum class SsmKind { selective, lti };
+// the layer is a convolution with a fixed kernel (chapter 03's K̄). Mamba-2: the block of
+// mamba2_block.hpp, whose SSD has one A per head and B, C shared by every head (chapter 10).
+enum class SsmKind { selective, lti, mamba2 };
 
 std::string to_string(SsmKind kind);
 
@@ -30,9 +33,12 @@ struct ModelConfig {
   int expand = 2;      // d_inner = expand * d_model
   int conv_width = 4;  // the causal depthwise convolution's taps
   int dt_rank = 4;     // Δ's low rank: ceil(d_model / 16) in Mamba
+  int head_dim = 16;   // Mamba-2 only: the channels of a head
   SsmKind kind = SsmKind::selective;
 
   int d_inner() const { return expand * d_model; }
+  // Mamba-2's block sizes (its kind only).
+  Mamba2Sizes mamba2() const { return {d_model, d_inner(), head_dim, d_state, conv_width}; }
   // Rows of x_proj's output: Δ's low-rank part, then B, then C (selective only).
   int x_proj_rows() const { return dt_rank + 2 * d_state; }
   // "" when the sizes are usable, else one line naming the bad one.
@@ -48,6 +54,9 @@ std::string to_string(const ModelConfig& config);
 // (16 bytes); the few floats of padding between blocks are zero and stay zero.
 constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
 
+// Mamba-2's layer differs (mamba2_block.hpp): in_proj (2 d_inner + 2N + heads, d_model) gives z,
+// x, B, C and dt; the convolution (d_inner + 2N channels) runs over x, B and C; dt_bias, A_log and
+// D have one value a head; gate_norm (d_inner) is the norm after the gate; no x_proj, dt_proj, B, C.
 struct LayerOffsets {
   std::size_t norm;         // (d_model)                   RMSNorm weight before the block
   std::size_t in_proj;      // (2 d_inner, d_model)        rows [0, d_inner) give x, the rest z
@@ -60,6 +69,7 @@ struct LayerOffsets {
   std::size_t D;            // (d_inner)
   std::size_t B;            // (d_inner, N)                LTI only: the scan's constant B
   std::size_t C;            // (d_inner, N)                LTI only: the scan's constant C
+  std::size_t gate_norm;    // (d_inner)                   Mamba-2 only
   std::size_t out_proj;     // (d_model, d_inner)
 };
 
@@ -71,6 +81,13 @@ struct ParameterLayout {
 };
 
 ParameterLayout parameter_layout(const ModelConfig& config);
+
+// A Mamba-2 layer's blocks in a flat array of parameters or of their gradients.
+template <class T>
+Mamba2Blocks<T> mamba2_blocks(T* flat, const LayerOffsets& o) {
+  return {flat + o.in_proj, flat + o.conv_weight, flat + o.conv_bias, flat + o.dt_bias,
+          flat + o.A_log,   flat + o.D,           flat + o.gate_norm, flat + o.out_proj};
+}
 
 // The same layout as a list, in memory order: each block the model kind has, with a name such
 // as "layer 1 x_proj" (layer -1 for the embedding and the final norm). `decays` marks the

@@ -1,5 +1,6 @@
 #include "recurrent_inference.hpp"
 
+#include "mamba2_block.hpp"
 #include "rms_norm.hpp"
 #include "softplus.hpp"
 #include "ssm_step.hpp"
@@ -26,15 +27,21 @@ void matvec(const double* W, std::size_t rows, std::size_t cols, const double* x
 
 }  // namespace
 
+// The convolution's channels: d_inner, and for Mamba-2 its B and C too.
+std::size_t conv_channels(const ModelConfig& c) {
+  return std::size_t(c.kind == SsmKind::mamba2 ? c.mamba2().conv_channels() : c.d_inner());
+}
+
 RecurrentState initial_recurrent_state(const ModelConfig& c) {
   RecurrentState s;
-  s.conv.assign(std::size_t(c.layers), std::vector<double>(std::size_t(c.d_inner() * (c.conv_width - 1)), 0.0));
+  s.conv.assign(std::size_t(c.layers), std::vector<double>(conv_channels(c) * std::size_t(c.conv_width - 1), 0.0));
   s.ssm.assign(std::size_t(c.layers), std::vector<double>(std::size_t(c.d_inner() * c.d_state), 0.0));
   return s;
 }
 
 std::size_t recurrent_state_size(const ModelConfig& c) {
-  return std::size_t(c.layers) * std::size_t(c.d_inner()) * std::size_t(c.conv_width - 1 + c.d_state);
+  return std::size_t(c.layers) *
+         (conv_channels(c) * std::size_t(c.conv_width - 1) + std::size_t(c.d_inner()) * std::size_t(c.d_state));
 }
 
 // [snippet:recurrent_step]
@@ -54,6 +61,11 @@ std::vector<double> recurrent_step(const ModelConfig& c, const std::vector<doubl
   for (std::size_t l = 0; l < layout.layers.size(); ++l) {
     const LayerOffsets& o = layout.layers[l];
     rms_norm_forward(r, {P + o.norm, dm}, n);
+    if (c.kind == SsmKind::mamba2) {  // the whole block's step (mamba2_block.hpp)
+      const std::vector<double> out = mamba2_step(c.mamba2(), mamba2_blocks(P, o), n, state.conv[l], state.ssm[l]);
+      for (std::size_t i = 0; i < dm; ++i) r[i] += out[i];
+      continue;
+    }
     matvec(P + o.in_proj, 2 * di, dm, n.data(), xz.data());  // x = xz[0, di), z = xz[di, 2 di)
 
     // The convolution over the kept inputs and this one; then the state moves on by one input.

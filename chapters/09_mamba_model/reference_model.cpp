@@ -1,6 +1,7 @@
 #include "reference_model.hpp"
 
 #include "causal_conv1d.hpp"
+#include "channels_first.hpp"
 #include "real_scan.hpp"
 #include "rms_norm.hpp"
 #include "softplus.hpp"
@@ -29,55 +30,6 @@ struct Dims {
         W(std::size_t(c.conv_width)),
         xp(std::size_t(c.x_proj_rows())) {}
 };
-
-// A run of `channels` rows of a channels-first tensor whose batches hold `stride` rows each:
-// rows [first, first + channels) of (batch, stride, L).
-struct Rows {
-  const double* data;
-  std::size_t stride;
-  const double* at(std::size_t b, std::size_t c, std::size_t L) const { return data + (b * stride + c) * L; }
-};
-struct MutableRows {
-  double* data;
-  std::size_t stride;
-  double* at(std::size_t b, std::size_t c, std::size_t L) const { return data + (b * stride + c) * L; }
-};
-
-// out[b, o, :] = Σ_i W[o, i] in[b, i, :] for a row-major W (rows, cols): the channels-first matrix
-// product every projection of the model is (the GPU does it as a strided-batched GEMM).
-void linear(const double* W, std::size_t rows, std::size_t cols, Rows in, MutableRows out, std::size_t batch,
-            std::size_t L) {
-  for (std::size_t b = 0; b < batch; ++b)
-    for (std::size_t o = 0; o < rows; ++o) {
-      double* y = out.at(b, o, L);
-      for (std::size_t t = 0; t < L; ++t) y[t] = 0.0;
-      for (std::size_t i = 0; i < cols; ++i) {
-        const double w = W[o * cols + i];
-        const double* x = in.at(b, i, L);
-        for (std::size_t t = 0; t < L; ++t) y[t] += w * x[t];
-      }
-    }
-}
-
-// Its backward: din += Wᵀ·dout and dW += Σ_{b,t} dout·inᵀ.
-void linear_backward(const double* W, std::size_t rows, std::size_t cols, Rows in, Rows dout, MutableRows din,
-                     double* dW, std::size_t batch, std::size_t L) {
-  for (std::size_t b = 0; b < batch; ++b)
-    for (std::size_t o = 0; o < rows; ++o) {
-      const double* g = dout.at(b, o, L);
-      for (std::size_t i = 0; i < cols; ++i) {
-        const double* x = in.at(b, i, L);
-        double* dx = din.at(b, i, L);
-        const double w = W[o * cols + i];
-        double sum = 0.0;
-        for (std::size_t t = 0; t < L; ++t) {
-          sum += g[t] * x[t];
-          dx[t] += w * g[t];
-        }
-        dW[o * cols + i] += sum;
-      }
-    }
-}
 
 // RMSNorm of every (b, t) column of a (batch, C, L) tensor.
 void norm_columns(const std::vector<double>& x, const double* weight, std::size_t batch, std::size_t C, std::size_t L,
@@ -167,6 +119,12 @@ ModelForward model_forward(const ModelConfig& config, const std::vector<double>&
     LayerTrace tr;
     tr.residual = r;
     norm_columns(r, P + o.norm, s.batch, s.dm, s.L, tr.normed, tr.inv_rms);
+    if (config.kind == SsmKind::mamba2) {
+      tr.mamba2 = mamba2_forward(config.mamba2(), mamba2_blocks(P, o), tr.normed, s.batch, s.L);
+      for (std::size_t i = 0; i < r.size(); ++i) r[i] += tr.mamba2.out[i];
+      f.layers.push_back(std::move(tr));
+      continue;
+    }
 
     // in_proj: rows [0, d_inner) of its output are x, the rest z.
     tr.x.assign(s.batch * s.di * s.L, 0.0);
@@ -303,6 +261,12 @@ std::vector<double> model_backward(const ModelConfig& config, const std::vector<
   for (std::size_t l = layout.layers.size(); l-- > 0;) {
     const LayerOffsets& o = layout.layers[l];
     const LayerTrace& tr = f.layers[l];
+    if (config.kind == SsmKind::mamba2) {  // the block's input is the normed residual
+      const std::vector<double> dn = mamba2_backward(config.mamba2(), mamba2_blocks(P, o), tr.normed, tr.mamba2, dr,
+                                                     mamba2_blocks(G, o), s.batch, s.L);
+      norm_columns_backward(tr.residual, P + o.norm, tr.inv_rms, dn, s.batch, s.dm, s.L, dr, G + o.norm);
+      continue;
+    }
     const ch08::Problem& p = tr.scan;
 
     // r += out_proj·gated: dr passes through unchanged, and also reaches gated.

@@ -13,6 +13,7 @@
 // mean cross-entropy over the scored positions.
 #pragma once
 
+#include "mamba2_block.hpp"
 #include "model_config.hpp"
 #include "reference.hpp"  // chapter 08's scan reference
 #include "selective_copying.hpp"
@@ -34,6 +35,7 @@ struct LayerTrace {
   std::vector<double> delta;     // Δ = softplus(delta_raw + dt_bias) (batch, d_inner, L)
   std::vector<double> gated;     // the scan's output y·silu(z) (batch, d_inner, L)
   ch08::Problem scan;            // the scan's inputs as passed to chapter 08's reference
+  Mamba2Trace mamba2;            // a Mamba-2 layer's whole block (the fields above: residual, inv_rms, normed)
 };
 
 struct ModelForward {

@@ -9,8 +9,8 @@
 namespace ch09 {
 
 std::string weights_path(const std::string& dir, SsmKind kind, TrainedOn where) {
-  const std::string name = std::string(where == TrainedOn::cpu ? "cpu_" : "") +
-                           (kind == SsmKind::selective ? "selective" : "lti") + ".weights";
+  const char* kinds[] = {"selective", "lti", "mamba2"};
+  const std::string name = std::string(where == TrainedOn::cpu ? "cpu_" : "") + kinds[int(kind)] + ".weights";
   return (std::filesystem::path(dir) / name).string();
 }
 

@@ -66,5 +66,13 @@ void section_decays(common::Notebook& nb, const Trained& trained);
 void section_inference(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 void section_curriculum(common::Notebook& nb);
+void section_mamba2(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
+
+// Shared by the sections: the tiny model of `kind` on the GPU against the fp64 reference (two
+// checks: logits, every gradient block); one training run on the GPU as section_gpu_training runs
+// them (the first seed's weights saved in the output directory), evaluated on held-out sequences.
+void check_gpu_against_reference(common::Notebook& nb, SsmKind kind);
+TrainedModel train_gpu_model(common::Notebook& nb, const ProgramOptions& o, SsmKind kind, unsigned seed,
+                             int held_out_sequences);
 
 }  // namespace ch09

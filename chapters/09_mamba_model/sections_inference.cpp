@@ -35,18 +35,13 @@ std::string bytes_text(double bytes) {
 }  // namespace
 
 // ---- the GPU model against the fp64 reference --------------------------------------------------
-void section_gpu_against_reference(Notebook& nb) {
-  nb.section("The GPU model against the fp64 reference");
-  if (!nb.gpu()) return nb.gpu_skip("the GPU model's checks");
-  // fp32 against fp64 through two layers, cuBLAS and the scan: errors of a few float epsilons
-  // times the size of the values, summed over the products' lengths.
-  const Tolerance logits_tol{1e-5, 1e-4}, gradient_tol{2e-6, 2e-4};
-  nb.text(
-      fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
-                  "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
-                  "every gradient block atol {} + rtol {}·|ref|.",
-                  logits_tol.atol, logits_tol.rtol, gradient_tol.atol, gradient_tol.rtol));
-  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
+// fp32 against fp64 through two layers, cuBLAS and the scan: errors of a few float epsilons
+// times the size of the values, summed over the products' lengths.
+const Tolerance kLogitsTolerance{1e-5, 1e-4}, kGradientTolerance{2e-6, 2e-4};
+
+void check_gpu_against_reference(Notebook& nb, SsmKind kind) {
+  const Tolerance logits_tol = kLogitsTolerance, gradient_tol = kGradientTolerance;
+  {
     const ModelConfig c = tiny_config(kind);
     const std::vector<float> parameters = to_float(tiny_parameters(c, unsigned(nb.options().seed)));
     const std::vector<double> exact = to_double(parameters);
@@ -78,6 +73,17 @@ void section_gpu_against_reference(Notebook& nb) {
                          parameter_blocks(c).size(), failed, worst_block),
              worst);
   }
+}
+
+void section_gpu_against_reference(Notebook& nb) {
+  nb.section("The GPU model against the fp64 reference");
+  if (!nb.gpu()) return nb.gpu_skip("the GPU model's checks");
+  nb.text(
+      fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
+                  "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
+                  "every gradient block atol {} + rtol {}·|ref|.",
+                  kLogitsTolerance.atol, kLogitsTolerance.rtol, kGradientTolerance.atol, kGradientTolerance.rtol));
+  for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) check_gpu_against_reference(nb, kind);
 }
 
 // ---- the trained model as a recurrence ---------------------------------------------------------

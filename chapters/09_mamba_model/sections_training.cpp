@@ -79,7 +79,9 @@ void check_gpu_memory(Notebook& nb, const ProgramOptions& o) {
   if (!nb.gpu()) return;
   std::vector<ModelConfig> configs;
   for (const Weights& w : o.loaded.gpu) configs.push_back(w.config);
-  if (configs.empty()) configs = {gpu_model_config(SsmKind::selective), gpu_model_config(SsmKind::lti)};
+  if (configs.empty())
+    configs = {gpu_model_config(SsmKind::selective), gpu_model_config(SsmKind::lti),
+               gpu_model_config(SsmKind::mamba2)};  // the last section trains a Mamba-2 model too
   const int seqlen = o.task().seqlen();
   double training = 0, generating = 0, longest = 0;
   for (const ModelConfig& c : configs) {
@@ -97,6 +99,33 @@ void check_gpu_memory(Notebook& nb, const ProgramOptions& o) {
 }
 
 // ---- training ----------------------------------------------------------------------------------
+TrainedModel train_gpu_model(Notebook& nb, const ProgramOptions& o, SsmKind kind, unsigned seed,
+                             int held_out_sequences) {
+  const TaskShape task = o.task();
+  TrainedModel run{gpu_model_config(kind), seed, {}, {}, {}, 0, {}};
+  run.initial = initial_parameters(run.config, seed);
+  GpuModel model(run.config, o.batch, task.seqlen());
+  model.load_parameters(run.initial);
+  GpuTrainingSettings settings;
+  settings.task = task;
+  settings.steps = o.steps;
+  settings.batch = o.batch;
+  settings.seed = seed;
+  settings.curriculum_from = o.curriculum_from;
+  settings.optimizer = o.optimizer();
+  ProgressLine progress(nb.options().quiet, fmt::format("{} seed {}", to_string(kind), seed));
+  const auto start = std::chrono::steady_clock::now();
+  run.history = train_on_gpu(model, settings, [&](const TrainingPoint& p) { progress(p, o.steps); });
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.parameters = model.download_parameters();
+  run.held_out = evaluate_on_gpu(model, task, held_out_sequences, seed);
+  // The first seed's models are the ones the later sections use, and the ones --load reads.
+  if (seed == o.seeds.front())
+    save_weights(weights_path(nb.out_dir(), kind, TrainedOn::gpu), run.config, run.parameters);
+  if (seed != o.seeds.front()) run.initial.clear();
+  return run;
+}
+
 void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& trained) {
   nb.section("Training on the GPU: the selective model against the LTI model");
   if (!nb.gpu()) return nb.gpu_skip("the training runs (the CPU's tiny run above stands in for them)");
@@ -125,30 +154,8 @@ void section_gpu_training(Notebook& nb, const ProgramOptions& o, Trained& traine
           "A curriculum: the training bodies grow from {} to {} positions over the first half of the steps.",
           o.curriculum_from, task.body_length));
     for (unsigned seed : o.seeds)
-      for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) {
-        TrainedModel run{gpu_model_config(kind), seed, {}, {}, {}, 0, {}};
-        run.initial = initial_parameters(run.config, seed);
-        GpuModel model(run.config, o.batch, task.seqlen());
-        model.load_parameters(run.initial);
-        GpuTrainingSettings settings;
-        settings.task = task;
-        settings.steps = o.steps;
-        settings.batch = o.batch;
-        settings.seed = seed;
-        settings.curriculum_from = o.curriculum_from;
-        settings.optimizer = o.optimizer();
-        ProgressLine progress(nb.options().quiet, fmt::format("{} seed {}", to_string(kind), seed));
-        const auto start = std::chrono::steady_clock::now();
-        run.history = train_on_gpu(model, settings, [&](const TrainingPoint& p) { progress(p, o.steps); });
-        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        run.parameters = model.download_parameters();
-        run.held_out = evaluate_on_gpu(model, task, held_out_sequences, seed);
-        // The first seed's models are the ones the later sections use, and the ones --load reads.
-        if (seed == o.seeds.front())
-          save_weights(weights_path(nb.out_dir(), kind, TrainedOn::gpu), run.config, run.parameters);
-        trained.runs.push_back(std::move(run));
-        if (seed != o.seeds.front()) trained.runs.back().initial.clear();
-      }
+      for (SsmKind kind : {SsmKind::selective, SsmKind::lti})
+        trained.runs.push_back(train_gpu_model(nb, o, kind, seed, held_out_sequences));
   }
   std::vector<std::vector<std::string>> rows;
   for (const TrainedModel& run : trained.runs)

@@ -28,8 +28,19 @@ std::runtime_error failure(const std::string& path, const std::string& problem) 
   return std::runtime_error(path + ": " + problem);
 }
 
+// A Mamba-2 model has no dt_rank: its seventh field is head_dim.
 std::vector<int> fields(const ModelConfig& c) {
-  return {c.vocab, c.d_model, c.layers, c.d_state, c.expand, c.conv_width, c.dt_rank, c.kind == SsmKind::lti ? 1 : 0};
+  const bool mamba2 = c.kind == SsmKind::mamba2;
+  return {c.vocab,
+          c.d_model,
+          c.layers,
+          c.d_state,
+          c.expand,
+          c.conv_width,
+          mamba2 ? c.head_dim : c.dt_rank,
+          mamba2                   ? 2
+          : c.kind == SsmKind::lti ? 1
+                                   : 0};
 }
 
 }  // namespace
@@ -98,9 +109,9 @@ Weights load_weights(const std::string& path) {
   w.config.d_state = v[3];
   w.config.expand = v[4];
   w.config.conv_width = v[5];
-  w.config.dt_rank = v[6];
-  if (v[7] != 0 && v[7] != 1) throw failure(path, "unknown model kind " + std::to_string(v[7]));
-  w.config.kind = v[7] == 1 ? SsmKind::lti : SsmKind::selective;
+  if (v[7] < 0 || v[7] > 2) throw failure(path, "unknown model kind " + std::to_string(v[7]));
+  w.config.kind = v[7] == 2 ? SsmKind::mamba2 : v[7] == 1 ? SsmKind::lti : SsmKind::selective;
+  (w.config.kind == SsmKind::mamba2 ? w.config.head_dim : w.config.dt_rank) = v[6];
   const std::string problem = w.config.validate();
   if (!problem.empty()) throw failure(path, "bad model sizes: " + problem);
   if (count != parameter_layout(w.config).total)

@@ -3,7 +3,8 @@
 // Layout (little-endian):
 //   "MAMBABK\0"            8 bytes, the magic
 //   version                u32 (kWeightsFormatVersion)
-//   vocab, d_model, layers, d_state, expand, conv_width, dt_rank, kind (0 selective, 1 LTI): i32 each
+//   vocab, d_model, layers, d_state, expand, conv_width, dt_rank (Mamba-2: head_dim), kind (0 selective,
+//   1 LTI, 2 Mamba-2): i32 each
 //   count                  u64, the number of floats
 //   the floats             count × f32 (the flat array of model_config.hpp)
 //   checksum               u64, FNV-1a 64 over every byte from the version to the last float

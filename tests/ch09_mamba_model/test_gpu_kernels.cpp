@@ -8,6 +8,7 @@
 #include "gpu_conv1d.hpp"
 #include "gpu_cross_entropy.hpp"
 #include "gpu_embedding.hpp"
+#include "gpu_mamba2_ops.hpp"
 #include "gpu_rms_norm.hpp"
 #include "rms_norm.hpp"
 #include "selective_copying.hpp"
@@ -229,3 +230,63 @@ TEST_CASE("GPU AdamW matches cpu_training's step, clipping and weight decay incl
 }
 
 }  // namespace
+
+TEST_CASE("GPU transposes between channels-first rows and chapter 10's time-major layout, and the Mamba-2 gate",
+          "[gpu]") {
+  REQUIRE_GPU();
+  // A run of rows of a (batch, all_rows, seqlen) tensor, as the Mamba-2 layer takes x, B, C or dt
+  // out of in_proj's output: sizes that leave tiles partly empty, and more than one tile of rows.
+  for (const auto& [batch, seqlen, all_rows, first, rows] :
+       {std::tuple{3, 37, 11, 2, 7}, std::tuple{1, 1, 11, 2, 7}, std::tuple{2, 300, 11, 2, 7},
+        std::tuple{2, 37, 75, 3, 70}}) {
+    INFO("batch " << batch << ", seqlen " << seqlen << ", rows [" << first << ", " << first + rows << ") of "
+                  << all_rows);
+    const std::size_t n = std::size_t(batch) * all_rows * seqlen, m = std::size_t(batch) * rows * seqlen;
+    const std::vector<double> in = random_values(n, 5), back = random_values(m, 6), base = random_values(n, 7);
+    std::vector<double> time_major(m), restored = base, added = base;
+    for (int b = 0; b < batch; ++b)
+      for (int r = 0; r < rows; ++r)
+        for (int t = 0; t < seqlen; ++t) {
+          const std::size_t row_at = (std::size_t(b) * all_rows + first + r) * seqlen + t;
+          const std::size_t time_at = (std::size_t(b) * seqlen + t) * rows + r;
+          time_major[time_at] = in[row_at];
+          restored[row_at] = back[time_at];
+          added[row_at] = base[row_at] + back[time_at];
+        }
+    const long long stride = static_cast<long long>(all_rows) * seqlen;
+    DeviceBuffer<float> d_in = upload(in), d_back = upload(back), d_tm = poisoned(m);
+    DeviceBuffer<float> d_restored = upload(base), d_added = upload(base);
+    ch09::gpu::rows_to_time_major(d_in.data() + first * seqlen, stride, d_tm.data(), batch, rows, seqlen);
+    ch09::gpu::time_major_to_rows(d_back.data(), d_restored.data() + first * seqlen, stride, false, batch, rows,
+                                  seqlen);
+    ch09::gpu::time_major_to_rows(d_back.data(), d_added.data() + first * seqlen, stride, true, batch, rows, seqlen);
+    CHECK_CLOSE("to time-major", common::compare(download(d_tm), time_major, kFp32));
+    CHECK_CLOSE("back to rows (the other rows untouched)", common::compare(download(d_restored), restored, kFp32));
+    CHECK_CLOSE("back to rows, added", common::compare(download(d_added), added, kFp32));
+
+    // The gate: z is rows [first, first + rows) of `in`; dz goes to rows [1, 1 + rows) of a
+    // tensor of rows + 3 rows, so that z's and dz's strides and offsets differ.
+    const int dz_rows = rows + 3, dz_first = 1;
+    const std::vector<double> y = random_values(m, 8), dg = random_values(m, 9);
+    std::vector<double> g(m), dy(m), dz(std::size_t(batch) * dz_rows * seqlen, 0.0);
+    for (int b = 0; b < batch; ++b)
+      for (int r = 0; r < rows; ++r)
+        for (int t = 0; t < seqlen; ++t) {
+          const std::size_t e = (std::size_t(b) * rows + r) * seqlen + t;
+          const double z = in[(std::size_t(b) * all_rows + first + r) * seqlen + t];
+          g[e] = y[e] * silu(z);
+          dy[e] = dg[e] * silu(z);
+          dz[(std::size_t(b) * dz_rows + dz_first + r) * seqlen + t] = dg[e] * y[e] * silu_derivative(z);
+        }
+    DeviceBuffer<float> d_y = upload(y), d_dg = upload(dg), d_g = poisoned(m), d_dy = poisoned(m),
+                        d_dz = poisoned(dz.size());
+    CUDA_CHECK(cudaMemset(d_dz.data(), 0, d_dz.bytes()));  // rows the gate does not reach stay 0
+    ch09::gpu::gate_forward(d_y.data(), d_in.data() + first * seqlen, stride, d_g.data(), batch, rows, seqlen);
+    ch09::gpu::gate_backward(d_dg.data(), d_y.data(), d_in.data() + first * seqlen, stride, d_dy.data(),
+                             d_dz.data() + dz_first * seqlen, static_cast<long long>(dz_rows) * seqlen, batch, rows,
+                             seqlen);
+    CHECK_CLOSE("gate", common::compare(download(d_g), g, kFp32));
+    CHECK_CLOSE("gate's dy", common::compare(download(d_dy), dy, kFp32));
+    CHECK_CLOSE("gate's dz", common::compare(download(d_dz), dz, kFp32));
+  }
+}

@@ -55,6 +55,10 @@ TEST_CASE("every gradient of the LTI model matches finite differences of the los
   check_every_block(ch09::SsmKind::lti, 4, ch09::ScanPath::chapter08_reference);
 }
 
+TEST_CASE("every gradient of the Mamba-2 model matches finite differences of the loss") {
+  check_every_block(ch09::SsmKind::mamba2, 7, ch09::ScanPath::chapter08_reference);
+}
+
 TEST_CASE("the training's real fp64 scan gives gradients that match finite differences too") {
   check_every_block(ch09::SsmKind::selective, 5, ch09::ScanPath::real_fp64);
   check_every_block(ch09::SsmKind::lti, 6, ch09::ScanPath::real_fp64);

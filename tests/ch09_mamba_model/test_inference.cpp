@@ -29,6 +29,25 @@ TEST_CASE("the recurrence's logits equal the parallel forward's at every positio
   }
 }
 
+TEST_CASE("a Mamba-2 model's recurrence gives the parallel forward's logits at every position") {
+  const ch09::ModelConfig config = ch09_test::tiny_config(ch09::SsmKind::mamba2);
+  const std::vector<double> params = ch09_test::tiny_parameters(config, 23);
+  const ch09::Batch batch = ch09_test::random_batch(config.vocab, 2, 17, 24);
+  const ch09::ModelForward parallel = ch09::model_forward(config, params, batch);
+  const std::size_t per_sequence = std::size_t(config.vocab * batch.seqlen);
+  for (int b = 0; b < batch.batch; ++b) {
+    const std::vector<int> tokens(batch.tokens.begin() + b * batch.seqlen,
+                                  batch.tokens.begin() + (b + 1) * batch.seqlen);
+    const std::vector<double> expected(parallel.logits.begin() + std::ptrdiff_t(b * per_sequence),
+                                       parallel.logits.begin() + std::ptrdiff_t((b + 1) * per_sequence));
+    CHECK_CLOSE("Mamba-2 sequence " << b,
+                common::compare(ch09::recurrent_logits(config, params, tokens), expected, {1e-12, 1e-10}));
+  }
+  // Its convolution also keeps B's and C's last inputs: (d_inner + 2N)(conv_width - 1) + d_inner N a layer.
+  const int di = config.d_inner(), N = config.d_state, W = config.conv_width;
+  CHECK(ch09::recurrent_state_size(config) == std::size_t(config.layers * ((di + 2 * N) * (W - 1) + di * N)));
+}
+
 TEST_CASE("the recurrent state is layers x d_inner x (conv_width - 1 + N) numbers, whatever the length") {
   ch09::ModelConfig c;  // the GPU run's shape
   CHECK(ch09::recurrent_state_size(c) == std::size_t(2 * 128 * (3 + 16)));

@@ -32,12 +32,12 @@ std::string refusal(const std::string& path) {
 }
 
 struct Saved {
-  ch09::ModelConfig config = ch09_test::tiny_config(ch09::SsmKind::lti);
+  ch09::ModelConfig config;
   std::vector<float> params;
   // CTest runs each case in a process of its own, several at once: one file per process.
   std::string path =
       (std::filesystem::temp_directory_path() / ("ch09_test_weights_" + std::to_string(getpid()) + ".bin")).string();
-  Saved() {
+  explicit Saved(ch09::SsmKind kind = ch09::SsmKind::lti) : config(ch09_test::tiny_config(kind)) {
     params = ch09::initial_parameters(config, 3);
     ch09::save_weights(path, config, params);
   }
@@ -53,6 +53,16 @@ TEST_CASE("weights file: what is saved loads back bit for bit, with its config")
   CHECK(ch09::to_string(w.config) == ch09::to_string(s.config));
   CHECK(ch09::load_weights(s.path, s.config) == s.params);
   CHECK(std::filesystem::file_size(s.path) == 8 + 4 + 8 * 4 + 8 + 4 * s.params.size() + 8);
+}
+
+TEST_CASE("weights file: a Mamba-2 model loads back with its kind and head size") {
+  Saved s(ch09::SsmKind::mamba2);
+  const ch09::Weights w = ch09::load_weights(s.path);
+  CHECK(w.config.kind == ch09::SsmKind::mamba2);
+  CHECK(w.config.head_dim == s.config.head_dim);
+  CHECK(w.parameters == s.params);
+  CHECK(ch09::load_weights(s.path, s.config) == s.params);
+  CHECK_THROWS(ch09::load_weights(s.path, ch09_test::tiny_config(ch09::SsmKind::selective)));
 }
 
 TEST_CASE("weights file: a wrong magic, a truncated file, a flipped byte, a bad version are refused") {
