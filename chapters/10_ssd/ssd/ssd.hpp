@@ -17,7 +17,7 @@
 //   3  fused       the five stages in one kernel on the tensor cores (mma.sync, sm_80+), a block
 //                  walking a head's chunks of 64 with the state in its registers; fp16 and bf16,
 //                  at most 256 states; its backward walks the chunks in reverse from the states
-//                  its forward leaves at each chunk (no seq_idx, not deterministic)
+//                  its forward leaves at each chunk (not deterministic: it adds with float atomics)
 // A backward runs version 3's where the forward's kernel is fused, or automatic and version 3
 // takes the call; else version 1's.
 //
