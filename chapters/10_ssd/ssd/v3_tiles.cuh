@@ -20,6 +20,7 @@ constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w /
 // ldmatrix's eight rows meet eight distinct banks.
 constexpr int kPad = 8;
 constexpr int kMaxStates = 256;
+constexpr int kMaxPairedStates = 128;  // fp32 inputs (Operand<float>): their pairs double the tiles
 constexpr float kLog2e = 1.4426950408889634f;
 
 // The states a block's tiles are cut for: the call's, rounded up to 64, 128 or 256.
@@ -49,6 +50,125 @@ __device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_st
     } else {
       for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
     }
+  }
+}
+
+// fp32 inputs on the tensor cores: each number v as a pair of bf16, hi = bf16(v) and
+// lo = bf16(v − hi), 16 bits of its mantissa where one bf16 holds 8 and TF32 (the official
+// kernels' fp32 products) 11. A product of two pairs is hi·hi + hi·lo + lo·hi, three mma.sync,
+// fp32 sums: lo·lo is below 2^-16 of it. A tile's lo halves lie `lo` elements after its hi ones.
+// Operand<T>: what the tensor cores multiply for inputs of T, and whether each number is a pair.
+template <class T>
+struct Operand {
+  using type = T;
+  static constexpr bool split = false;
+};
+template <>
+struct Operand<float> {
+  using type = __nv_bfloat16;
+  static constexpr bool split = true;
+};
+
+// Two floats as the 32-bit words of their hi and lo halves (`first` at the lower address).
+__device__ __forceinline__ void pack_pair(float first, float second, std::uint32_t& hi, std::uint32_t& lo) {
+  const __nv_bfloat162 high = __floats2bfloat162_rn(first, second);
+  const float2 back = __bfloat1622float2(high);
+  const __nv_bfloat162 low = __floats2bfloat162_rn(first - back.x, second - back.y);
+  hi = *reinterpret_cast<const std::uint32_t*>(&high);
+  lo = *reinterpret_cast<const std::uint32_t*>(&low);
+}
+
+// Two floats into a shared tile of M at `at`: rounded to M, or as pairs (hi at `at`, lo `lo`
+// elements after it) where kSplit.
+template <bool kSplit, class M>
+__device__ __forceinline__ void put_two(M* at, int lo, float first, float second) {
+  if constexpr (kSplit) {
+    std::uint32_t hi_word, lo_word;
+    pack_pair(first, second, hi_word, lo_word);
+    *reinterpret_cast<std::uint32_t*>(at) = hi_word;
+    *reinterpret_cast<std::uint32_t*>(at + lo) = lo_word;
+  } else {
+    *reinterpret_cast<std::uint32_t*>(at) = warp_mma::pack<M>(first, second);
+  }
+}
+
+// One element of a shared tile as a float: hi + lo where kSplit.
+template <bool kSplit, class M>
+__device__ __forceinline__ float get_one(const M* at, int lo) {
+  if constexpr (kSplit)
+    return selective_scan::detail::to_float(at[0]) + selective_scan::detail::to_float(at[lo]);
+  else
+    return selective_scan::detail::to_float(at[0]);
+}
+
+// load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
+// with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
+// behind the thread, since the numbers pass through registers.
+__device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
+                                       std::int64_t from_stride, int rows, int cols, int valid_rows, int valid_cols,
+                                       bool in_vectors) {
+  const int vectors = cols / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    const float* in = from + r * from_stride + c;
+    float v[8];
+    if (in_vectors && r < valid_rows && c < valid_cols) {
+      const float4 first = *reinterpret_cast<const float4*>(in), second = *reinterpret_cast<const float4*>(in + 4);
+      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+    } else {
+      for (int k = 0; k < 8; ++k) v[k] = r < valid_rows && c + k < valid_cols ? in[k] : 0.f;
+    }
+    std::uint32_t hi[4], low[4];
+    for (int k = 0; k < 4; ++k) pack_pair(v[2 * k], v[2 * k + 1], hi[k], low[k]);
+    __nv_bfloat16* out = to + r * stride + c;
+    *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(hi);
+    *reinterpret_cast<uint4*>(out + lo) = *reinterpret_cast<const uint4*>(low);
+  }
+}
+
+// store_tile for a tile of pairs into fp32 rows: each float hi + lo.
+__device__ inline void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from, int stride,
+                                        int lo, int rows, int cols, bool in_vectors) {
+  const int vectors = (cols + 7) / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    const __nv_bfloat16* in = from + r * stride + c;
+    float v[8];
+    for (int k = 0; k < 8; ++k) v[k] = get_one<true>(in + k, lo);
+    float* out = to + r * to_stride + c;
+    if (in_vectors) {
+      *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
+      *reinterpret_cast<float4*>(out + 4) = make_float4(v[4], v[5], v[6], v[7]);
+    } else {
+      for (int k = 0; k < 8 && c + k < cols; ++k) out[k] = v[k];
+    }
+  }
+}
+
+// A fragment load (ldmatrix, plain or transposed) of a tile and, where kSplit, of its lo half.
+template <bool kSplit, bool kTransposed>
+__device__ __forceinline__ void load_fragments(std::uint32_t (&r)[4], std::uint32_t (&r_lo)[4], const void* row,
+                                               int lo_bytes) {
+  const void* lo_row = static_cast<const unsigned char*>(row) + lo_bytes;
+  if constexpr (kTransposed) {
+    warp_mma::load_tiles_transposed(r, row);
+    if constexpr (kSplit) warp_mma::load_tiles_transposed(r_lo, lo_row);
+  } else {
+    warp_mma::load_tiles(r, row);
+    if constexpr (kSplit) warp_mma::load_tiles(r_lo, lo_row);
+  }
+}
+
+// d += a b: one mma.sync, or where kSplit the product of pairs, hi·hi + hi·lo + lo·hi.
+template <bool kSplit, class M>
+__device__ __forceinline__ void multiply_add_pairs(float (&d)[4], const std::uint32_t (&a)[4],
+                                                   const std::uint32_t (&a_lo)[4], std::uint32_t b0, std::uint32_t b1,
+                                                   std::uint32_t b0_lo, std::uint32_t b1_lo) {
+  warp_mma::multiply_add<M>(d, a, b0, b1);
+  if constexpr (kSplit) {
+    warp_mma::multiply_add<M>(d, a, b0_lo, b1_lo);
+    warp_mma::multiply_add<M>(d, a_lo, b0, b1);
   }
 }
 
