@@ -12,7 +12,9 @@
 //   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
-// enters step 2 rounded to the input type too, and stays fp32 in the accumulators.
+// enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
+// are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every tile twice, hi then lo, each
+// product three mma.sync, y written as hi + lo; twice the shared memory, so 128 states at most.
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 //
