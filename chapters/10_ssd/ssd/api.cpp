@@ -59,8 +59,8 @@ std::string check_forward(const ForwardParams& p) {
   return "no such kernel version";
 }
 
-// The version that runs the forward of a call validate() accepts: the fastest measured that takes
-// it (version 3, then 1, then 2).
+// The version that runs the forward of a call validate() accepts: the first that takes it of
+// version 3, then 1, then 2 (the recorded benchmark's order before the scratch pool: ssd/README.md).
 Kernel forward_kernel(const ForwardParams& p) {
   if (p.kernel != Kernel::automatic) return p.kernel;
   if (detail::fused_refuses(p).empty()) return Kernel::fused;

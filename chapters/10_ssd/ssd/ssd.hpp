@@ -43,7 +43,7 @@ using selective_scan::DataType;
 using selective_scan::Error;
 
 enum class Kernel {
-  automatic = 0,   // the fastest measured version that takes the call: 3, then 1, then 2
+  automatic = 0,   // the first that takes the call of 3, then 1, then 2 (ssd/README.md: why)
   recurrence = 1,  // version 1
   chunked = 2,     // version 2
   fused = 3,       // version 3

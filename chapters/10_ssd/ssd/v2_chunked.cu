@@ -13,7 +13,7 @@
 // Everything runs in fp32 on fp32 copies of the inputs, padded to whole chunks (a padded position
 // has dt' = 0 and x = 0, so it changes nothing). The products run on cuBLAS's fp32 path, not on
 // tensor cores, and M is written to memory whole: (batch, chunks, heads, Q, Q) floats, x's
-// elements times Q / head_dim. Version 3 is to keep it on chip.
+// elements times Q / head_dim. Version 3 keeps it on chip.
 // With seq_idx a term counts only where its two ends lie in one sequence (ssd_chunked.hpp).
 #include "v2_chunked.hpp"
 
