@@ -43,7 +43,8 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
   nb.text(
       "D, z, dt_bias and softplus on (the Mamba2 module's call), one group. Ours: CUDA events around the C++ call, "
       "the L2 flushed first, the median of 10 calls after 3 warm-ups; version 3 multiplies fp32 inputs as bf16 pairs "
-      "and has a backward for 16-bit inputs only (fp32's f+b is version 1's); forward + backward runs the backward after a forward, as training does (version 2 has no backward of its own). off.: "
+      "and has a backward for 16-bit inputs only (fp32's f+b is version 1's); forward + backward runs the backward "
+      "after a forward, as training does (version 2 has no backward of its own). off.: "
       "the official kernels timed by triton_bench.py in the same device call, their own GPU time (the strict "
       "figure), and 'off. call', events around the Python call (what a PyTorch caller waits). ratio: the "
       "official kernels' time ÷ our best version's." +

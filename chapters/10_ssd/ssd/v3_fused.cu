@@ -85,9 +85,7 @@ struct Shared {
 // Shared memory a block needs with `dstate` states, for 16-bit inputs or fp32 ones (as pairs).
 std::size_t shared_bytes(int dstate, bool pairs) {
   const int tile = state_tile(dstate);
-  return tile == 64    ? Shared<64>::bytes(pairs)
-         : tile == 128 ? Shared<128>::bytes(pairs)
-                       : Shared<256>::bytes(pairs);
+  return tile == 64 ? Shared<64>::bytes(pairs) : tile == 128 ? Shared<128>::bytes(pairs) : Shared<256>::bytes(pairs);
 }
 
 // What a launch does with segment blockIdx.x / units: a summary walks it from a zero state and
@@ -181,13 +179,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     load(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate, projection,
          NS, s.dstate, a.bc_in_vectors);
     if (!kSummary) {
-      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
-           projection, NS, s.dstate, a.bc_in_vectors);
+      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate, projection,
+           NS, s.dstate, a.bc_in_vectors);
       if constexpr (kPairs) {  // the entering state as pairs: each lane's accumulators where they lie
         for (int j = 0; j < kStateTiles; ++j)
           for (int e = 0; e < 4; e += 2)
-            put_two<true>(hs + (row0 + g + e / 2 * 8) * L::kStateRow + half * NS / 2 + 8 * j + 2 * q, kLo,
-                          state[j][e], state[j][e + 1]);
+            put_two<true>(hs + (row0 + g + e / 2 * 8) * L::kStateRow + half * NS / 2 + 8 * j + 2 * q, kLo, state[j][e],
+                          state[j][e + 1]);
       } else {
         store_accumulators(hs, L::kStateRow, state, row0, half * NS / 2);
       }
@@ -237,20 +235,19 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       // A G tile wholly above the diagonal (every s > t) is not needed.
       float gt[4][4] = {}, yt[4][4] = {};
       const bool needs_g = 32 * half <= row0 + 15;
-      // (With fp32 inputs every operand is a pair, and each product three: multiply_add_pairs.)
       for (int k0 = 0; k0 < NS; k0 += 16) {
-        std::uint32_t ca[4], ca_lo[4], bb[4], bb_lo[4];
-        load_fragments<kPairs, false>(ca, ca_lo, cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8, kLoBytes);
+        Fragment<kPairs> ca, bb;
+        ca.load(cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8, kLoBytes);
         for (int pair = 0; pair < 2; ++pair) {
           const int col = 32 * half + 16 * pair + lane % 8 + lane / 16 * 8, k = k0 + lane / 8 % 2 * 8;
           if (needs_g) {
-            load_fragments<kPairs, false>(bb, bb_lo, bs + col * L::kStateRow + k, kLoBytes);
-            multiply_add_pairs<kPairs, M>(gt[2 * pair], ca, ca_lo, bb[0], bb[1], bb_lo[0], bb_lo[1]);
-            multiply_add_pairs<kPairs, M>(gt[2 * pair + 1], ca, ca_lo, bb[2], bb[3], bb_lo[2], bb_lo[3]);
+            bb.load(bs + col * L::kStateRow + k, kLoBytes);
+            multiply_add_fragments<M>(gt[2 * pair], ca, bb, 0);
+            multiply_add_fragments<M>(gt[2 * pair + 1], ca, bb, 2);
           }
-          load_fragments<kPairs, false>(bb, bb_lo, hs + col * L::kStateRow + k, kLoBytes);
-          multiply_add_pairs<kPairs, M>(yt[2 * pair], ca, ca_lo, bb[0], bb[1], bb_lo[0], bb_lo[1]);
-          multiply_add_pairs<kPairs, M>(yt[2 * pair + 1], ca, ca_lo, bb[2], bb[3], bb_lo[2], bb_lo[3]);
+          bb.load(hs + col * L::kStateRow + k, kLoBytes);
+          multiply_add_fragments<M>(yt[2 * pair], ca, bb, 0);
+          multiply_add_fragments<M>(yt[2 * pair + 1], ca, bb, 2);
         }
       }
       // [/snippet:v3_products]
@@ -280,14 +277,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         }
       __syncthreads();
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
-        std::uint32_t ma[4], ma_lo[4], xb[4], xb_lo[4];
-        load_fragments<kPairs, false>(ma, ma_lo, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8, kLoBytes);
+        Fragment<kPairs> ma, xb;
+        ma.load(ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8, kLoBytes);
         for (int pair = 0; pair < 2; ++pair) {
-          load_fragments<kPairs, true>(
-              xb, xb_lo, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8,
-              kLoBytes);
-          multiply_add_pairs<kPairs, M>(yt[2 * pair], ma, ma_lo, xb[0], xb[1], xb_lo[0], xb_lo[1]);
-          multiply_add_pairs<kPairs, M>(yt[2 * pair + 1], ma, ma_lo, xb[2], xb[3], xb_lo[2], xb_lo[3]);
+          xb.template load<true>(
+              xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8, kLoBytes);
+          multiply_add_fragments<M>(yt[2 * pair], ma, xb, 0);
+          multiply_add_fragments<M>(yt[2 * pair + 1], ma, xb, 2);
         }
       }
       for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
@@ -312,15 +308,14 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
-      std::uint32_t xa[4], xa_lo[4], bb[4], bb_lo[4];
-      load_fragments<kPairs, true>(
-          xa, xa_lo, scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
+      Fragment<kPairs> xa, bb;
+      xa.template load<true>(scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
       for (int pair = 0; pair < kStateTiles / 2; ++pair) {
-        load_fragments<kPairs, true>(
-            bb, bb_lo, bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
+        bb.template load<true>(
+            bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
             kLoBytes);
-        multiply_add_pairs<kPairs, M>(state[2 * pair], xa, xa_lo, bb[0], bb[1], bb_lo[0], bb_lo[1]);
-        multiply_add_pairs<kPairs, M>(state[2 * pair + 1], xa, xa_lo, bb[2], bb[3], bb_lo[2], bb_lo[3]);
+        multiply_add_fragments<M>(state[2 * pair], xa, bb, 0);
+        multiply_add_fragments<M>(state[2 * pair + 1], xa, bb, 2);
       }
     }
     // [/snippet:v3_state]

@@ -146,29 +146,33 @@ __device__ inline void store_tile_pairs(float* to, std::int64_t to_stride, const
   }
 }
 
-// A fragment load (ldmatrix, plain or transposed) of a tile and, where kSplit, of its lo half.
-template <bool kSplit, bool kTransposed>
-__device__ __forceinline__ void load_fragments(std::uint32_t (&r)[4], std::uint32_t (&r_lo)[4], const void* row,
-                                               int lo_bytes) {
-  const void* lo_row = static_cast<const unsigned char*>(row) + lo_bytes;
-  if constexpr (kTransposed) {
-    warp_mma::load_tiles_transposed(r, row);
-    if constexpr (kSplit) warp_mma::load_tiles_transposed(r_lo, lo_row);
-  } else {
-    warp_mma::load_tiles(r, row);
-    if constexpr (kSplit) warp_mma::load_tiles(r_lo, lo_row);
+// A warp's fragment of an operand: four 8 × 8 tiles (ldmatrix .x4) from a shared tile, and for
+// pairs (kPairs) the same four of the tile's lo halves, `lo_bytes` further on.
+template <bool kPairs>
+struct Fragment {
+  std::uint32_t hi[4], lo[4];
+  template <bool kTransposed = false>
+  __device__ __forceinline__ void load(const void* row, int lo_bytes) {
+    const void* lo_row = static_cast<const unsigned char*>(row) + lo_bytes;
+    if constexpr (kTransposed) {
+      warp_mma::load_tiles_transposed(hi, row);
+      if constexpr (kPairs) warp_mma::load_tiles_transposed(lo, lo_row);
+    } else {
+      warp_mma::load_tiles(hi, row);
+      if constexpr (kPairs) warp_mma::load_tiles(lo, lo_row);
+    }
   }
-}
+};
 
-// d += a b: one mma.sync, or where kSplit the product of pairs, hi·hi + hi·lo + lo·hi.
-template <bool kSplit, class M>
-__device__ __forceinline__ void multiply_add_pairs(float (&d)[4], const std::uint32_t (&a)[4],
-                                                   const std::uint32_t (&a_lo)[4], std::uint32_t b0, std::uint32_t b1,
-                                                   std::uint32_t b0_lo, std::uint32_t b1_lo) {
-  warp_mma::multiply_add<M>(d, a, b0, b1);
-  if constexpr (kSplit) {
-    warp_mma::multiply_add<M>(d, a, b0_lo, b1_lo);
-    warp_mma::multiply_add<M>(d, a_lo, b0, b1);
+// d += a b, with b's tiles `first` and `first` + 1 as the 16 × 8 right operand: one mma.sync, or
+// for pairs three, hi·hi + hi·lo + lo·hi.
+template <class M, bool kPairs>
+__device__ __forceinline__ void multiply_add_fragments(float (&d)[4], const Fragment<kPairs>& a,
+                                                       const Fragment<kPairs>& b, int first) {
+  warp_mma::multiply_add<M>(d, a.hi, b.hi[first], b.hi[first + 1]);
+  if constexpr (kPairs) {
+    warp_mma::multiply_add<M>(d, a.hi, b.lo[first], b.lo[first + 1]);
+    warp_mma::multiply_add<M>(d, a.lo, b.hi[first], b.hi[first + 1]);
   }
 }
 
