@@ -42,11 +42,8 @@ namespace ssd {
 using selective_scan::DataType;
 using selective_scan::Error;
 
-// automatic's order was measured before the library kept its scratch memory between calls; since
-// then version 2's fp32 forward is the faster of 1 and 2 on three of chapter 10's four fp32 shapes
-// (ssd/README.md).
 enum class Kernel {
-  automatic = 0,   // the fastest measured version that takes the call: 3, then 1, then 2
+  automatic = 0,   // the first that takes the call of 3, then 1, then 2 (ssd/README.md: why)
   recurrence = 1,  // version 1
   chunked = 2,     // version 2
   fused = 3,       // version 3
