@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/stale-recordings on a small repository of its own: a recording goes stale when the code
 # of its chapter, or of a chapter it links, changes after it; changes to comments alone (// and
-# /* */ lines, # lines in CMake files) and to pages leave it current; a code line that starts
-# with '*' is code.
+# /* */ lines, # lines in CMake files, a code line's trailing // comment) and to pages leave it
+# current; a code line that starts with '*' is code, and so is a // inside a string, and two
+# code lines swapped.
 #   tests/book/stale_recordings.sh    (CTest: recordings.stale_rule)
 set -uo pipefail
 script=$(cd "$(dirname "$0")/../.." && pwd)/scripts/stale-recordings
@@ -44,7 +45,36 @@ echo '# a comment' >>chapters/01_one/CMakeLists.txt
 echo 'A page.' >chapters/01_one/README.md
 commit comments
 check "comments and pages only" 0 "changed comments only"
-sed -i 's/\*p = 2;/*p = 3;/' chapters/01_one/a.cpp
+printf 'int f(int* p) {\n  // twice, as the test wants\n  /* and a block */\n  *p = 2;     // a trailing comment\n  return 1;\n}\n' >chapters/01_one/a.cpp
+commit "a trailing comment"
+check "a trailing comment added" 0 "changed comments only"
+sed -i 's|\*p = 2;     // a trailing comment|*p = 2;  // the trailing comment, reworded|' chapters/01_one/a.cpp
+commit "a trailing comment reworded"
+check "a trailing comment reworded and realigned" 0 "changed comments only"
+printf 'const char* u = "http://a"; // where\n' >chapters/02_two/c.cpp
+commit "a string"
+base2=$(git rev-parse --short=12 HEAD)
+printf 'header\n  commit   %s\n' "$base2" >plots/02_two/output.txt
+commit "recorded again"
+check "recorded again" 0 "0 chapter(s)"
+printf 'const char* u = "http://b"; // where\n' >chapters/02_two/c.cpp
+commit "a string with // in it"
+check "a change inside a string after its //" 1 "02_two: recorded at"
+printf 'const char* u = "http://a"; // where\n' >chapters/02_two/c.cpp
+commit "the string back"
+check "the string back" 0 "0 chapter(s)"
+printf 'int h(int a) {\n  a += 1;\n  a *= 2;\n  return a;\n}\n' >chapters/02_two/d.cpp
+commit "a function"
+base3=$(git rev-parse --short=12 HEAD)
+printf 'header\n  commit   %s\n' "$base3" >plots/02_two/output.txt
+commit "recorded a third time"
+printf 'int h(int a) {\n  a *= 2;\n  a += 1;\n  return a;\n}\n' >chapters/02_two/d.cpp
+commit "two lines swapped"
+check "two code lines swapped" 1 "02_two: recorded at"
+printf 'int h(int a) {\n  a += 1;\n  a *= 2;\n  return a;\n}\n' >chapters/02_two/d.cpp
+commit "the lines back"
+check "the lines back" 0 "0 chapter(s)"
+sed -i 's/\*p = 2;  /*p = 3;  /' chapters/01_one/a.cpp
 commit code
 check "a code line starting with '*'" 1 "01_one: recorded at"
 check "the chapter that links it" 1 "02_two: recorded at"
