@@ -99,7 +99,7 @@ template <class T, int NS, Pass kPass>
 __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
   constexpr bool kSummary = kPass == Pass::summary;
   using M = typename Operand<T>::type;
-  constexpr bool kPairs = Operand<T>::split;
+  constexpr bool kPairs = Operand<T>::pairs;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
 #else
@@ -361,7 +361,7 @@ std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
 
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
-  const std::size_t bytes = Shared<NS>::bytes(Operand<T>::split);
+  const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
   const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
   const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
@@ -453,7 +453,7 @@ void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
     const int tile = state_tile(args.s.dstate);
     if (tile == 64) return launch<T, 64>(args, stream);
     if (tile == 128) return launch<T, 128>(args, stream);
-    if constexpr (!Operand<T>::split) launch<T, 256>(args, stream);  // fused_refuses: pairs up to 128
+    if constexpr (!Operand<T>::pairs) launch<T, 256>(args, stream);  // fused_refuses: pairs up to 128
   });
 }
 

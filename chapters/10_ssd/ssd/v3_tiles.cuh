@@ -54,19 +54,19 @@ __device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_st
 }
 
 // fp32 inputs on the tensor cores: each number v as a pair of bf16, hi = bf16(v) and
-// lo = bf16(v − hi), 16 bits of its mantissa where one bf16 holds 8 and TF32 (the official
-// kernels' fp32 products) 11. A product of two pairs is hi·hi + hi·lo + lo·hi, three mma.sync,
-// fp32 sums: lo·lo is below 2^-16 of it. A tile's lo halves lie `lo` elements after its hi ones.
-// Operand<T>: what the tensor cores multiply for inputs of T, and whether each number is a pair.
+// lo = bf16(v − hi), about 16 significant bits together where one bf16 carries 8 and TF32 (the
+// official kernels' fp32 products) 11. A product of two pairs is hi·hi + hi·lo + lo·hi, three
+// mma.sync, fp32 sums: lo·lo is below 2^-16 of it. A tile's lo halves lie `lo` elements after its
+// hi ones. Operand<T>: what the tensor cores multiply for inputs of T, and whether as pairs.
 template <class T>
 struct Operand {
   using type = T;
-  static constexpr bool split = false;
+  static constexpr bool pairs = false;
 };
 template <>
 struct Operand<float> {
   using type = __nv_bfloat16;
-  static constexpr bool split = true;
+  static constexpr bool pairs = true;
 };
 
 // Two floats as the 32-bit words of their hi and lo halves (`first` at the lower address).
@@ -79,10 +79,10 @@ __device__ __forceinline__ void pack_pair(float first, float second, std::uint32
 }
 
 // Two floats into a shared tile of M at `at`: rounded to M, or as pairs (hi at `at`, lo `lo`
-// elements after it) where kSplit.
-template <bool kSplit, class M>
+// elements after it).
+template <bool kPairs, class M>
 __device__ __forceinline__ void put_two(M* at, int lo, float first, float second) {
-  if constexpr (kSplit) {
+  if constexpr (kPairs) {
     std::uint32_t hi_word, lo_word;
     pack_pair(first, second, hi_word, lo_word);
     *reinterpret_cast<std::uint32_t*>(at) = hi_word;
@@ -92,10 +92,10 @@ __device__ __forceinline__ void put_two(M* at, int lo, float first, float second
   }
 }
 
-// One element of a shared tile as a float: hi + lo where kSplit.
-template <bool kSplit, class M>
+// One element of a shared tile as a float: hi + lo for pairs.
+template <bool kPairs, class M>
 __device__ __forceinline__ float get_one(const M* at, int lo) {
-  if constexpr (kSplit)
+  if constexpr (kPairs)
     return selective_scan::detail::to_float(at[0]) + selective_scan::detail::to_float(at[lo]);
   else
     return selective_scan::detail::to_float(at[0]);
