@@ -1,6 +1,7 @@
-// The GPU model (fp32, cuBLAS, chapter 08's scan) against the fp64 reference of the whole model:
-// the loss, the logits, Δ and the gradient of every parameter block, for both model kinds, on
-// tiny sizes with awkward lengths; and a few AdamW steps that lower the loss.
+// The GPU model (fp32, cuBLAS, chapter 08's scan; the Mamba-2 kind chapter 10's ssd) against the
+// fp64 reference of the whole model: the loss, the logits, Δ and the gradient of every parameter
+// block, for every model kind, on tiny sizes with awkward lengths; and a few AdamW steps that
+// lower the loss.
 #include "ch09_gpu_test_support.hpp"
 
 #include "gpu_inference.hpp"

@@ -361,6 +361,8 @@ std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
 
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
+  if (Operand<T>::pairs && args.entering_states)  // fused_backward_refuses keeps fp32 from here
+    throw Error("ssd version 3: the entering states are written for 16-bit inputs only");
   const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
   const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
   const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
@@ -453,7 +455,10 @@ void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
     const int tile = state_tile(args.s.dstate);
     if (tile == 64) return launch<T, 64>(args, stream);
     if (tile == 128) return launch<T, 128>(args, stream);
-    if constexpr (!Operand<T>::pairs) launch<T, 256>(args, stream);  // fused_refuses: pairs up to 128
+    if constexpr (Operand<T>::pairs)  // fused_refuses keeps fp32 from here
+      throw Error("ssd version 3: fp32 inputs take at most " + std::to_string(kMaxPairedStates) + " states");
+    else
+      launch<T, 256>(args, stream);
   });
 }
 
