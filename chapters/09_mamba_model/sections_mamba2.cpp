@@ -2,6 +2,7 @@
 // checked against the fp64 reference, trained as the selective model is, and set beside it.
 #include "sections.hpp"
 
+#include "gpu_model.hpp"
 #include "model_config.hpp"
 #include "ssd.hpp"
 
@@ -39,12 +40,16 @@ void section_mamba2(common::Notebook& nb, const ProgramOptions& o, const Trained
   nb.section("Mamba-2: the same model with chapter 10's SSD");
   const ModelConfig c = gpu_model_config(SsmKind::mamba2);
   const Mamba2Sizes m = c.mamba2();
+  const ReferenceTolerances tol = reference_tolerances(SsmKind::mamba2);
   nb.text(fmt::format(
       "Each layer's block becomes Mamba-2's (mamba2_block.hpp): in_proj gives z, x, B, C and a step a head;\n"
       "one convolution runs over x, B and C; the SSD has one A a head ({} heads of {} channels, N {}) and\n"
       "runs in chapter 10's library (fp32: {}); the gate comes\n"
-      "before a norm over the {} channels. The same task, optimizer, steps and seeds as the selective model's.",
-      m.heads(), m.head_dim, m.d_state, ssd_versions(m), m.d_inner));
+      "before a norm over the {} channels. The same task, optimizer, steps and seeds as the selective model's.\n"
+      "Against fp64, ten times the selective model's tolerances (version 3 multiplies fp32 as bf16 pairs):\n"
+      "logits atol {} + rtol {}·|ref|, every gradient block atol {} + rtol {}·|ref|.",
+      m.heads(), m.head_dim, m.d_state, ssd_versions(m), m.d_inner, tol.logits.atol, tol.logits.rtol, tol.gradient.atol,
+      tol.gradient.rtol));
   if (!nb.gpu()) return nb.gpu_skip("the Mamba-2 model on the GPU");
   check_gpu_against_reference(nb, SsmKind::mamba2);
   if (!o.load_dir.empty()) return nb.text("Loaded from " + o.load_dir + " (--load): the Mamba-2 model is not trained.");
