@@ -63,9 +63,11 @@ double GpuMamba2Layer::device_bytes(const Mamba2Sizes& s, int max_batch, int max
 }
 
 double GpuMamba2Layer::ssd_scratch_bytes(const Mamba2Sizes& s, int max_batch, int max_seqlen) {
-  // Version 1 in fp32 lays the call out as chapter 08's: x, Δ, y and their gradients (6 E), B, C and
-  // theirs (4 N) and dt' by head (H) a position, A and its gradient per channel and state, and
-  // chapter 08's chunk states; its backward's own workspace is small beside them.
+  // The larger of the versions that may run: version 1 in fp32 (the deterministic backward, and the
+  // forward where version 3 refuses it) lays the call out as chapter 08's: x, Δ, y and their
+  // gradients (6 E), B, C and theirs (4 N) and dt' by head (H) a position, A and its gradient per
+  // channel and state, and chapter 08's chunk states; its backward's own workspace is small beside
+  // them, and version 3's forward takes less.
   const double E = s.d_inner, N = s.d_state, H = s.heads();
   const double chunk_states =
       double(selective_scan::chunk_states_floats({max_batch, s.d_inner, max_seqlen, s.d_state, 1}, /*complex=*/false));

@@ -12,6 +12,7 @@
 // (one sync), which a training loop does every so many steps.
 #pragma once
 
+#include "compare.hpp"
 #include "device_buffer.hpp"
 #include "gpu_cross_entropy.hpp"
 #include "gpu_mamba2_layer.hpp"
@@ -27,6 +28,15 @@
 namespace ch09 {
 
 struct AdamWSettings;  // cpu_training.hpp: one optimizer for the CPU and the GPU
+
+// How close the GPU model's logits and gradients come to the fp64 reference's. fp32 through two
+// layers, cuBLAS and the scan: a few float epsilons times the values, summed over the products'
+// lengths. Mamba-2's SSD forward may run chapter 10's version 3, which multiplies fp32 as bf16
+// pairs (a product good to about 2^-16 of its size, not 2^-24): ten times wider there.
+struct ReferenceTolerances {
+  common::Tolerance logits, gradient;
+};
+ReferenceTolerances reference_tolerances(SsmKind kind);
 
 class GpuModel {
  public:

@@ -24,7 +24,6 @@ namespace ch09 {
 namespace {
 
 using common::Notebook;
-using common::Tolerance;
 
 std::string bytes_text(double bytes) {
   if (bytes >= 1 << 20) return fmt::format("{:.1f} MiB", bytes / (1 << 20));
@@ -35,12 +34,8 @@ std::string bytes_text(double bytes) {
 }  // namespace
 
 // ---- the GPU model against the fp64 reference --------------------------------------------------
-// fp32 against fp64 through two layers, cuBLAS and the scan: errors of a few float epsilons
-// times the size of the values, summed over the products' lengths.
-const Tolerance kLogitsTolerance{1e-5, 1e-4}, kGradientTolerance{2e-6, 2e-4};
-
 void check_gpu_against_reference(Notebook& nb, SsmKind kind) {
-  const Tolerance logits_tol = kLogitsTolerance, gradient_tol = kGradientTolerance;
+  const auto [logits_tol, gradient_tol] = reference_tolerances(kind);
   {
     const ModelConfig c = tiny_config(kind);
     const std::vector<float> parameters = to_float(tiny_parameters(c, unsigned(nb.options().seed)));
@@ -78,11 +73,12 @@ void check_gpu_against_reference(Notebook& nb, SsmKind kind) {
 void section_gpu_against_reference(Notebook& nb) {
   nb.section("The GPU model against the fp64 reference");
   if (!nb.gpu()) return nb.gpu_skip("the GPU model's checks");
+  const ReferenceTolerances tol = reference_tolerances(SsmKind::selective);
   nb.text(
       fmt::format("The tiny models of the finite-difference check, three random sequences of 19 tokens; the\n"
                   "reference runs on the fp32 parameters the GPU holds. Tolerances: logits atol {} + rtol {}·|ref|,\n"
                   "every gradient block atol {} + rtol {}·|ref|.",
-                  kLogitsTolerance.atol, kLogitsTolerance.rtol, kGradientTolerance.atol, kGradientTolerance.rtol));
+                  tol.logits.atol, tol.logits.rtol, tol.gradient.atol, tol.gradient.rtol));
   for (SsmKind kind : {SsmKind::selective, SsmKind::lti}) check_gpu_against_reference(nb, kind);
 }
 

@@ -2,7 +2,9 @@
 // checked against the fp64 reference, trained as the selective model is, and set beside it.
 #include "sections.hpp"
 
+#include "gpu_model.hpp"
 #include "model_config.hpp"
+#include "ssd.hpp"
 
 #include <fmt/format.h>
 
@@ -14,18 +16,40 @@ namespace {
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
 
+// The versions of chapter 10's library that run the layer's SSD here (kernel_of reads only the
+// sizes and which pointers are set): fp32, forward as automatic chooses, backward deterministic.
+std::string ssd_versions(const Mamba2Sizes& m) {
+  static float never_read[1];
+  ssd::ForwardParams f;
+  f.sizes = {1, 64, m.heads(), m.head_dim, 1, m.d_state};
+  f.input_type = ssd::DataType::float32;
+  f.x = f.dt = f.B = f.C = f.y = never_read;
+  f.A = never_read;
+  ssd::BackwardParams b;
+  b.forward = f;
+  b.deterministic = true;
+  b.dy = b.dx = b.ddt = never_read;
+  b.dA = b.dB = b.dC = never_read;
+  const auto version = [](ssd::Kernel k) { return fmt::format("version {} ({})", int(k), ssd::name_of(k)); };
+  return fmt::format("forward {}, backward {}", version(ssd::kernel_of(f)), version(ssd::kernel_of(b)));
+}
+
 }  // namespace
 
 void section_mamba2(common::Notebook& nb, const ProgramOptions& o, const Trained& trained) {
   nb.section("Mamba-2: the same model with chapter 10's SSD");
   const ModelConfig c = gpu_model_config(SsmKind::mamba2);
   const Mamba2Sizes m = c.mamba2();
+  const ReferenceTolerances tol = reference_tolerances(SsmKind::mamba2);
   nb.text(fmt::format(
       "Each layer's block becomes Mamba-2's (mamba2_block.hpp): in_proj gives z, x, B, C and a step a head;\n"
       "one convolution runs over x, B and C; the SSD has one A a head ({} heads of {} channels, N {}) and\n"
-      "runs in chapter 10's library (fp32: its version 1); the gate comes before a norm over the {}\n"
-      "channels. The same task, optimizer, steps and seeds as the selective model's.",
-      m.heads(), m.head_dim, m.d_state, m.d_inner));
+      "runs in chapter 10's library (fp32: {}); the gate comes\n"
+      "before a norm over the {} channels. The same task, optimizer, steps and seeds as the selective model's.\n"
+      "Against fp64, ten times the selective model's tolerances (version 3 multiplies fp32 as bf16 pairs):\n"
+      "logits atol {} + rtol {}·|ref|, every gradient block atol {} + rtol {}·|ref|.",
+      m.heads(), m.head_dim, m.d_state, ssd_versions(m), m.d_inner, tol.logits.atol, tol.logits.rtol, tol.gradient.atol,
+      tol.gradient.rtol));
   if (!nb.gpu()) return nb.gpu_skip("the Mamba-2 model on the GPU");
   check_gpu_against_reference(nb, SsmKind::mamba2);
   if (!o.load_dir.empty()) return nb.text("Loaded from " + o.load_dir + " (--load): the Mamba-2 model is not trained.");

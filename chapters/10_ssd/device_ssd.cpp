@@ -218,6 +218,16 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
   });
 }
 
+std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
+  static float never_read[1];
+  ssd::ForwardParams f;
+  f.sizes = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
+  f.input_type = type, f.kernel = kernel;
+  f.x = f.dt = f.B = f.C = f.y = never_read;
+  f.A = never_read;
+  return ssd::validate(f);
+}
+
 common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref) {
   double scale = 0;
   for (double v : ref) scale = std::max(scale, std::abs(v));

@@ -11,12 +11,18 @@
 #include "timing.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ch10 {
 
 // The inputs as the GPU holds them: x, dt, B, C and z rounded to `type`, the rest to fp32.
 Problem as_gpu_sees(Problem p, ssd::DataType type);
+
+// Why `kernel` refuses a forward of `shape` in `type` on this GPU, "" where it takes it
+// (ssd::validate on the sizes alone, no options: nothing is touched). Version 3 takes fp32 only
+// where a block may have its pairs' shared memory.
+std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
 
 // The forward of `p` (as the GPU sees it) by `kernel`: y and the final states.
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);

@@ -13,6 +13,8 @@ namespace ch10 {
 struct GridSpeed {
   BenchShape shape;
   double forward = 0, forward_backward = 0;  // the official kernels' time ÷ ours; 0 where not timed
+  // The official call's time (events around the Python call: what a PyTorch caller waits) ÷ ours.
+  double call_forward = 0, call_forward_backward = 0;
 };
 
 // Writes speed_grid.dat and speed_grid.gp into `dir` and, where gnuplot is installed, draws

@@ -64,16 +64,18 @@ std::vector<ProblemSpec> fused_shapes() {
 }
 
 constexpr ssd::DataType kTypes[] = {ssd::DataType::float32, ssd::DataType::float16, ssd::DataType::bfloat16};
+// Version 3's types, fp32 (its pairs) last: the 16-bit cases keep the options they had before it.
+constexpr ssd::DataType kFusedTypes[] = {ssd::DataType::float16, ssd::DataType::bfloat16, ssd::DataType::float32};
 
-// Why version 3 refuses a bf16 call of `dstate` states on this GPU ("" where it takes it).
-std::string fused_refusal(int dstate) {
+// Why version 3 refuses a call of `dstate` states on this GPU ("" where it takes it).
+std::string fused_refusal(int dstate, ssd::DataType type = ssd::DataType::bfloat16) {
   static float never_read[1];
   ssd::ForwardParams f;
   f.sizes = {1, 64, 1, 64, 1, dstate};
   f.x = f.dt = f.B = f.C = never_read;
   f.A = never_read;
   f.y = never_read;
-  f.input_type = ssd::DataType::bfloat16;
+  f.input_type = type;
   f.kernel = ssd::Kernel::fused;
   return ssd::validate(f);
 }
@@ -140,10 +142,11 @@ TEST_CASE("version 3 (fused on the tensor cores): the forward matches the fp64 r
   std::vector<ProblemSpec> cases = fused_shapes();
   cases.push_back(spec_of(8, 300, 40, 4, 64, 16));
   int c = 0;
-  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+  for (const ssd::DataType type : kFusedTypes)
     for (const ProblemSpec& shape : cases) {
-      // 129 to 256 states need more shared memory than Ada and most Ampere cards give a block.
-      if (fused_refusal(shape.shape.dstate).empty())
+      // 129 to 256 states need more shared memory than Ada and most Ampere cards give a block;
+      // fp32's pairs take at most 128 states, and fit 65 to 128 on Hopper alone.
+      if (fused_refusal(shape.shape.dstate, type).empty())
         check_forward(with_options(shape, c), type, ssd::Kernel::fused, 256, unsigned(c));
       ++c;
     }
@@ -162,16 +165,28 @@ TEST_CASE("version 3 takes 256 states where a block may have their shared memory
     CHECK(fused_refusal(256).empty());
   else
     CHECK_THAT(fused_refusal(256), Catch::Contains("bytes of shared memory a block for 256 states"));
+  // fp32 inputs as bf16 pairs: twice the tiles, 148,736 bytes at 64 states and 197,888 at 128.
+  const ssd::DataType fp32 = ssd::DataType::float32;
+  if (shared_per_block >= 148736)
+    CHECK(fused_refusal(64, fp32).empty());
+  else
+    CHECK_THAT(fused_refusal(64, fp32), Catch::Contains("bytes of shared memory a block for 64 states"));
+  if (shared_per_block >= 197888)
+    CHECK(fused_refusal(128, fp32).empty());
+  else
+    CHECK_THAT(fused_refusal(128, fp32), Catch::Contains("bytes of shared memory a block for 128 states"));
+  CHECK_THAT(fused_refusal(129, fp32), Catch::Contains("fp32 inputs with at most 128 states"));
 }
 
 TEST_CASE("version 3 (fused): packed sequences whose boundaries fall inside chunks and between them", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
-  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+  for (const ssd::DataType type : kFusedTypes)
     for (const std::int64_t first : {1, 63, 64, 65}) {
       ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c);
       spec.packing = {{first, 7, 300 - first + 1}, {300, 7, 1}};
-      check_forward(spec, type, ssd::Kernel::fused, 256, unsigned(c));
+      if (fused_refusal(16, type).empty())  // fp32's pairs need 148,736 bytes a block
+        check_forward(spec, type, ssd::Kernel::fused, 256, unsigned(c));
       ++c;
     }
 }
@@ -248,10 +263,14 @@ TEST_CASE("a backward runs version 3 where it takes the call and version 1 where
   CHECK_THROWS_WITH(ssd::backward(b), Catch::Contains("not deterministic"));
   b.deterministic = false;
   b.forward.kernel = ssd::Kernel::automatic;
-  b.forward.input_type = ssd::DataType::float32;  // version 3 takes 16-bit inputs
+  b.forward.input_type = ssd::DataType::float32;  // version 3's backward takes 16-bit inputs
   CHECK(ssd::kernel_of(b) == ssd::Kernel::recurrence);
   b.forward.kernel = ssd::Kernel::fused;
-  CHECK_THAT(ssd::validate(b), Catch::Contains("fp16 and bf16"));
+  // The forward is checked first: where version 3 takes fp32's forward, its backward says why not.
+  if (fused_refusal(8, ssd::DataType::float32).empty())
+    CHECK_THAT(ssd::validate(b), Catch::Contains("fp16 and bf16"));
+  else
+    CHECK_THAT(ssd::validate(b), Catch::Contains("shared memory"));
   static std::int32_t seq_idx[16] = {};
   b.forward.input_type = ssd::DataType::bfloat16;
   b.forward.seq_idx = seq_idx;  // packed sequences: version 3 alone takes them backward
@@ -262,7 +281,8 @@ TEST_CASE("a backward runs version 3 where it takes the call and version 1 where
 }
 
 TEST_CASE("the library refuses what no version takes, in one line, before any work") {
-  // Validation reads only the sizes and which pointers are set: no GPU is needed, and none is touched.
+  // Validation reads only the sizes and which pointers are set (and asks a GPU, where there is one,
+  // what shared memory a block may have): no GPU is needed, and no memory is touched.
   static float never_read[1];
   ssd::ForwardParams f;
   f.sizes = {1, 16, 2, 4, 1, 8};
@@ -273,9 +293,11 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   f.seq_idx = seq_idx;
   f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("takes no seq_idx"));
-  f.kernel = ssd::Kernel::automatic;  // version 2 takes packed sequences forward, no version backward in fp32
+  // Version 3 takes fp32 where a block may have its pairs' 148,736 bytes (no GPU: it takes the call).
+  const bool fused_takes_fp32 = fused_refusal(8, ssd::DataType::float32).empty();
+  f.kernel = ssd::Kernel::automatic;  // versions 3 and 2 take packed sequences forward; none backward in fp32
   CHECK(ssd::validate(f).empty());
-  CHECK(ssd::kernel_of(f) == ssd::Kernel::chunked);
+  CHECK(ssd::kernel_of(f) == (fused_takes_fp32 ? ssd::Kernel::fused : ssd::Kernel::chunked));
   ssd::BackwardParams packed;
   packed.forward = f;
   packed.dy = packed.dx = packed.ddt = never_read;
@@ -293,7 +315,7 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("sequences must be in [1, seqlen]"));
   f.sequence_final_states = nullptr, f.cu_seqlens = nullptr, f.sequences = 0;
   f.seq_idx = nullptr;
-  CHECK(ssd::kernel_of(f) == ssd::Kernel::recurrence);
+  CHECK(ssd::kernel_of(f) == (fused_takes_fp32 ? ssd::Kernel::fused : ssd::Kernel::recurrence));
   f.sizes.groups = 3;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("multiple of groups"));
   f.sizes.groups = 1;
@@ -305,10 +327,10 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   f.kernel = ssd::Kernel::recurrence;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("at most 256 states"));
   f.kernel = ssd::Kernel::fused;
-  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("takes fp16 and bf16 inputs"));
-  f.input_type = ssd::DataType::bfloat16;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("version 3 takes at most 256 states"));
-  f.input_type = ssd::DataType::float32;
+  f.sizes.dstate = 129;
+  CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("fp32 inputs with at most 128 states"));
+  f.sizes.dstate = 257;
   f.kernel = ssd::Kernel::chunked;
   f.chunk_size = 0;
   CHECK_THROWS_WITH(ssd::forward(f), Catch::Contains("chunk_size must be at least 1"));

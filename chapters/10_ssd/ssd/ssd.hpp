@@ -15,9 +15,10 @@
 //                  cuBLAS (fp32); forward only (its backward is version 1's); packed sequences,
 //                  and each one's own final states
 //   3  fused       the five stages in one kernel on the tensor cores (mma.sync, sm_80+), a block
-//                  walking a head's chunks of 64 with the state in its registers; fp16 and bf16,
-//                  at most 256 states; its backward walks the chunks in reverse from the states
-//                  its forward leaves at each chunk (not deterministic: it adds with float atomics)
+//                  walking a head's chunks of 64 with the state in its registers; fp16 and bf16
+//                  up to 256 states, fp32 up to 128 as pairs of bf16 (hi + lo, three products for
+//                  one); its backward, fp16 and bf16 only, walks the chunks in reverse from the
+//                  states its forward leaves at each chunk (not deterministic: float atomics)
 // A backward runs version 3's where the forward's kernel is fused, or automatic and version 3
 // takes the call; else version 1's.
 //
@@ -41,11 +42,8 @@ namespace ssd {
 using selective_scan::DataType;
 using selective_scan::Error;
 
-// automatic's order was measured before the library kept its scratch memory between calls; since
-// then version 2's fp32 forward is the faster of 1 and 2 on three of chapter 10's four fp32 shapes
-// (ssd/README.md).
 enum class Kernel {
-  automatic = 0,   // the fastest measured version that takes the call: 3, then 1, then 2
+  automatic = 0,   // the first that takes the call of 3, then 1, then 2 (ssd/README.md: why)
   recurrence = 1,  // version 1
   chunked = 2,     // version 2
   fused = 3,       // version 3

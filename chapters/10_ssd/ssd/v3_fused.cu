@@ -12,7 +12,9 @@
 //   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
-// enters step 2 rounded to the input type too, and stays fp32 in the accumulators.
+// enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
+// are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every tile twice, hi then lo, each
+// product three mma.sync, y written as hi + lo; twice the shared memory, so 128 states at most.
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 //
@@ -67,22 +69,23 @@ struct FusedArgs {
   bool x_in_vectors, bc_in_vectors, states_in_vectors;
 };
 
-// The block's shared memory for NS states (the call's rounded up): tiles of T, then a float or
-// int32 a position of the chunk for dt', acs, the weights of x in the state's update, the decay
-// of the entering state to each position, and the sequence numbers.
+// The block's shared memory for NS states (the call's rounded up): tiles of 16-bit operands (for
+// fp32 inputs twice over: the pairs' hi halves, then their lo halves, kElements further), then a
+// float or int32 a position of the chunk for dt', acs, the weights of x in the state's update,
+// the decay of the entering state to each position, and the sequence numbers.
 template <int NS>
 struct Shared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
   static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + kQ * kXRow, kScaledX = kY + kQ * kXRow,
                        kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow, kM = kC + kQ * kStateRow,
                        kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
-  static constexpr std::size_t bytes(std::size_t element) { return kElements * element + 5 * kQ * 4; }
+  static constexpr std::size_t bytes(bool pairs) { return kElements * 2 * (pairs ? 2 : 1) + 5 * kQ * 4; }
 };
 
-// Shared memory a block needs for fp16 or bf16 inputs with `dstate` states.
-std::size_t shared_bytes(int dstate) {
+// Shared memory a block needs with `dstate` states, for 16-bit inputs or fp32 ones (as pairs).
+std::size_t shared_bytes(int dstate, bool pairs) {
   const int tile = state_tile(dstate);
-  return tile == 64 ? Shared<64>::bytes(2) : tile == 128 ? Shared<128>::bytes(2) : Shared<256>::bytes(2);
+  return tile == 64 ? Shared<64>::bytes(pairs) : tile == 128 ? Shared<128>::bytes(pairs) : Shared<256>::bytes(pairs);
 }
 
 // What a launch does with segment blockIdx.x / units: a summary walks it from a zero state and
@@ -91,19 +94,24 @@ std::size_t shared_bytes(int dstate) {
 // pays no registers for the backward's states.
 enum class Pass { summary, output, output_and_states };
 
+// T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
 template <class T, int NS, Pass kPass>
 __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
   constexpr bool kSummary = kPass == Pass::summary;
+  using M = typename Operand<T>::type;
+  constexpr bool kPairs = Operand<T>::pairs;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
 #else
   using L = Shared<NS>;
+  // Where a tile's lo halves lie, in elements and in bytes after its hi ones (0 without pairs).
+  constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
-  T* const tiles = reinterpret_cast<T*>(shared);
-  T *const xs = tiles + L::kX, *const zs = tiles + L::kZ, *const ys = tiles + L::kY;
-  T *const scaled_x = tiles + L::kScaledX, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
-  T *const ms = tiles + L::kM, *const hs = tiles + L::kState;
-  float* const step = reinterpret_cast<float*>(tiles + L::kElements);
+  M* const tiles = reinterpret_cast<M*>(shared);
+  M *const xs = tiles + L::kX, *const zs = tiles + L::kZ, *const ys = tiles + L::kY;
+  M *const scaled_x = tiles + L::kScaledX, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  M *const ms = tiles + L::kM, *const hs = tiles + L::kState;
+  float* const step = reinterpret_cast<float*>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
   std::int32_t* const seq = reinterpret_cast<std::int32_t*>(decay_to + kQ);
 
@@ -159,21 +167,35 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     // operand of C hᵀ), and dt' (0 past the sequence, so that acs stays put there) with the
     // sequence numbers (past the sequence, the last position's).
     // A summary reads neither C nor z, nor the entering state.
-    load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z && !kSummary) load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    load_tile(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate,
-              projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    const auto load = [&](M* to, int stride, const T* from, std::int64_t from_stride, int cols, int valid_cols,
+                          bool in_vectors) {
+      if constexpr (kPairs)
+        load_tile_pairs(to, stride, kLo, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
+      else
+        load_tile(to, stride, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
+    };
+    load(xs, L::kXRow, x + x_at, width, kP, channels, a.x_in_vectors);
+    if (z && !kSummary) load(zs, L::kXRow, z + x_at, width, kP, channels, a.x_in_vectors);
+    load(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate, projection,
+         NS, s.dstate, a.bc_in_vectors);
     if (!kSummary) {
-      load_tile(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate,
-                projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-      store_accumulators(hs, L::kStateRow, state, row0, half * NS / 2);
+      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate, projection,
+           NS, s.dstate, a.bc_in_vectors);
+      if constexpr (kPairs) {  // the entering state as pairs: each lane's accumulators where they lie
+        for (int j = 0; j < kStateTiles; ++j)
+          for (int e = 0; e < 4; e += 2)
+            put_two<true>(hs + (row0 + g + e / 2 * 8) * L::kStateRow + half * NS / 2 + 8 * j + 2 * q, kLo, state[j][e],
+                          state[j][e + 1]);
+      } else {
+        store_accumulators(hs, L::kStateRow, state, row0, half * NS / 2);
+      }
     }
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();
     // The entering state's tile, whole now, copied out from shared memory in rows: from the
     // accumulators, each lane's scattered pairs cost the walk registers it needs elsewhere.
-    if constexpr (kPass == Pass::output_and_states)
+    if constexpr (kPass == Pass::output_and_states && !kPairs)  // fused_forward_states: 16-bit inputs only
       store_tile(
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate,
           s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
@@ -194,11 +216,17 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      const T* in = xs + t * L::kXRow + p;
-      std::uint32_t out[4];
-      for (int k = 0; k < 4; ++k)
-        out[k] = mma::pack<T>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
-      *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
+      const M* in = xs + t * L::kXRow + p;
+      if constexpr (kPairs) {
+        for (int k = 0; k < 4; ++k)
+          put_two<true>(scaled_x + t * L::kXRow + p + 2 * k, kLo, get_one<true>(in + 2 * k, kLo) * weight[t],
+                        get_one<true>(in + 2 * k + 1, kLo) * weight[t]);
+      } else {
+        std::uint32_t out[4];
+        for (int k = 0; k < 4; ++k)
+          out[k] = mma::pack<M>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+        *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
+      }
     }
 
     if constexpr (!kSummary) {
@@ -208,18 +236,18 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       float gt[4][4] = {}, yt[4][4] = {};
       const bool needs_g = 32 * half <= row0 + 15;
       for (int k0 = 0; k0 < NS; k0 += 16) {
-        std::uint32_t ca[4], bb[4];
-        mma::load_tiles(ca, cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8);
+        Fragment<kPairs> ca, bb;
+        ca.load(cs + (row0 + lane % 16) * L::kStateRow + k0 + lane / 16 * 8, kLoBytes);
         for (int pair = 0; pair < 2; ++pair) {
           const int col = 32 * half + 16 * pair + lane % 8 + lane / 16 * 8, k = k0 + lane / 8 % 2 * 8;
           if (needs_g) {
-            mma::load_tiles(bb, bs + col * L::kStateRow + k);
-            mma::multiply_add<T>(gt[2 * pair], ca, bb[0], bb[1]);
-            mma::multiply_add<T>(gt[2 * pair + 1], ca, bb[2], bb[3]);
+            bb.load(bs + col * L::kStateRow + k, kLoBytes);
+            multiply_add_fragments<M>(gt[2 * pair], ca, bb, 0);
+            multiply_add_fragments<M>(gt[2 * pair + 1], ca, bb, 2);
           }
-          mma::load_tiles(bb, hs + col * L::kStateRow + k);
-          mma::multiply_add<T>(yt[2 * pair], ca, bb[0], bb[1]);
-          mma::multiply_add<T>(yt[2 * pair + 1], ca, bb[2], bb[3]);
+          bb.load(hs + col * L::kStateRow + k, kLoBytes);
+          multiply_add_fragments<M>(yt[2 * pair], ca, bb, 0);
+          multiply_add_fragments<M>(yt[2 * pair + 1], ca, bb, 2);
         }
       }
       // [/snippet:v3_products]
@@ -244,18 +272,18 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
             for (int e = 0; e < 2; ++e)
               m[e] =
                   u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-            *reinterpret_cast<std::uint32_t*>(ms + t * L::kChunkRow + u) = mma::pack<T>(m[0], m[1]);
+            put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, m[0], m[1]);
           }
         }
       __syncthreads();
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
-        std::uint32_t ma[4], xb[4];
-        mma::load_tiles(ma, ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8);
+        Fragment<kPairs> ma, xb;
+        ma.load(ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8, kLoBytes);
         for (int pair = 0; pair < 2; ++pair) {
-          mma::load_tiles_transposed(
-              xb, xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8);
-          mma::multiply_add<T>(yt[2 * pair], ma, xb[0], xb[1]);
-          mma::multiply_add<T>(yt[2 * pair + 1], ma, xb[2], xb[3]);
+          xb.template load<true>(
+              xs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kXRow + 32 * half + 16 * pair + lane / 16 * 8, kLoBytes);
+          multiply_add_fragments<M>(yt[2 * pair], ma, xb, 0);
+          multiply_add_fragments<M>(yt[2 * pair + 1], ma, xb, 2);
         }
       }
       for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
@@ -263,10 +291,10 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
           const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
           float u[2] = {yt[j][e], yt[j][e + 1]};
           for (int k = 0; k < 2; ++k) {
-            u[k] += d_of[j][k] * to_float(xs[t * L::kXRow + p + k]);
-            if (z) u[k] *= silu_fast(to_float(zs[t * L::kXRow + p + k]));
+            u[k] += d_of[j][k] * get_one<kPairs>(xs + t * L::kXRow + p + k, kLo);
+            if (z) u[k] *= silu_fast(get_one<kPairs>(zs + t * L::kXRow + p + k, kLo));
           }
-          *reinterpret_cast<std::uint32_t*>(ys + t * L::kXRow + p) = mma::pack<T>(u[0], u[1]);
+          put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
     }
 
@@ -280,18 +308,23 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
-      std::uint32_t xa[4], bb[4];
-      mma::load_tiles_transposed(xa, scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8);
+      Fragment<kPairs> xa, bb;
+      xa.template load<true>(scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
       for (int pair = 0; pair < kStateTiles / 2; ++pair) {
-        mma::load_tiles_transposed(
-            bb, bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8);
-        mma::multiply_add<T>(state[2 * pair], xa, bb[0], bb[1]);
-        mma::multiply_add<T>(state[2 * pair + 1], xa, bb[2], bb[3]);
+        bb.template load<true>(
+            bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
+            kLoBytes);
+        multiply_add_fragments<M>(state[2 * pair], xa, bb, 0);
+        multiply_add_fragments<M>(state[2 * pair + 1], xa, bb, 2);
       }
     }
     // [/snippet:v3_state]
     __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
-    if (!kSummary) store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
+    if constexpr (kPairs) {
+      if (!kSummary) store_tile_pairs(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
+    } else {
+      if (!kSummary) store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
+    }
   }
 
   // What the block leaves: a summary its segment's pair, the last segment's walk the final states.
@@ -328,7 +361,9 @@ std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
 
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
-  const std::size_t bytes = Shared<NS>::bytes(sizeof(T));
+  if (Operand<T>::pairs && args.entering_states)  // fused_backward_refuses keeps fp32 from here
+    throw Error("ssd version 3: the entering states are written for 16-bit inputs only");
+  const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
   const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
   const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
@@ -355,8 +390,11 @@ void launch(FusedArgs args, cudaStream_t stream) {
 }  // namespace
 
 std::string fused_refuses(const ForwardParams& p) {
-  if (p.input_type == DataType::float32) return "version 3 takes fp16 and bf16 inputs (its tensor cores' operands)";
+  const bool pairs = p.input_type == DataType::float32;  // fp32 numbers multiplied as bf16 pairs
   if (p.sizes.dstate > kMaxStates) return "version 3 takes at most 256 states";
+  if (pairs && p.sizes.dstate > kMaxPairedStates)
+    return "version 3 takes fp32 inputs with at most " + std::to_string(kMaxPairedStates) +
+           " states (their bf16 pairs double its shared memory)";
   if (p.sequence_final_states) return "version 3 does not give packed sequences' own final states (version 2 does)";
   const std::int64_t blocks = p.sizes.batch * p.sizes.heads * ((p.sizes.head_dim + kP - 1) / kP);
   if (blocks > std::numeric_limits<int>::max())
@@ -371,8 +409,8 @@ std::string fused_refuses(const ForwardParams& p) {
   }
   if (major < 8) return "version 3 needs a GPU of compute capability 8.0 or later (mma.sync on fp16 and bf16)";
   // An A100 or a Hopper GPU gives a block 163 KB or more; Ada and most Ampere cards 99 KB, which
-  // holds tiles of up to 128 states.
-  const std::size_t needed = shared_bytes(p.sizes.dstate);
+  // holds tiles of up to 128 states (with fp32's pairs, 64 states on the former, none on the latter).
+  const std::size_t needed = shared_bytes(p.sizes.dstate, pairs);
   if (needed > std::size_t(shared_per_block))
     return "version 3 needs " + std::to_string(needed) + " bytes of shared memory a block for " +
            std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
@@ -414,12 +452,13 @@ FusedArgs args_of(const ForwardParams& p) {
 void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
   by_type(type, [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (!std::is_same_v<T, float>) {
-      const int tile = state_tile(args.s.dstate);
-      if (tile == 64) return launch<T, 64>(args, stream);
-      if (tile == 128) return launch<T, 128>(args, stream);
+    const int tile = state_tile(args.s.dstate);
+    if (tile == 64) return launch<T, 64>(args, stream);
+    if (tile == 128) return launch<T, 128>(args, stream);
+    if constexpr (Operand<T>::pairs)  // fused_refuses keeps fp32 from here
+      throw Error("ssd version 3: fp32 inputs take at most " + std::to_string(kMaxPairedStates) + " states");
+    else
       launch<T, 256>(args, stream);
-    }
   });
 }
 

@@ -1,4 +1,5 @@
-// Version 3: the chunked SSD fused on the tensor cores, fp16 and bf16 inputs, at most 256 states.
+// Version 3: the chunked SSD fused on the tensor cores: fp16 and bf16 inputs up to 256 states, fp32
+// up to 128 (as bf16 pairs, forward only).
 // The forward is one kernel (v3_fused.cu says how); the backward (v3_fused_backward.cu) walks the
 // chunks in reverse from the states the forward leaves at each chunk's start.
 #pragma once

@@ -444,6 +444,8 @@ void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
 
 std::string fused_backward_refuses(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
+  if (f.input_type == DataType::float32)
+    return "version 3's backward takes fp16 and bf16 inputs (its forward also takes fp32, as bf16 pairs)";
   if (std::string problem = fused_refuses(f); !problem.empty()) return problem;
   if (p.deterministic) return "version 3's backward adds its gradients with float atomics, which is not deterministic";
   int device = 0, shared_per_block = 0;

@@ -20,6 +20,7 @@ constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w /
 // ldmatrix's eight rows meet eight distinct banks.
 constexpr int kPad = 8;
 constexpr int kMaxStates = 256;
+constexpr int kMaxPairedStates = 128;  // fp32 inputs (Operand<float>): their pairs double the tiles
 constexpr float kLog2e = 1.4426950408889634f;
 
 // The states a block's tiles are cut for: the call's, rounded up to 64, 128 or 256.
@@ -49,6 +50,129 @@ __device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_st
     } else {
       for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
     }
+  }
+}
+
+// fp32 inputs on the tensor cores: each number v as a pair of bf16, hi = bf16(v) and
+// lo = bf16(v − hi), about 16 significant bits together where one bf16 carries 8 and TF32 (the
+// official kernels' fp32 products) 11. A product of two pairs is hi·hi + hi·lo + lo·hi, three
+// mma.sync, fp32 sums: lo·lo is below 2^-16 of it. A tile's lo halves lie `lo` elements after its
+// hi ones. Operand<T>: what the tensor cores multiply for inputs of T, and whether as pairs.
+template <class T>
+struct Operand {
+  using type = T;
+  static constexpr bool pairs = false;
+};
+template <>
+struct Operand<float> {
+  using type = __nv_bfloat16;
+  static constexpr bool pairs = true;
+};
+
+// Two floats as the 32-bit words of their hi and lo halves (`first` at the lower address).
+__device__ __forceinline__ void pack_pair(float first, float second, std::uint32_t& hi, std::uint32_t& lo) {
+  const __nv_bfloat162 high = __floats2bfloat162_rn(first, second);
+  const float2 back = __bfloat1622float2(high);
+  const __nv_bfloat162 low = __floats2bfloat162_rn(first - back.x, second - back.y);
+  hi = *reinterpret_cast<const std::uint32_t*>(&high);
+  lo = *reinterpret_cast<const std::uint32_t*>(&low);
+}
+
+// Two floats into a shared tile of M at `at`: rounded to M, or as pairs (hi at `at`, lo `lo`
+// elements after it).
+template <bool kPairs, class M>
+__device__ __forceinline__ void put_two(M* at, int lo, float first, float second) {
+  if constexpr (kPairs) {
+    std::uint32_t hi_word, lo_word;
+    pack_pair(first, second, hi_word, lo_word);
+    *reinterpret_cast<std::uint32_t*>(at) = hi_word;
+    *reinterpret_cast<std::uint32_t*>(at + lo) = lo_word;
+  } else {
+    *reinterpret_cast<std::uint32_t*>(at) = warp_mma::pack<M>(first, second);
+  }
+}
+
+// One element of a shared tile as a float: hi + lo for pairs.
+template <bool kPairs, class M>
+__device__ __forceinline__ float get_one(const M* at, int lo) {
+  if constexpr (kPairs)
+    return selective_scan::detail::to_float(at[0]) + selective_scan::detail::to_float(at[lo]);
+  else
+    return selective_scan::detail::to_float(at[0]);
+}
+
+// load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
+// with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
+// behind the thread, since the numbers pass through registers.
+__device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
+                                       std::int64_t from_stride, int rows, int cols, int valid_rows, int valid_cols,
+                                       bool in_vectors) {
+  const int vectors = cols / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    const float* in = from + r * from_stride + c;
+    float v[8];
+    if (in_vectors && r < valid_rows && c < valid_cols) {
+      const float4 first = *reinterpret_cast<const float4*>(in), second = *reinterpret_cast<const float4*>(in + 4);
+      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+    } else {
+      for (int k = 0; k < 8; ++k) v[k] = r < valid_rows && c + k < valid_cols ? in[k] : 0.f;
+    }
+    std::uint32_t hi[4], low[4];
+    for (int k = 0; k < 4; ++k) pack_pair(v[2 * k], v[2 * k + 1], hi[k], low[k]);
+    __nv_bfloat16* out = to + r * stride + c;
+    *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(hi);
+    *reinterpret_cast<uint4*>(out + lo) = *reinterpret_cast<const uint4*>(low);
+  }
+}
+
+// store_tile for a tile of pairs into fp32 rows: each float hi + lo.
+__device__ inline void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from, int stride,
+                                        int lo, int rows, int cols, bool in_vectors) {
+  const int vectors = (cols + 7) / 8;
+  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+    const int r = i / vectors, c = i % vectors * 8;
+    const __nv_bfloat16* in = from + r * stride + c;
+    float v[8];
+    for (int k = 0; k < 8; ++k) v[k] = get_one<true>(in + k, lo);
+    float* out = to + r * to_stride + c;
+    if (in_vectors) {
+      *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
+      *reinterpret_cast<float4*>(out + 4) = make_float4(v[4], v[5], v[6], v[7]);
+    } else {
+      for (int k = 0; k < 8 && c + k < cols; ++k) out[k] = v[k];
+    }
+  }
+}
+
+// A warp's fragment of an operand: four 8 × 8 tiles (ldmatrix .x4) from a shared tile, and for
+// pairs (kPairs) the same four of the tile's lo halves, `lo_bytes` further on.
+template <bool kPairs>
+struct Fragment {
+  std::uint32_t hi[4], lo[4];
+  template <bool kTransposed = false>
+  __device__ __forceinline__ void load(const void* row, int lo_bytes) {
+    const void* lo_row = static_cast<const unsigned char*>(row) + lo_bytes;
+    if constexpr (kTransposed) {
+      warp_mma::load_tiles_transposed(hi, row);
+      if constexpr (kPairs) warp_mma::load_tiles_transposed(lo, lo_row);
+    } else {
+      warp_mma::load_tiles(hi, row);
+      if constexpr (kPairs) warp_mma::load_tiles(lo, lo_row);
+    }
+  }
+};
+
+// d += a b, with b's tiles `first` and `first` + 1 as the 16 × 8 right operand: one mma.sync, or
+// for pairs three, hi·hi + hi·lo + lo·hi.
+template <class M, bool kPairs>
+__device__ __forceinline__ void multiply_add_fragments(float (&d)[4], const Fragment<kPairs>& a,
+                                                       const Fragment<kPairs>& b, int first) {
+  warp_mma::multiply_add<M>(d, a.hi, b.hi[first], b.hi[first + 1]);
+  if constexpr (kPairs) {
+    warp_mma::multiply_add<M>(d, a.hi, b.lo[first], b.lo[first + 1]);
+    warp_mma::multiply_add<M>(d, a.lo, b.hi[first], b.hi[first + 1]);
   }
 }
 
