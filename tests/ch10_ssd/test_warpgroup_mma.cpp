@@ -1,7 +1,7 @@
 // warpgroup_mma.cuh, the wgmma wrapper version 4 is to be built on, against an fp64 product: one
 // warpgroup multiplies two 64 × 64 matrices over four k-steps with its operands in each layout the
 // wrapper offers (K-major and MN-major tiles in shared memory with the 128-byte swizzle, A from
-// registers), in bf16 and fp16. The inputs are rounded to the 16-bit type first, so the only error
+// registers), 64 wide and 32 wide (B's right half, from inside the swizzled rows), in bf16 and fp16. The inputs are rounded to the 16-bit type first, so the only error
 // left is the fp32 sums'. Skipped where the GPU is not sm_90 or the build has no sm_90a code.
 #include "check_close.hpp"
 #include "compare.hpp"
@@ -14,6 +14,7 @@
 #include <cuda_fp16.h>
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -78,15 +79,24 @@ TEST_CASE("warpgroup products (wgmma) equal the fp64 product in every operand la
         for (int k = 0; k < 64; ++k) want[m * 64 + n] += a64[m * 64 + k] * b64[k * 64 + n];
     for (const WarpgroupOperands o : {WarpgroupOperands::shared_k_major, WarpgroupOperands::shared_b_mn_major,
                                       WarpgroupOperands::shared_mn_major, WarpgroupOperands::registers_a}) {
-      INFO((half ? "fp16, " : "bf16, ") << name_of(o));
-      common::DeviceBuffer<float> d_gpu{std::span<const float>(poison)};
-      common::DeviceBuffer<int> built{std::span<const int>(std::vector<int>{-1})};
-      ch10_test::launch_warpgroup_product(o, half, a_gpu.data(), b_gpu.data(), d_gpu.data(), built.data());
-      CUDA_CHECK(cudaDeviceSynchronize());
-      require_wgmma(built.download()[0] == 1);
-      const std::vector<float> got = d_gpu.download();
-      // Products of 16-bit numbers are exact in fp32; 64 fp32 additions of terms below 1.
-      CHECK_CLOSE("D", common::compare(std::vector<double>(got.begin(), got.end()), want, {1e-5, 1e-5}));
+      for (const bool narrow : {false, true}) {
+        INFO((half ? "fp16, " : "bf16, ") << name_of(o) << (narrow ? ", 32 wide (D's columns 32..63)" : ", 64 wide"));
+        common::DeviceBuffer<float> d_gpu{std::span<const float>(poison)};
+        common::DeviceBuffer<int> built{std::span<const int>(std::vector<int>{-1})};
+        ch10_test::launch_warpgroup_product(o, half, narrow, a_gpu.data(), b_gpu.data(), d_gpu.data(), built.data());
+        CUDA_CHECK(cudaDeviceSynchronize());
+        require_wgmma(built.download()[0] == 1);
+        const std::vector<float> got = d_gpu.download();
+        std::vector<double> got_columns, want_columns;  // the columns the product wrote
+        for (int m = 0; m < 64; ++m)
+          for (int n = narrow ? 32 : 0; n < 64; ++n)
+            got_columns.push_back(got[m * 64 + n]), want_columns.push_back(want[m * 64 + n]);
+        // Products of 16-bit numbers are exact in fp32; 64 fp32 additions of terms below 1.
+        CHECK_CLOSE("D", common::compare(got_columns, want_columns, {1e-5, 1e-5}));
+        if (narrow)  // and the columns it did not write are still the poison
+          for (int m = 0; m < 64; ++m)
+            for (int n = 0; n < 32; ++n) REQUIRE(std::isnan(got[m * 64 + n]));
+      }
     }
   }
 }

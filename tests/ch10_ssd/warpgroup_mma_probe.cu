@@ -30,7 +30,7 @@ __device__ std::uint32_t pair(float low, float high) {
          std::uint32_t(*reinterpret_cast<const std::uint16_t*>(&h)) << 16;
 }
 
-template <typename T, WarpgroupOperands kOperands>
+template <typename T, WarpgroupOperands kOperands, int N>
 __global__ void __launch_bounds__(128) product_kernel(const float* a, const float* b, float* d, int* built) {
 #if SSD_HAS_WGMMA
   constexpr bool a_mn = kOperands == WarpgroupOperands::shared_mn_major;
@@ -58,22 +58,25 @@ __global__ void __launch_bounds__(128) product_kernel(const float* a, const floa
       fragments[s][2] = pair<T>(a[r * 64 + k + 8], a[r * 64 + k + 9]);
       fragments[s][3] = pair<T>(a[(r + 8) * 64 + k + 8], a[(r + 8) * 64 + k + 9]);
     }
-  float acc[wg::kAccumulators] = {};
+  // A product 32 wide takes B's columns 32..63 (warpgroup_mma.cuh says where they start).
+  const unsigned char* const b_columns = tiles[1] + (N == 64 ? 0 : b_mn ? 64 : 32 * wg::kRowBytes);
+  float acc[N / 2] = {};
   wg::fence();
 #pragma unroll
   for (int s = 0; s < 4; ++s) {
-    const std::uint64_t b_tile = b_mn ? wg::mn_major_step(tiles[1], s) : wg::k_major_step(tiles[1], s);
+    const std::uint64_t b_tile = b_mn ? wg::mn_major_step(b_columns, s) : wg::k_major_step(b_columns, s);
     if constexpr (a_in_registers)
-      wg::multiply<T, b_mn>(acc, fragments[s], b_tile, s > 0);
+      wg::multiply<T, b_mn, N>(acc, fragments[s], b_tile, s > 0);
     else
-      wg::multiply<T, a_mn, b_mn>(acc, a_mn ? wg::mn_major_step(tiles[0], s) : wg::k_major_step(tiles[0], s), b_tile,
-                                  s > 0);
+      wg::multiply<T, a_mn, b_mn, N>(acc, a_mn ? wg::mn_major_step(tiles[0], s) : wg::k_major_step(tiles[0], s), b_tile,
+                                     s > 0);
   }
   wg::commit();
   wg::wait<0>();
   wg::pin(acc);
-  for (int j = 0; j < 8; ++j)
-    for (int i = 0; i < 4; ++i) d[(16 * w + g + (i >= 2 ? 8 : 0)) * 64 + 8 * j + 2 * q + (i & 1)] = acc[4 * j + i];
+  for (int j = 0; j < N / 8; ++j)
+    for (int i = 0; i < 4; ++i)
+      d[(16 * w + g + (i >= 2 ? 8 : 0)) * 64 + 64 - N + 8 * j + 2 * q + (i & 1)] = acc[4 * j + i];
   if (t == 0) *built = 1;
 #else
   (void)a, (void)b, (void)d;
@@ -81,29 +84,33 @@ __global__ void __launch_bounds__(128) product_kernel(const float* a, const floa
 #endif
 }
 
-template <typename T>
+template <typename T, int N>
 void launch(WarpgroupOperands operands, const float* a, const float* b, float* d, int* built) {
   switch (operands) {
     case WarpgroupOperands::shared_k_major:
-      return product_kernel<T, WarpgroupOperands::shared_k_major><<<1, 128>>>(a, b, d, built);
+      return product_kernel<T, WarpgroupOperands::shared_k_major, N><<<1, 128>>>(a, b, d, built);
     case WarpgroupOperands::shared_b_mn_major:
-      return product_kernel<T, WarpgroupOperands::shared_b_mn_major><<<1, 128>>>(a, b, d, built);
+      return product_kernel<T, WarpgroupOperands::shared_b_mn_major, N><<<1, 128>>>(a, b, d, built);
     case WarpgroupOperands::shared_mn_major:
-      return product_kernel<T, WarpgroupOperands::shared_mn_major><<<1, 128>>>(a, b, d, built);
+      return product_kernel<T, WarpgroupOperands::shared_mn_major, N><<<1, 128>>>(a, b, d, built);
     case WarpgroupOperands::registers_a:
-      return product_kernel<T, WarpgroupOperands::registers_a><<<1, 128>>>(a, b, d, built);
+      return product_kernel<T, WarpgroupOperands::registers_a, N><<<1, 128>>>(a, b, d, built);
   }
-  throw std::invalid_argument("warpgroup_product: unknown operands");
+  throw std::invalid_argument("launch_warpgroup_product: unknown operands");
 }
 
 }  // namespace
 
-void launch_warpgroup_product(WarpgroupOperands operands, bool half, const float* a, const float* b, float* d,
-                              int* built) {
-  if (half)
-    launch<__half>(operands, a, b, d, built);
+void launch_warpgroup_product(WarpgroupOperands operands, bool half, bool narrow, const float* a, const float* b,
+                              float* d, int* built) {
+  if (half && narrow)
+    launch<__half, 32>(operands, a, b, d, built);
+  else if (half)
+    launch<__half, 64>(operands, a, b, d, built);
+  else if (narrow)
+    launch<__nv_bfloat16, 32>(operands, a, b, d, built);
   else
-    launch<__nv_bfloat16>(operands, a, b, d, built);
+    launch<__nv_bfloat16, 64>(operands, a, b, d, built);
   CUDA_CHECK_LAUNCH();
 }
 

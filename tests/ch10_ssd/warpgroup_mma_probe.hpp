@@ -13,9 +13,10 @@ enum class WarpgroupOperands {
 };
 
 // Launches one warpgroup on D = A B (device pointers, 64 × 64 each, row-major: A m × k, B k × n),
-// A and B rounded to fp16 (`half`) or bf16 first. *built becomes 1 where this build's code for the
-// GPU has wgmma (sm_90a), else 0 and D is left as it was. Only for an sm_90 GPU.
-void launch_warpgroup_product(WarpgroupOperands operands, bool half, const float* a, const float* b, float* d,
-                              int* built);
+// A and B rounded to fp16 (`half`) or bf16 first; `narrow`: only D's columns 32..63, a product 32
+// wide (the others are left as they were). *built becomes 1 where this build's code for the GPU has
+// wgmma (sm_90a), else 0 and D is left as it was. Only for an sm_90 GPU.
+void launch_warpgroup_product(WarpgroupOperands operands, bool half, bool narrow, const float* a, const float* b,
+                              float* d, int* built);
 
 }  // namespace ch10_test

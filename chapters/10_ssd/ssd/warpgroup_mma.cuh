@@ -1,7 +1,7 @@
 // warpgroup_mma.cuh: Hopper's warpgroup matrix product (wgmma, the sm_90a target only), the
 // instruction version 4 is to be built from. Four consecutive warps (a warpgroup, the first warp's
-// index a multiple of 4) multiply a 64×16 tile of A by a 16×64 tile of B into a 64×64 tile of fp32
-// accumulators that the 128 threads hold 32 each. B is read from shared memory, A from shared
+// index a multiple of 4) multiply a 64×16 tile of A by a 16×N tile of B (N 32 or 64 here) into a
+// 64×N tile of fp32 accumulators that the 128 threads hold N / 2 each. B is read from shared memory, A from shared
 // memory or from registers, and the product runs asynchronously: the warps issue it, go on, and
 // wait for it later (commit, then wait).
 //
@@ -15,6 +15,8 @@
 //     over k 16s..16s+15 starts 32 s bytes into the row;
 //   - MN-major: a row is one k and holds 64 consecutive rows of A (or columns of B); the product
 //     over k 16s..16s+15 starts at row 16 s, 2048 s bytes in.
+// A product 32 wide takes B's columns 32..63 from 64 bytes into each row (MN-major) or from row 32,
+// 4096 bytes in (K-major).
 // The tile's start must be 1024-byte aligned (the swizzle is of the address's bits 4-6 by its bits
 // 7-9).
 //
@@ -41,9 +43,8 @@ namespace ssd::detail::warpgroup_mma {
 #define SSD_HAS_WGMMA 0
 #endif
 
-inline constexpr int kRowBytes = 128;                // 64 numbers of 16 bits
-inline constexpr int kGroupBytes = 8 * kRowBytes;    // the swizzle's period
-inline constexpr int kAccumulators = 64 * 64 / 128;  // a thread's share of the 64×64 tile
+inline constexpr int kRowBytes = 128;              // 64 numbers of 16 bits
+inline constexpr int kGroupBytes = 8 * kRowBytes;  // the swizzle's period
 
 // Where number `column` (0..63) of row `row` lies in a swizzled tile, in bytes from its start.
 __host__ __device__ constexpr int swizzled_offset(int row, int column) {
@@ -108,43 +109,57 @@ __device__ __forceinline__ void shared_writes_visible() {
 
 // Keeps the compiler from moving reads or writes of the accumulators across an asynchronous
 // product: each register is made to look read and written here.
-__device__ __forceinline__ void pin(float (&d)[kAccumulators]) {
+template <int K>
+__device__ __forceinline__ void pin(float (&d)[K]) {
 #pragma unroll
-  for (int i = 0; i < kAccumulators; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < K; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-// The 32 accumulators as inline-assembly operands %0..%31.
-#define SSD_WGMMA_D_OPERANDS(d)                                                                               \
+// The accumulators as inline-assembly operands: %0..%15 for 64 × 32, %0..%31 for 64 × 64.
+#define SSD_WGMMA_D16(d)                                                                                      \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), \
-      "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),  \
-      "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), \
-      "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-#define SSD_WGMMA_D_LIST                                                                                       \
+      "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define SSD_WGMMA_D32(d)                                                                                       \
+  SSD_WGMMA_D16(d), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), \
+      "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),  \
+      "+f"(d[31])
+#define SSD_WGMMA_LIST16 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
+#define SSD_WGMMA_LIST32                                                                                       \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, " \
   "%23, %24, %25, %26, %27, %28, %29, %30, %31}"
-// Both operands in shared memory: %32 and %33 their descriptors, %34 whether to accumulate, %35
-// and %36 whether A and B are MN-major.
-#define SSD_WGMMA_SHARED_A(type)                                                                        \
-  "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32." type "." type \
-  " " SSD_WGMMA_D_LIST ", %32, %33, p, 1, 1, %35, %36;\n}\n"
-// A in registers %32..%35, B's descriptor %36, whether to accumulate %37, whether B is MN-major %38.
-#define SSD_WGMMA_REGISTER_A(type)                                                                      \
-  "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32." type "." type \
-  " " SSD_WGMMA_D_LIST ", {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
+// One product, its operands named after the accumulators: with A in shared memory, A's and B's
+// descriptors, whether to accumulate, whether A and B are MN-major; with A in registers, A's four
+// registers in braces, B's descriptor, whether to accumulate, whether B is MN-major.
+#define SSD_WGMMA(shape, type, list, operands, accumulate, transposes)                                             \
+  "{\n.reg .pred p;\nsetp.ne.b32 p, " accumulate ", 0;\nwgmma.mma_async.sync.aligned." shape ".f32." type "." type \
+  " " list ", " operands ", p, 1, 1, " transposes ";\n}\n"
 
-// d (+)= A B over one k-step, A and B in shared memory, of 16-bit type T (__half or
-// __nv_bfloat16). `accumulate` false overwrites d. `a_mn_major`: A's tile is MN-major (else
-// K-major); the same for B.
-template <typename T, bool a_mn_major, bool b_mn_major>
-__device__ __forceinline__ void multiply(float (&d)[kAccumulators], std::uint64_t a, std::uint64_t b, bool accumulate) {
+template <int N>
+inline constexpr bool kWidthTaken = N == 32 || N == 64;
+
+// d (+)= A B over one k-step: A 64 × 16 and B 16 × N (N 32 or 64) in shared memory, of 16-bit
+// type T (__half or __nv_bfloat16); d the thread's N / 2 accumulators. `accumulate` false
+// overwrites d. `a_mn_major`: A's tile is MN-major (else K-major); the same for B.
+template <typename T, bool a_mn_major, bool b_mn_major, int N>
+__device__ __forceinline__ void multiply(float (&d)[N / 2], std::uint64_t a, std::uint64_t b, bool accumulate) {
+  static_assert(kWidthTaken<N>, "warpgroup products here are 64 x 32 or 64 x 64");
 #if SSD_HAS_WGMMA
-  if constexpr (std::is_same_v<T, __half>)
-    asm volatile(SSD_WGMMA_SHARED_A("f16")
-                 : SSD_WGMMA_D_OPERANDS(d)
+  constexpr bool half = std::is_same_v<T, __half>;
+  if constexpr (N == 32 && half)
+    asm volatile(SSD_WGMMA("m64n32k16", "f16", SSD_WGMMA_LIST16, "%16, %17", "%18", "%19, %20")
+                 : SSD_WGMMA_D16(d)
+                 : "l"(a), "l"(b), "r"(int(accumulate)), "n"(int(a_mn_major)), "n"(int(b_mn_major)));
+  else if constexpr (N == 32)
+    asm volatile(SSD_WGMMA("m64n32k16", "bf16", SSD_WGMMA_LIST16, "%16, %17", "%18", "%19, %20")
+                 : SSD_WGMMA_D16(d)
+                 : "l"(a), "l"(b), "r"(int(accumulate)), "n"(int(a_mn_major)), "n"(int(b_mn_major)));
+  else if constexpr (half)
+    asm volatile(SSD_WGMMA("m64n64k16", "f16", SSD_WGMMA_LIST32, "%32, %33", "%34", "%35, %36")
+                 : SSD_WGMMA_D32(d)
                  : "l"(a), "l"(b), "r"(int(accumulate)), "n"(int(a_mn_major)), "n"(int(b_mn_major)));
   else
-    asm volatile(SSD_WGMMA_SHARED_A("bf16")
-                 : SSD_WGMMA_D_OPERANDS(d)
+    asm volatile(SSD_WGMMA("m64n64k16", "bf16", SSD_WGMMA_LIST32, "%32, %33", "%34", "%35, %36")
+                 : SSD_WGMMA_D32(d)
                  : "l"(a), "l"(b), "r"(int(accumulate)), "n"(int(a_mn_major)), "n"(int(b_mn_major)));
 #else
   (void)d, (void)a, (void)b, (void)accumulate;
@@ -153,17 +168,27 @@ __device__ __forceinline__ void multiply(float (&d)[kAccumulators], std::uint64_
 }
 
 // d (+)= A B over one k-step, A from registers (the fragment at the top), B in shared memory.
-template <typename T, bool b_mn_major>
-__device__ __forceinline__ void multiply(float (&d)[kAccumulators], const std::uint32_t (&a)[4], std::uint64_t b,
+template <typename T, bool b_mn_major, int N>
+__device__ __forceinline__ void multiply(float (&d)[N / 2], const std::uint32_t (&a)[4], std::uint64_t b,
                                          bool accumulate) {
+  static_assert(kWidthTaken<N>, "warpgroup products here are 64 x 32 or 64 x 64");
 #if SSD_HAS_WGMMA
-  if constexpr (std::is_same_v<T, __half>)
-    asm volatile(SSD_WGMMA_REGISTER_A("f16")
-                 : SSD_WGMMA_D_OPERANDS(d)
+  constexpr bool half = std::is_same_v<T, __half>;
+  if constexpr (N == 32 && half)
+    asm volatile(SSD_WGMMA("m64n32k16", "f16", SSD_WGMMA_LIST16, "{%16, %17, %18, %19}, %20", "%21", "%22")
+                 : SSD_WGMMA_D16(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(int(accumulate)), "n"(int(b_mn_major)));
+  else if constexpr (N == 32)
+    asm volatile(SSD_WGMMA("m64n32k16", "bf16", SSD_WGMMA_LIST16, "{%16, %17, %18, %19}, %20", "%21", "%22")
+                 : SSD_WGMMA_D16(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(int(accumulate)), "n"(int(b_mn_major)));
+  else if constexpr (half)
+    asm volatile(SSD_WGMMA("m64n64k16", "f16", SSD_WGMMA_LIST32, "{%32, %33, %34, %35}, %36", "%37", "%38")
+                 : SSD_WGMMA_D32(d)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(int(accumulate)), "n"(int(b_mn_major)));
   else
-    asm volatile(SSD_WGMMA_REGISTER_A("bf16")
-                 : SSD_WGMMA_D_OPERANDS(d)
+    asm volatile(SSD_WGMMA("m64n64k16", "bf16", SSD_WGMMA_LIST32, "{%32, %33, %34, %35}, %36", "%37", "%38")
+                 : SSD_WGMMA_D32(d)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(int(accumulate)), "n"(int(b_mn_major)));
 #else
   (void)d, (void)a, (void)b, (void)accumulate;
@@ -171,9 +196,10 @@ __device__ __forceinline__ void multiply(float (&d)[kAccumulators], const std::u
 #endif
 }
 
-#undef SSD_WGMMA_D_OPERANDS
-#undef SSD_WGMMA_D_LIST
-#undef SSD_WGMMA_SHARED_A
-#undef SSD_WGMMA_REGISTER_A
+#undef SSD_WGMMA_D16
+#undef SSD_WGMMA_D32
+#undef SSD_WGMMA_LIST16
+#undef SSD_WGMMA_LIST32
+#undef SSD_WGMMA
 
 }  // namespace ssd::detail::warpgroup_mma
