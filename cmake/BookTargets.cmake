@@ -18,6 +18,10 @@ function(book_hopper_arch_specific target)
   list(TRANSFORM architectures REPLACE "^90$" "90a-real;90-virtual")
   list(TRANSFORM architectures REPLACE "^90-real$" "90a-real")
   set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES ${architectures})
+  # The host code may ask whether the target holds sm_90a code: BOOK_SM90A_CODE.
+  if(NOT architectures STREQUAL CMAKE_CUDA_ARCHITECTURES)
+    target_compile_definitions(${target} PRIVATE BOOK_SM90A_CODE)
+  endif()
 endfunction()
 
 # book_chapter_library(<target> SOURCES <files...> EXERCISES <solution=stub>...)

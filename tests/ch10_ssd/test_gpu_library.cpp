@@ -19,6 +19,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -189,6 +191,77 @@ TEST_CASE("version 3 (fused): packed sequences whose boundaries fall inside chun
         check_forward(spec, type, ssd::Kernel::fused, 256, unsigned(c));
       ++c;
     }
+}
+
+namespace {
+
+// Why version 4 refuses a call of `dstate` states and `type` here ("" where it takes it).
+std::string warpgroup_refusal(int dstate, ssd::DataType type) {
+  static float never_read[1];
+  ssd::ForwardParams f;
+  f.sizes = {1, 64, 1, 64, 1, dstate};
+  f.x = f.dt = f.B = f.C = f.y = never_read;
+  f.A = never_read;
+  f.input_type = type;
+  f.kernel = ssd::Kernel::warpgroup;
+  return ssd::validate(f);
+}
+
+// Ends the case as skipped (exit 77, as gpu_test.hpp's do) where version 4 cannot run: not an
+// sm_90 GPU, or a build without sm_90a code.
+void require_version_4() {
+  const std::string why = warpgroup_refusal(64, ssd::DataType::bfloat16);
+  if (why.empty()) return;
+  std::printf("SKIPPED: %s\n", why.c_str());
+  std::fflush(stdout);
+  std::_Exit(77);
+}
+
+}  // namespace
+
+TEST_CASE("version 4 (warpgroup products): the forward matches the fp64 recurrence", "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  std::vector<ProblemSpec> cases = fused_shapes();
+  cases.push_back(spec_of(8, 300, 40, 4, 64, 16));
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const ProblemSpec& shape : cases) {
+      if (warpgroup_refusal(shape.shape.dstate, type).empty())
+        check_forward(with_options(shape, c), type, ssd::Kernel::warpgroup, 256, unsigned(c));
+      ++c;
+    }
+}
+
+TEST_CASE("version 4 (warpgroup products): packed sequences whose boundaries fall inside chunks and between them",
+          "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const std::int64_t first : {1, 63, 64, 65}) {
+      ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c);
+      spec.packing = {{first, 7, 300 - first + 1}, {300, 7, 1}};
+      check_forward(spec, type, ssd::Kernel::warpgroup, 256, unsigned(c));
+      ++c;
+    }
+}
+
+TEST_CASE("version 4 refuses fp32 and more than 256 states, and leaves its backward to version 3", "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  CHECK_THAT(warpgroup_refusal(64, ssd::DataType::float32), Catch::Contains("fp16 and bf16"));
+  CHECK_THAT(warpgroup_refusal(257, ssd::DataType::bfloat16), Catch::Contains("at most 256 states"));
+  static float never_read[1];
+  ssd::BackwardParams b;
+  b.forward.sizes = {1, 64, 1, 64, 1, 64};
+  b.forward.x = b.forward.dt = b.forward.B = b.forward.C = b.forward.y = never_read;
+  b.forward.A = never_read;
+  b.forward.input_type = ssd::DataType::bfloat16;
+  b.forward.kernel = ssd::Kernel::warpgroup;
+  b.dy = b.dx = b.ddt = never_read;
+  b.dA = b.dB = b.dC = never_read;
+  CHECK(ssd::kernel_of(b) == ssd::Kernel::fused);
 }
 
 TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoint", "[gpu]") {

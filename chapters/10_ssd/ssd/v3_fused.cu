@@ -26,6 +26,7 @@
 #include "v3_fused.hpp"
 
 #include "check.hpp"
+#include "fused_args.hpp"
 #include "launch.cuh"
 #include "v3_tiles.cuh"
 
@@ -44,30 +45,6 @@ using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
 using namespace v3;
-
-struct FusedArgs {
-  Sizes s;
-  const void *x, *dt, *B, *C, *z;
-  void* y;
-  const float *A, *D, *dt_bias, *initial_states;
-  float* final_states;
-  const std::int32_t* seq_idx;
-  bool D_per_channel, dt_softplus;
-  float dt_min, dt_max;
-  int channel_blocks;  // blocks a head: head_dim / kP rounded up
-  // A row's segments and the chunks of each (the last may have fewer); with more than one, each
-  // segment's state from zero and its total decay: (segments − 1, batch, heads, head_dim, dstate)
-  // and (segments − 1, batch, heads).
-  int segments;
-  std::int64_t segment_chunks;
-  float *segment_states, *segment_decays;
-  // Where given, the state entering each chunk, rounded to the input type as step 2 reads it:
-  // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
-  void* entering_states;
-  // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the
-  // entering states.
-  bool x_in_vectors, bc_in_vectors, states_in_vectors;
-};
 
 // The block's shared memory for NS states (the call's rounded up): tiles of 16-bit operands (for
 // fp32 inputs twice over: the pairs' hi halves, then their lo halves, kElements further), then a
@@ -417,9 +394,7 @@ std::string fused_refuses(const ForwardParams& p) {
   return {};
 }
 
-namespace {
-
-FusedArgs args_of(const ForwardParams& p) {
+FusedArgs fused_args_of(const ForwardParams& p) {
   const Sizes& s = p.sizes;
   return {s,
           p.x,
@@ -449,6 +424,8 @@ FusedArgs args_of(const ForwardParams& p) {
           false};
 }
 
+namespace {
+
 void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
   by_type(type, [&](auto zero) {
     using T = decltype(zero);
@@ -464,12 +441,14 @@ void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
 
 }  // namespace
 
-void fused_forward(const ForwardParams& p, cudaStream_t stream) { launch_by_type(args_of(p), p.input_type, stream); }
+void fused_forward(const ForwardParams& p, cudaStream_t stream) {
+  launch_by_type(fused_args_of(p), p.input_type, stream);
+}
 
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
   ForwardParams ungated = p;
   ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
-  FusedArgs args = args_of(ungated);
+  FusedArgs args = fused_args_of(ungated);
   args.entering_states = entering_states;
   args.states_in_vectors = in_vectors(entering_states, p.sizes.dstate);
   launch_by_type(args, p.input_type, stream);
