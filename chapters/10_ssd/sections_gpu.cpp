@@ -33,9 +33,10 @@ void section_gpu_checks(common::Notebook& nb) {
     const std::vector<double> y_ref = ch08::round_to(ref.y, type);
     for (const auto& [kernel, chunk] :
          {std::pair{ssd::Kernel::recurrence, std::int64_t(256)}, std::pair{ssd::Kernel::chunked, std::int64_t(64)},
-          std::pair{ssd::Kernel::chunked, std::int64_t(256)}, std::pair{ssd::Kernel::fused, std::int64_t(64)}}) {
+          std::pair{ssd::Kernel::chunked, std::int64_t(256)}, std::pair{ssd::Kernel::fused, std::int64_t(64)},
+          std::pair{ssd::Kernel::warpgroup, std::int64_t(64)}}) {
       if (const std::string why = gpu_refusal(spec.shape, type, kernel); !why.empty()) {
-        nb.text(fmt::format("version {} {}, {}: not on this GPU ({})", int(kernel), ssd::name_of(kernel), name, why));
+        nb.text(fmt::format("version {} {}, {}: not taken here ({})", int(kernel), ssd::name_of(kernel), name, why));
         continue;
       }
       const Forward got = gpu_forward(p, type, kernel, chunk);
