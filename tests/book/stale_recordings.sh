@@ -19,10 +19,16 @@ printf 'int f(int* p) {\n  // twice\n  *p = 2;\n  return 1;\n}\n' >chapters/01_o
 echo 'int g() { return 2; }' >chapters/02_two/b.cpp
 echo 'x' >common/c.hpp
 echo 'project(t)' >CMakeLists.txt
-git add -A && git commit -qm base
-base=$(git rev-parse --short=12 HEAD)
-for c in 01_one 02_two; do printf 'header\n  commit   %s\n' "$base" >plots/$c/output.txt; done
-git add -A && git commit -qm recorded
+commit() { git add -A && git commit -qm "$1"; }
+# record CHAPTER...: recordings of the chapters that name the commit at HEAD, committed.
+record() {
+  local at c
+  at=$(git rev-parse --short=12 HEAD)
+  for c in "$@"; do printf 'header\n  commit   %s\n' "$at" >"plots/$c/output.txt"; done
+  commit "recorded $*"
+}
+commit base
+record 01_one 02_two
 
 # check NAME WANT_RC WANT_TEXT: the script's exit code and a line it must print.
 check() {
@@ -37,7 +43,6 @@ check() {
     echo "ok: $1"
   fi
 }
-commit() { git add -A && git commit -qm "$1"; }
 
 check "nothing changed" 0 "0 chapter(s)"
 printf 'int f(int* p) {\n  // twice, as the test wants\n  /* and a block */\n  *p = 2;\n  return 1;\n}\n' >chapters/01_one/a.cpp
@@ -53,9 +58,7 @@ commit "a trailing comment reworded"
 check "a trailing comment reworded and realigned" 0 "changed comments only"
 printf 'const char* u = "http://a"; // where\n' >chapters/02_two/c.cpp
 commit "a string"
-base2=$(git rev-parse --short=12 HEAD)
-printf 'header\n  commit   %s\n' "$base2" >plots/02_two/output.txt
-commit "recorded again"
+record 02_two
 check "recorded again" 0 "0 chapter(s)"
 printf 'const char* u = "http://b"; // where\n' >chapters/02_two/c.cpp
 commit "a string with // in it"
@@ -65,9 +68,7 @@ commit "the string back"
 check "the string back" 0 "0 chapter(s)"
 printf 'int h(int a) {\n  a += 1;\n  a *= 2;\n  return a;\n}\n' >chapters/02_two/d.cpp
 commit "a function"
-base3=$(git rev-parse --short=12 HEAD)
-printf 'header\n  commit   %s\n' "$base3" >plots/02_two/output.txt
-commit "recorded a third time"
+record 02_two
 printf 'int h(int a) {\n  a *= 2;\n  a += 1;\n  return a;\n}\n' >chapters/02_two/d.cpp
 commit "two lines swapped"
 check "two code lines swapped" 1 "02_two: recorded at"

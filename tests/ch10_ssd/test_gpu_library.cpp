@@ -71,15 +71,7 @@ constexpr ssd::DataType kFusedTypes[] = {ssd::DataType::float16, ssd::DataType::
 
 // Why version 3 refuses a call of `dstate` states on this GPU ("" where it takes it).
 std::string fused_refusal(int dstate, ssd::DataType type = ssd::DataType::bfloat16) {
-  static float never_read[1];
-  ssd::ForwardParams f;
-  f.sizes = {1, 64, 1, 64, 1, dstate};
-  f.x = f.dt = f.B = f.C = never_read;
-  f.A = never_read;
-  f.y = never_read;
-  f.input_type = type;
-  f.kernel = ssd::Kernel::fused;
-  return ssd::validate(f);
+  return ch10::gpu_refusal({1, 64, 1, 64, 1, dstate}, type, ssd::Kernel::fused);
 }
 
 // Why version 3's backward refuses a bf16 call of `dstate` states on this GPU ("" where it takes it).
