@@ -176,18 +176,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       store_tile(
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate,
           s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
-    if (warp == 0) {
-      // Step 1's running sum; then each position's weight in the state's update,
-      // dt'_t exp(acs_last − acs_t) (zero where t's sequence does not reach the chunk's end), and
-      // the entering state's decay to it, exp(acs_t) (zero where the state's sequence is not t's).
-      const RunningSums sums = running_sums(step, A2);
-      for (int k = 0; k < 2; ++k) {
-        const int t = 2 * lane + k;
-        acs[t] = sums.at[k];
-        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
-        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
-      }
-    }
+    if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
 
     // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.

@@ -250,6 +250,22 @@ __device__ __forceinline__ RunningSums running_sums(const float* step, float A2)
   return sums;
 }
 
+// Step 1 and the forward's weights from it, run by one whole warp: acs, the running sums; each
+// position's weight in the state's update, dt'_t exp(acs_last − acs_t) (zero where t's sequence
+// does not reach the chunk's end); the entering state's decay to it, exp(acs_t) (zero where the
+// state's sequence, seq_before, is not t's).
+__device__ __forceinline__ void forward_weights(const float* step, const std::int32_t* seq, std::int32_t seq_before,
+                                                float A2, float* acs, float* weight, float* decay_to) {
+  const RunningSums sums = running_sums(step, A2);
+  const int lane = int(threadIdx.x) % 32;
+  for (int k = 0; k < 2; ++k) {
+    const int t = 2 * lane + k;
+    acs[t] = sums.at[k];
+    weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
+    decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
+  }
+}
+
 // The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
 // `stride` elements a row. An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16);
 // a B operand two products' worth: columns [col0, col0 + 8) in b[0], b[1] and the next 8 in b[2],

@@ -193,15 +193,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
     async_copy::wait_all();
     wg::shared_writes_visible();  // the tensor cores read what these threads wrote
     __syncthreads();
-    if (warp == 0) {  // step 1, as version 3's
-      const v3::RunningSums sums = v3::running_sums(step, A2);
-      for (int k = 0; k < 2; ++k) {
-        const int t = 2 * lane + k;
-        acs[t] = sums.at[k];
-        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
-        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
-      }
-    }
+    if (warp == 0) v3::forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
 
     // Step 4's left operand: x weighted, eight elements at a time (a 16-byte piece of a row).
