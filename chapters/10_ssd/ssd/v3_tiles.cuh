@@ -212,21 +212,41 @@ __device__ __forceinline__ void store_accumulators(T* tile, int stride, const fl
     }
 }
 
-// The chunk's dt' (0 past the sequence's end, so that the running sums stay put there) and
-// sequence numbers (past the end, the last position's), by the block's first kQ threads: `at` is
-// the chunk's first position in the (batch, seqlen) rows, `len` its positions. Args is either
-// kernel's arguments (both carry the sizes, dt and its options, seq_idx).
+// One position's dt as stored and its sequence number: fetched by one of the block's first kQ
+// threads (thread t, position t of the chunk that starts at `at` in the (batch, seqlen) rows and
+// has `len` positions), and kept in registers until store_step, so that a walk may fetch a chunk
+// ahead. Args is either kernel's arguments (both carry the sizes, dt and its options, seq_idx).
+template <class T>
+struct FetchedStep {
+  T dt;
+  std::int32_t seq;
+};
+template <class T, class Args>
+__device__ __forceinline__ FetchedStep<T> fetch_step(const Args& a, std::int64_t at, int h, int len) {
+  const int t = int(threadIdx.x);
+  FetchedStep<T> f{from_float<T>(0.f), 0};
+  if (t < len) f.dt = static_cast<const T*>(a.dt)[(at + t) * a.s.heads + h];
+  if (a.seq_idx) f.seq = a.seq_idx[at + min(t, len - 1)];
+  return f;
+}
+
+// The fetched position into the chunk's dt' (0 past the sequence's end, so that the running sums
+// stay put there) and sequence numbers (past the end, the last position's).
+template <class T, class Args>
+__device__ __forceinline__ void store_step(float* step, std::int32_t* seq, const FetchedStep<T>& f, const Args& a,
+                                           int h, int len) {
+  const int t = int(threadIdx.x);
+  step[t] = t < len ? clamped_step(selective_scan::detail::to_float(f.dt), a.dt_bias ? a.dt_bias[h] : 0.f,
+                                   a.dt_softplus, a.dt_min, a.dt_max)
+                    : 0.f;
+  seq[t] = f.seq;
+}
+
+// Both at once, by the block's first kQ threads.
 template <class T, class Args>
 __device__ __forceinline__ void load_steps(float* step, std::int32_t* seq, const Args& a, std::int64_t at, int h,
                                            int len) {
-  if (threadIdx.x >= kQ) return;
-  const int t = int(threadIdx.x);
-  float dt = 0.f;
-  if (t < len)
-    dt = clamped_step(selective_scan::detail::to_float(static_cast<const T*>(a.dt)[(at + t) * a.s.heads + h]),
-                      a.dt_bias ? a.dt_bias[h] : 0.f, a.dt_softplus, a.dt_min, a.dt_max);
-  step[t] = dt;
-  seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
+  if (threadIdx.x < kQ) store_step(step, seq, fetch_step<T>(a, at, h, len), a, h, len);
 }
 
 // Step 1, run by one whole warp: the running sums of A dt' (A2 = A log2 e: the sums are kept in

@@ -13,10 +13,15 @@
 // its rows for ldmatrix. M is written whole, zeros above the diagonal, since a warpgroup's product
 // covers every row.
 //
+// Two more ideas, since wgmma alone left the walk as slow as version 3's: the products run while
+// the warps do something else, and the copies run a chunk ahead. A chunk's tiles are copied into
+// one of two stages while the walk multiplies the other chunk's, so that the walk no longer waits
+// a load's latency at each chunk; step 2's products run while warp 0 computes step 1 and the
+// others weight x, and step 4's while the warps write M (step 3).
+//
 // Not yet: fp32 inputs (version 3 multiplies them as bf16 pairs), version 3's segments for small
 // batches (a block a (row, head, 64 channels), so a call of few units leaves multiprocessors idle),
-// the entering states the backward reads, and copies that run ahead of the walk (bulk tensor copies
-// into a ring of tiles while the products run).
+// the entering states the backward reads, and bulk tensor copies (TMA) by a producer warp.
 #include "v4_warpgroup.hpp"
 
 #include "async_copy.cuh"
@@ -46,24 +51,17 @@ using v3::kWarps;
 
 constexpr int kBlockBytes = 64 * wg::kRowBytes;  // a 64 × 64 tile of 16-bit numbers
 
-// The block's shared memory for NS states, in blocks of kBlockBytes: x, z, y and the weighted x
-// (positions × channels), B and C (positions × states), M (positions × positions), the entering
-// state (channels × states); then a float or int32 a position as version 3 keeps them. The start is
-// aligned to the swizzle's 1024 bytes in the kernel, which may cost up to 1024 bytes more.
+// The block's shared memory for NS states, in blocks of kBlockBytes. Two stages, each one chunk's
+// x, z (positions × channels), B and C (positions × states): the walk multiplies one while the next
+// chunk's copies land in the other. Then the block's own y, weighted x, M (positions × positions)
+// and entering state (channels × states); then a float or int32 a position as version 3 keeps
+// them. The start is aligned to the swizzle's 1024 bytes in the kernel, which may cost up to 1024
+// bytes more.
 template <int NS>
 struct Layout {
   static constexpr int kStateBlocks = NS / 64;
-  enum : int {
-    kX,
-    kZ,
-    kY,
-    kScaledX,
-    kB,
-    kC = kB + kStateBlocks,
-    kM = kC + kStateBlocks,
-    kState,
-    kBlocks = kState + kStateBlocks
-  };
+  enum : int { kX, kZ, kB, kC = kB + kStateBlocks, kStageBlocks = kC + kStateBlocks };
+  enum : int { kY = 2 * kStageBlocks, kScaledX, kM, kState, kBlocks = kState + kStateBlocks };
   static constexpr std::size_t kTileBytes = std::size_t(kBlocks) * kBlockBytes;
   static constexpr std::size_t bytes = kTileBytes + 5 * kQ * 4 + wg::kGroupBytes;
 };
@@ -126,9 +124,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
   // The swizzle permutes by the shared address's bits 7-9: the tiles start on 1024 bytes.
   const auto raw_address = static_cast<std::uint32_t>(__cvta_generic_to_shared(raw));
   unsigned char* const tiles = raw + ((wg::kGroupBytes - raw_address % wg::kGroupBytes) % wg::kGroupBytes);
-  unsigned char *const xs = tiles + L::kX * kBlockBytes, *const zs = tiles + L::kZ * kBlockBytes;
   unsigned char *const ys = tiles + L::kY * kBlockBytes, *const scaled_x = tiles + L::kScaledX * kBlockBytes;
-  unsigned char *const bs = tiles + L::kB * kBlockBytes, *const cs = tiles + L::kC * kBlockBytes;
   unsigned char *const ms = tiles + L::kM * kBlockBytes, *const hs = tiles + L::kState * kBlockBytes;
   float* const step = reinterpret_cast<float*>(tiles + L::kTileBytes);
   float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
@@ -171,44 +167,61 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
       d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
+  // [snippet:v4_ahead]
+  // Chunk c: its first position in the (batch, seqlen) rows, its positions, and its stage.
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
-    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
-    const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
+  const auto first_position = [&](std::int64_t c) { return b * s.seqlen + c * kQ; };
+  const auto positions = [&](std::int64_t c) { return int(min(std::int64_t(kQ), s.seqlen - c * kQ)); };
+  const auto stage = [&](std::int64_t c) { return tiles + c % 2 * L::kStageBlocks * kBlockBytes; };
+  // Chunk c's tiles into its stage, issued as one group of copies behind the threads (empty past
+  // the last chunk, so that every chunk's group is the second newest when the walk waits for it).
+  const auto copy_ahead = [&](std::int64_t c) {
+    if (c < chunks) {
+      const std::int64_t at = first_position(c), x_at = at * width + std::int64_t(h) * s.head_dim + p0;
+      const std::int64_t projection_at = at * projection + std::int64_t(group) * s.dstate;
+      const int len = positions(c);
+      unsigned char* const to = stage(c);
+      load_blocks(to + L::kX * kBlockBytes, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      if (z) load_blocks(to + L::kZ * kBlockBytes, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      load_blocks(to + L::kB * kBlockBytes, static_cast<const T*>(a.B) + projection_at, projection, kQ, NS, len,
+                  s.dstate, a.bc_in_vectors);
+      load_blocks(to + L::kC * kBlockBytes, static_cast<const T*>(a.C) + projection_at, projection, kQ, NS, len,
+                  s.dstate, a.bc_in_vectors);
+    }
+    async_copy::commit();
+  };
+  copy_ahead(0);
+  v3::FetchedStep<T> fetched{};  // dt and the sequence number of this thread's position, a chunk ahead
+  if (threadIdx.x < kQ) fetched = v3::fetch_step<T>(a, first_position(0), h, positions(0));
+  std::int32_t seq_before = 0;  // the sequence of the position before the chunk (0 before the first)
 
-    // The chunk's tiles, issued together; meanwhile the entering state in T, [p][n] (the operand of
-    // yh, rows p), and dt' with the sequence numbers.
-    load_blocks(xs, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z) load_blocks(zs, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    const std::int64_t projection_at = at * projection + std::int64_t(group) * s.dstate;
-    load_blocks(bs, static_cast<const T*>(a.B) + projection_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    load_blocks(cs, static_cast<const T*>(a.C) + projection_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::int64_t at = first_position(c), x_at = at * width + std::int64_t(h) * s.head_dim + p0;
+    const int len = positions(c);
+    unsigned char* const here = stage(c);
+    unsigned char *const xs = here + L::kX * kBlockBytes, *const zs = here + L::kZ * kBlockBytes;
+    unsigned char *const bs = here + L::kB * kBlockBytes, *const cs = here + L::kC * kBlockBytes;
+
+    // The next chunk's tiles and steps set off; this chunk's steps and the entering state in T,
+    // [p][n] (the operand of yh, rows p), stored while this chunk's tiles land.
+    copy_ahead(c + 1);
+    if (threadIdx.x < kQ) {
+      v3::store_step(step, seq, fetched, a, h, len);
+      if (c + 1 < chunks) fetched = v3::fetch_step<T>(a, first_position(c + 1), h, positions(c + 1));
+    }
 #pragma unroll
     for (int i = 0; i < kStateProducts; ++i)
 #pragma unroll
       for (int k = 0; k < kStateWidth / 2; k += 2)
         put_two<T>(hs, state_row(k % 4), state_column(i, k), state[i][k], state[i][k + 1]);
-    v3::load_steps<T>(step, seq, a, at, h, len);
-    async_copy::wait_all();
+    async_copy::wait_all_but<1>();
     wg::shared_writes_visible();  // the tensor cores read what these threads wrote
     __syncthreads();
-    if (warp == 0) v3::forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
-    __syncthreads();
-
-    // Step 4's left operand: x weighted, eight elements at a time (a 16-byte piece of a row).
-    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
-      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      const T* in = element<T>(xs, t, p);
-      std::uint32_t out[4];
-      for (int k = 0; k < 4; ++k)
-        out[k] = warp_mma::pack<T>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
-      *element<uint4>(scaled_x, t, p) = *reinterpret_cast<const uint4*>(out);
-    }
+    // [/snippet:v4_ahead]
 
     // [snippet:v4_products]
-    // Step 2: G = C Bᵀ (rows t, this warpgroup's 32 columns s) and yh = C hᵀ (its 32 channels),
-    // over the states 16 at a time, both reading the same k-step of C.
+    // Step 2, set off: G = C Bᵀ (rows t, this warpgroup's 32 columns s) and yh = C hᵀ (its 32
+    // channels), over the states 16 at a time, both reading the same k-step of C.
     float gt[16] = {}, yt[16] = {};
     wg::fence();
 #pragma unroll
@@ -219,10 +232,44 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
       wg::multiply<T, false, false, 32>(yt, c_step, wg::k_major_step(hs + block + rows, k % 4), k > 0);
     }
     wg::commit();
-    wg::wait<0>();
+    // [/snippet:v4_products]
+
+    // Step 1 while the tensor cores run, then step 4's left operand: x weighted, eight elements at
+    // a time (a 16-byte piece of a row).
+    if (warp == 0) v3::forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
+    __syncthreads();
+    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
+      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+      const T* in = element<T>(xs, t, p);
+      std::uint32_t out[4];
+      for (int k = 0; k < 4; ++k)
+        out[k] = warp_mma::pack<T>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+      *element<uint4>(scaled_x, t, p) = *reinterpret_cast<const uint4*>(out);
+    }
+    wg::shared_writes_visible();
+    __syncthreads();
+
+    // Step 4, set off: the state through the chunk, h = decay h + (weighted x)ᵀ B: the weighted x's
+    // rows t hold the 64 channels (MN-major), B's rows t hold this warpgroup's states. Step 2's
+    // products are the older group: waiting for them leaves these running through step 3.
+    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
+#pragma unroll
+    for (int i = 0; i < kStateProducts; ++i)
+#pragma unroll
+      for (int k = 0; k < kStateWidth / 2; ++k) state[i][k] *= chunk_decay;
+    wg::fence();
+#pragma unroll
+    for (int k = 0; k < kQ / 16; ++k)
+#pragma unroll
+      for (int i = 0; i < kStateProducts; ++i) {
+        const int n0 = half * NS / 2 + 64 * i;
+        wg::multiply<T, true, true, kStateWidth>(state[i], wg::mn_major_step(scaled_x, k),
+                                                 wg::mn_major_step(bs + n0 / 64 * kBlockBytes + n0 % 64 * 2, k), true);
+      }
+    wg::commit();
+    wg::wait<1>();
     wg::pin(gt);
     wg::pin(yt);
-    // [/snippet:v4_products]
 
     // Step 3: M into shared memory, whole (zero where s > t or where t and s lie in different
     // sequences); yh decayed to each row.
@@ -256,6 +303,8 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
     wg::commit();
     wg::wait<0>();
     wg::pin(yt);
+#pragma unroll
+    for (int i = 0; i < kStateProducts; ++i) wg::pin(state[i]);
     for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
       for (int e = 0; e < 4; e += 2) {
         const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
@@ -266,27 +315,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
         }
         put_two<T>(ys, t, p, u[0], u[1]);
       }
-
-    // Step 4: the state through the chunk, h = decay h + (weighted x)ᵀ B: the weighted x's rows t
-    // hold the 64 channels (MN-major), B's rows t hold this warpgroup's states.
-    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
-#pragma unroll
-    for (int i = 0; i < kStateProducts; ++i)
-#pragma unroll
-      for (int k = 0; k < kStateWidth / 2; ++k) state[i][k] *= chunk_decay;
-    wg::fence();
-#pragma unroll
-    for (int k = 0; k < kQ / 16; ++k)
-#pragma unroll
-      for (int i = 0; i < kStateProducts; ++i) {
-        const int n0 = half * NS / 2 + 64 * i;
-        wg::multiply<T, true, true, kStateWidth>(state[i], wg::mn_major_step(scaled_x, k),
-                                                 wg::mn_major_step(bs + n0 / 64 * kBlockBytes + n0 % 64 * 2, k), true);
-      }
-    wg::commit();
-    wg::wait<0>();
-#pragma unroll
-    for (int i = 0; i < kStateProducts; ++i) wg::pin(state[i]);
+    seq_before = seq[kQ - 1];
     __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
     store_block(y + x_at, width, ys, len, channels, a.x_in_vectors);
   }
