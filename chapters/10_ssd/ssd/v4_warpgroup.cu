@@ -13,7 +13,7 @@
 // its rows for ldmatrix. M is written whole, zeros above the diagonal, since a warpgroup's product
 // covers every row.
 //
-// Two more ideas, since wgmma alone left the walk as slow as version 3's: the products run while
+// Two more ideas, since wgmma alone left the walk slower than version 3's: the products run while
 // the warps do something else, and the copies run a chunk ahead. A chunk's tiles are copied into
 // one of two stages while the walk multiplies the other chunk's, so that the walk no longer waits
 // a load's latency at each chunk; step 2's products run while warp 0 computes step 1 and the

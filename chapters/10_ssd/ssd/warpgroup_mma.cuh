@@ -46,6 +46,7 @@ namespace ssd::detail::warpgroup_mma {
 inline constexpr int kRowBytes = 128;              // 64 numbers of 16 bits
 inline constexpr int kGroupBytes = 8 * kRowBytes;  // the swizzle's period
 
+// [snippet:wgmma_descriptor]
 // Where number `column` (0..63) of row `row` lies in a swizzled tile, in bytes from its start.
 __host__ __device__ constexpr int swizzled_offset(int row, int column) {
   return row * kRowBytes + (((column >> 3) ^ (row & 7)) << 4) + (column & 7) * 2;
@@ -63,6 +64,7 @@ __device__ __forceinline__ std::uint64_t descriptor(const void* tile, std::uint3
   d |= std::uint64_t{1} << 62;                             // bits 62-63: 1, the 128-byte swizzle
   return d;
 }
+// [/snippet:wgmma_descriptor]
 
 // The descriptor of k-step s (k 16s..16s+15) of a tile, K-major or MN-major (see the top).
 __device__ __forceinline__ std::uint64_t k_major_step(const void* tile, int s) {
