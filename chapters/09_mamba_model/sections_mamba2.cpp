@@ -44,9 +44,10 @@ void section_mamba2(common::Notebook& nb, const ProgramOptions& o, const Trained
   nb.text(fmt::format(
       "Each layer's block becomes Mamba-2's (mamba2_block.hpp): in_proj gives z, x, B, C and a step a head;\n"
       "one convolution runs over x, B and C; the SSD has one A a head ({} heads of {} channels, N {}) and\n"
-      "runs in chapter 10's library (fp32: {}); the gate comes\n"
-      "before a norm over the {} channels. The same task, optimizer, steps and seeds as the selective model's.\n"
-      "Against fp64, ten times the selective model's tolerances (version 3 multiplies fp32 as bf16 pairs):\n"
+      "runs in chapter 10's library (fp32: {});\n"
+      "the gate comes before a norm over the {} channels. The same task, optimizer, steps and seeds as the\n"
+      "selective model's. Against fp64, ten times the selective model's tolerances (version 3 multiplies\n"
+      "fp32 as bf16 pairs): "
       "logits atol {} + rtol {}·|ref|, every gradient block atol {} + rtol {}·|ref|.",
       m.heads(), m.head_dim, m.d_state, ssd_versions(m), m.d_inner, tol.logits.atol, tol.logits.rtol, tol.gradient.atol,
       tol.gradient.rtol));

@@ -19,7 +19,7 @@
 int main(int argc, char** argv) {
   std::string official_csv;
   return common::run_chapter(
-      {"ch10_ssd", "Chapter 10 · Mamba-2's SSD: the scan as matrix products", 3}, argc, argv,
+      {"ch10_ssd", "Chapter 10 · Mamba-2's SSD: the scan as matrix products", 4}, argc, argv,
       [&](CLI::App& app) {
         app.add_option("--official", official_csv,
                        "triton_bench.py ssd's CSV, timed in the same device call: the benchmark's official times")

@@ -43,7 +43,8 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
   nb.text(
       "D, z, dt_bias and softplus on (the Mamba2 module's call), one group. Ours: CUDA events around the C++ call, "
       "the L2 flushed first, the median of 10 calls after 3 warm-ups; version 3 multiplies fp32 inputs as bf16 pairs "
-      "and has a backward for 16-bit inputs only (fp32's f+b is version 1's); forward + backward runs the backward "
+      "and has a backward for 16-bit inputs only (fp32's f+b is version 1's); version 4 is version 3's forward on "
+      "Hopper's warpgroup products, 16-bit inputs only; forward + backward runs the backward "
       "after a forward, as training does (version 2 has no backward of its own). off.: "
       "the official kernels timed by triton_bench.py in the same device call, their own GPU time (the strict "
       "figure), and 'off. call', events around the Python call (what a PyTorch caller waits). ratio: the "
@@ -67,7 +68,10 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
     // fp32's pairs need 148,736 bytes of shared memory a block at 64 states, 197,888 at 128 (Hopper).
     const bool has_v3 = gpu_refusal(spec.shape, type, ssd::Kernel::fused).empty();
     const double v3 = has_v3 ? time_gpu_forward(spec, type, ssd::Kernel::fused, shape.chunk, timer).median_ms : v2;
-    const double best = std::min({v1, v2, v3});
+    // Version 4: Hopper's warpgroup products, 16-bit inputs, on an sm_90 GPU from sm_90a code.
+    const bool has_v4 = gpu_refusal(spec.shape, type, ssd::Kernel::warpgroup).empty();
+    const double v4 = has_v4 ? time_gpu_forward(spec, type, ssd::Kernel::warpgroup, shape.chunk, timer).median_ms : v3;
+    const double best = std::min({v1, v2, v3, v4});
     const bool has_v3_backward = has_v3 && type != ssd::DataType::float32;  // its backward: 16-bit inputs only
     const double v1_fb = time_gpu_forward_backward(spec, type, ssd::Kernel::recurrence, timer).median_ms;
     const double v3_fb =
@@ -75,9 +79,10 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
     const double best_fb = std::min(v1_fb, v3_fb);
     const auto o = official.find(shape.key());
     const std::optional<OfficialSsdTime> off = o == official.end() ? std::nullopt : std::optional(o->second);
-    rows.push_back({shape.label(), ms(v1), ms(v2), has_v3 ? ms(v3) : "-", off ? ms(off->fwd_kernels_ms) : "-",
-                    off ? ms(off->fwd_ms) : "-", off ? fmt::format("{:.2f}", off->fwd_kernels_ms / best) : "-",
-                    ms(v1_fb), has_v3_backward ? ms(v3_fb) : "-", off ? ms(off->fwd_bwd_kernels_ms) : "-",
+    rows.push_back({shape.label(), ms(v1), ms(v2), has_v3 ? ms(v3) : "-", has_v4 ? ms(v4) : "-",
+                    off ? ms(off->fwd_kernels_ms) : "-", off ? ms(off->fwd_ms) : "-",
+                    off ? fmt::format("{:.2f}", off->fwd_kernels_ms / best) : "-", ms(v1_fb),
+                    has_v3_backward ? ms(v3_fb) : "-", off ? ms(off->fwd_bwd_kernels_ms) : "-",
                     off ? ms(off->fwd_bwd_ms) : "-",
                     off ? fmt::format("{:.2f}", off->fwd_bwd_kernels_ms / best_fb) : "-"});
     if (type != ssd::DataType::float32) {  // the roof is a bf16 GEMM's
@@ -91,8 +96,8 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
                        percent(gbps / copy_gbps)});
     }
   }
-  nb.table({"shape", "v1 fwd", "v2 fwd", "v3 fwd", "off. fwd", "off. call", "ratio", "v1 f+b", "v3 f+b", "off. f+b",
-            "off. call", "ratio"},
+  nb.table({"shape", "v1 fwd", "v2 fwd", "v3 fwd", "v4 fwd", "off. fwd", "off. call", "ratio", "v1 f+b", "v3 f+b",
+            "off. f+b", "off. call", "ratio"},
            rows);
   if (official.empty()) nb.text("No --official times given: the official columns are empty.");
 

@@ -18,10 +18,10 @@ void section_gpu_checks(common::Notebook& nb) {
   nb.text(
       "Version 1 runs chapter 08's scan with one A a head (forward and backward); version 2 the chunked algorithm, "
       "its products on cuBLAS (forward; its backward is version 1's); version 3 the same fused into one kernel on "
-      "the tensor cores (fp32 as bf16 pairs; its backward takes 16-bit inputs). Each on b 2, L 2100, 6 heads of 16 "
-      "channels "
-      "in 3 groups, 64 states, every option, outputs poisoned first, against the fp64 recurrence of the inputs "
-      "rounded as the GPU holds them.");
+      "the tensor cores (fp32 as bf16 pairs; its backward takes 16-bit inputs); version 4 version 3's forward on "
+      "Hopper's warpgroup products (16-bit inputs). Each on b 2, L 2100, 6 heads of 16 channels in 3 groups, 64 "
+      "states, every option, outputs poisoned first, against the fp64 recurrence of the inputs rounded as the GPU "
+      "holds them.");
   if (!nb.gpu()) return nb.gpu_skip("the GPU checks");
   ProblemSpec spec;
   spec.shape = {2, 2100, 6, 16, 3, 64};
@@ -33,9 +33,10 @@ void section_gpu_checks(common::Notebook& nb) {
     const std::vector<double> y_ref = ch08::round_to(ref.y, type);
     for (const auto& [kernel, chunk] :
          {std::pair{ssd::Kernel::recurrence, std::int64_t(256)}, std::pair{ssd::Kernel::chunked, std::int64_t(64)},
-          std::pair{ssd::Kernel::chunked, std::int64_t(256)}, std::pair{ssd::Kernel::fused, std::int64_t(64)}}) {
+          std::pair{ssd::Kernel::chunked, std::int64_t(256)}, std::pair{ssd::Kernel::fused, std::int64_t(64)},
+          std::pair{ssd::Kernel::warpgroup, std::int64_t(64)}}) {
       if (const std::string why = gpu_refusal(spec.shape, type, kernel); !why.empty()) {
-        nb.text(fmt::format("version {} {}, {}: not on this GPU ({})", int(kernel), ssd::name_of(kernel), name, why));
+        nb.text(fmt::format("version {} {}, {}: not taken here ({})", int(kernel), ssd::name_of(kernel), name, why));
         continue;
       }
       const Forward got = gpu_forward(p, type, kernel, chunk);

@@ -19,6 +19,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -72,18 +74,37 @@ std::string fused_refusal(int dstate, ssd::DataType type = ssd::DataType::bfloat
   return ch10::gpu_refusal({1, 64, 1, 64, 1, dstate}, type, ssd::Kernel::fused);
 }
 
-// Why version 3's backward refuses a bf16 call of `dstate` states on this GPU ("" where it takes it).
-std::string fused_backward_refusal(int dstate) {
+// A bf16 backward call of `dstate` states whose forward asks for `kernel`, for validate and
+// kernel_of: its pointers are never read.
+ssd::BackwardParams backward_call(int dstate, ssd::Kernel kernel) {
   static float never_read[1];
   ssd::BackwardParams b;
   b.forward.sizes = {1, 64, 1, 64, 1, dstate};
   b.forward.x = b.forward.dt = b.forward.B = b.forward.C = b.forward.y = never_read;
   b.forward.A = never_read;
   b.forward.input_type = ssd::DataType::bfloat16;
-  b.forward.kernel = ssd::Kernel::fused;
+  b.forward.kernel = kernel;
   b.dy = b.dx = b.ddt = never_read;
   b.dA = b.dB = b.dC = never_read;
-  return ssd::validate(b);
+  return b;
+}
+
+// Why version 3's backward refuses a bf16 call of `dstate` states on this GPU ("" where it takes it).
+std::string fused_backward_refusal(int dstate) { return ssd::validate(backward_call(dstate, ssd::Kernel::fused)); }
+
+// Why version 4 refuses a call of `dstate` states and `type` here ("" where it takes it).
+std::string warpgroup_refusal(int dstate, ssd::DataType type) {
+  return ch10::gpu_refusal({1, 64, 1, 64, 1, dstate}, type, ssd::Kernel::warpgroup);
+}
+
+// Ends the case as skipped (exit 77, as gpu_test.hpp's do) where version 4 cannot run: not an
+// sm_90 GPU, or a build without sm_90a code.
+void require_version_4() {
+  const std::string why = warpgroup_refusal(64, ssd::DataType::bfloat16);
+  if (why.empty()) return;
+  std::printf("SKIPPED: %s\n", why.c_str());
+  std::fflush(stdout);
+  std::_Exit(77);
 }
 
 }  // namespace
@@ -183,6 +204,42 @@ TEST_CASE("version 3 (fused): packed sequences whose boundaries fall inside chun
     }
 }
 
+TEST_CASE("version 4 (warpgroup products): the forward matches the fp64 recurrence", "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  std::vector<ProblemSpec> cases = fused_shapes();
+  cases.push_back(spec_of(8, 300, 40, 4, 64, 16));
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const ProblemSpec& shape : cases) {
+      if (warpgroup_refusal(shape.shape.dstate, type).empty())
+        check_forward(with_options(shape, c), type, ssd::Kernel::warpgroup, 256, unsigned(c));
+      ++c;
+    }
+}
+
+TEST_CASE("version 4 (warpgroup products): packed sequences whose boundaries fall inside chunks and between them",
+          "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  int c = 0;
+  for (const ssd::DataType type : {ssd::DataType::float16, ssd::DataType::bfloat16})
+    for (const std::int64_t first : {1, 63, 64, 65}) {
+      ProblemSpec spec = with_options(spec_of(2, 308, 4, 2, 8, 16), c);
+      spec.packing = {{first, 7, 300 - first + 1}, {300, 7, 1}};
+      check_forward(spec, type, ssd::Kernel::warpgroup, 256, unsigned(c));
+      ++c;
+    }
+}
+
+TEST_CASE("version 4 refuses fp32 and more than 256 states, and leaves its backward to version 3", "[gpu]") {
+  REQUIRE_GPU();
+  require_version_4();
+  CHECK_THAT(warpgroup_refusal(64, ssd::DataType::float32), Catch::Contains("fp16 and bf16"));
+  CHECK_THAT(warpgroup_refusal(257, ssd::DataType::bfloat16), Catch::Contains("at most 256 states"));
+  CHECK(ssd::kernel_of(backward_call(64, ssd::Kernel::warpgroup)) == ssd::Kernel::fused);
+}
+
 TEST_CASE("version 1 (chapter 08's scan): every gradient matches the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
   int c = 0;
@@ -240,14 +297,8 @@ TEST_CASE("the library keeps its scratch memory between calls and gives it back 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {
   // Validation reads only the sizes and which pointers are set; version 3's shared-memory check
   // asks the GPU where there is one.
-  static float never_read[1];
-  ssd::BackwardParams b;
+  ssd::BackwardParams b = backward_call(8, ssd::Kernel::automatic);
   b.forward.sizes = {1, 16, 2, 4, 1, 8};
-  b.forward.x = b.forward.dt = b.forward.B = b.forward.C = b.forward.y = never_read;
-  b.forward.A = never_read;
-  b.dy = b.dx = b.ddt = never_read;
-  b.dA = b.dB = b.dC = never_read;
-  b.forward.input_type = ssd::DataType::bfloat16;
   CHECK(ssd::kernel_of(b) == ssd::Kernel::fused);
   b.deterministic = true;  // version 3 adds with float atomics
   CHECK(ssd::kernel_of(b) == ssd::Kernel::recurrence);

@@ -6,6 +6,7 @@
 #include "v1_recurrence.hpp"
 #include "v2_chunked.hpp"
 #include "v3_fused.hpp"
+#include "v4_warpgroup.hpp"
 
 #include <cmath>
 #include <string>
@@ -51,6 +52,7 @@ std::string check_forward(const ForwardParams& p) {
     case Kernel::recurrence: return detail::recurrence_refuses(p);
     case Kernel::chunked: return detail::chunked_refuses(p);
     case Kernel::fused: return detail::fused_refuses(p);
+    case Kernel::warpgroup: return detail::warpgroup_refuses(p);
     case Kernel::automatic: {
       const std::string first = detail::recurrence_refuses(p), second = detail::chunked_refuses(p);
       return first.empty() || second.empty() ? std::string() : first + "; " + second;
@@ -68,11 +70,11 @@ Kernel forward_kernel(const ForwardParams& p) {
 }
 
 // The version that runs the backward of a call whose forward check passed: version 3 where asked
-// for, or where automatic and it takes the call; else version 1 (version 2 has no backward of its
-// own), or the reason none takes it.
+// for, or where automatic or version 4 (no backward of its own yet) and it takes the call; else
+// version 1 (version 2 has no backward of its own either), or the reason none takes it.
 std::string backward_refuses(const BackwardParams& p, Kernel& kernel) {
   const ForwardParams& f = p.forward;
-  if (f.kernel == Kernel::fused || f.kernel == Kernel::automatic) {
+  if (f.kernel == Kernel::fused || f.kernel == Kernel::automatic || f.kernel == Kernel::warpgroup) {
     const std::string fused = detail::fused_backward_refuses(p);
     if (fused.empty()) return kernel = Kernel::fused, std::string();
     if (f.kernel == Kernel::fused) return "the backward: " + fused;
@@ -102,6 +104,7 @@ const char* name_of(Kernel kernel) {
     case Kernel::recurrence: return "recurrence";
     case Kernel::chunked: return "chunked";
     case Kernel::fused: return "fused";
+    case Kernel::warpgroup: return "warpgroup";
   }
   return "unknown";
 }
@@ -129,6 +132,7 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   switch (forward_kernel(p)) {
     case Kernel::chunked: return detail::chunked_forward(p, stream);
     case Kernel::fused: return detail::fused_forward(p, stream);
+    case Kernel::warpgroup: return detail::warpgroup_forward(p, stream);
     default: return detail::recurrence_forward(p, stream);
   }
 }

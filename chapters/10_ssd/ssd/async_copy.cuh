@@ -20,4 +20,12 @@ __device__ __forceinline__ void wait_all() {
   asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
 }
 
+// A walk that copies ahead: commit() closes the group of copies this thread issued since the last
+// one (a group may be empty); wait_all_but<N>() waits until at most the N newest are still running.
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wait_all_but() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
 }  // namespace ssd::detail::async_copy

@@ -47,6 +47,7 @@ enum class Kernel {
   recurrence = 1,  // version 1
   chunked = 2,     // version 2
   fused = 3,       // version 3
+  warpgroup = 4,   // version 4: version 3's forward on Hopper's wgmma (automatic does not choose it)
 };
 
 // [snippet:api_params]

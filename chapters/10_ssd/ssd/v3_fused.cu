@@ -26,6 +26,7 @@
 #include "v3_fused.hpp"
 
 #include "check.hpp"
+#include "fused_args.hpp"
 #include "launch.cuh"
 #include "v3_tiles.cuh"
 
@@ -44,30 +45,6 @@ using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
 using namespace v3;
-
-struct FusedArgs {
-  Sizes s;
-  const void *x, *dt, *B, *C, *z;
-  void* y;
-  const float *A, *D, *dt_bias, *initial_states;
-  float* final_states;
-  const std::int32_t* seq_idx;
-  bool D_per_channel, dt_softplus;
-  float dt_min, dt_max;
-  int channel_blocks;  // blocks a head: head_dim / kP rounded up
-  // A row's segments and the chunks of each (the last may have fewer); with more than one, each
-  // segment's state from zero and its total decay: (segments − 1, batch, heads, head_dim, dstate)
-  // and (segments − 1, batch, heads).
-  int segments;
-  std::int64_t segment_chunks;
-  float *segment_states, *segment_decays;
-  // Where given, the state entering each chunk, rounded to the input type as step 2 reads it:
-  // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
-  void* entering_states;
-  // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the
-  // entering states.
-  bool x_in_vectors, bc_in_vectors, states_in_vectors;
-};
 
 // The block's shared memory for NS states (the call's rounded up): tiles of 16-bit operands (for
 // fp32 inputs twice over: the pairs' hi halves, then their lo halves, kElements further), then a
@@ -199,18 +176,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       store_tile(
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate,
           s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
-    if (warp == 0) {
-      // Step 1's running sum; then each position's weight in the state's update,
-      // dt'_t exp(acs_last − acs_t) (zero where t's sequence does not reach the chunk's end), and
-      // the entering state's decay to it, exp(acs_t) (zero where the state's sequence is not t's).
-      const RunningSums sums = running_sums(step, A2);
-      for (int k = 0; k < 2; ++k) {
-        const int t = 2 * lane + k;
-        acs[t] = sums.at[k];
-        weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
-        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
-      }
-    }
+    if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
 
     // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
@@ -417,9 +383,7 @@ std::string fused_refuses(const ForwardParams& p) {
   return {};
 }
 
-namespace {
-
-FusedArgs args_of(const ForwardParams& p) {
+FusedArgs fused_args_of(const ForwardParams& p) {
   const Sizes& s = p.sizes;
   return {s,
           p.x,
@@ -449,6 +413,8 @@ FusedArgs args_of(const ForwardParams& p) {
           false};
 }
 
+namespace {
+
 void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
   by_type(type, [&](auto zero) {
     using T = decltype(zero);
@@ -464,12 +430,14 @@ void launch_by_type(const FusedArgs& args, DataType type, cudaStream_t stream) {
 
 }  // namespace
 
-void fused_forward(const ForwardParams& p, cudaStream_t stream) { launch_by_type(args_of(p), p.input_type, stream); }
+void fused_forward(const ForwardParams& p, cudaStream_t stream) {
+  launch_by_type(fused_args_of(p), p.input_type, stream);
+}
 
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
   ForwardParams ungated = p;
   ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
-  FusedArgs args = args_of(ungated);
+  FusedArgs args = fused_args_of(ungated);
   args.entering_states = entering_states;
   args.states_in_vectors = in_vectors(entering_states, p.sizes.dstate);
   launch_by_type(args, p.input_type, stream);

@@ -212,21 +212,41 @@ __device__ __forceinline__ void store_accumulators(T* tile, int stride, const fl
     }
 }
 
-// The chunk's dt' (0 past the sequence's end, so that the running sums stay put there) and
-// sequence numbers (past the end, the last position's), by the block's first kQ threads: `at` is
-// the chunk's first position in the (batch, seqlen) rows, `len` its positions. Args is either
-// kernel's arguments (both carry the sizes, dt and its options, seq_idx).
+// One position's dt as stored and its sequence number: fetched by one of the block's first kQ
+// threads (thread t, position t of the chunk that starts at `at` in the (batch, seqlen) rows and
+// has `len` positions), and kept in registers until store_step, so that a walk may fetch a chunk
+// ahead. Args is either kernel's arguments (both carry the sizes, dt and its options, seq_idx).
+template <class T>
+struct FetchedStep {
+  T dt;
+  std::int32_t seq;
+};
+template <class T, class Args>
+__device__ __forceinline__ FetchedStep<T> fetch_step(const Args& a, std::int64_t at, int h, int len) {
+  const int t = int(threadIdx.x);
+  FetchedStep<T> f{from_float<T>(0.f), 0};
+  if (t < len) f.dt = static_cast<const T*>(a.dt)[(at + t) * a.s.heads + h];
+  if (a.seq_idx) f.seq = a.seq_idx[at + min(t, len - 1)];
+  return f;
+}
+
+// The fetched position into the chunk's dt' (0 past the sequence's end, so that the running sums
+// stay put there) and sequence numbers (past the end, the last position's).
+template <class T, class Args>
+__device__ __forceinline__ void store_step(float* step, std::int32_t* seq, const FetchedStep<T>& f, const Args& a,
+                                           int h, int len) {
+  const int t = int(threadIdx.x);
+  step[t] = t < len ? clamped_step(selective_scan::detail::to_float(f.dt), a.dt_bias ? a.dt_bias[h] : 0.f,
+                                   a.dt_softplus, a.dt_min, a.dt_max)
+                    : 0.f;
+  seq[t] = f.seq;
+}
+
+// Both at once, by the block's first kQ threads.
 template <class T, class Args>
 __device__ __forceinline__ void load_steps(float* step, std::int32_t* seq, const Args& a, std::int64_t at, int h,
                                            int len) {
-  if (threadIdx.x >= kQ) return;
-  const int t = int(threadIdx.x);
-  float dt = 0.f;
-  if (t < len)
-    dt = clamped_step(selective_scan::detail::to_float(static_cast<const T*>(a.dt)[(at + t) * a.s.heads + h]),
-                      a.dt_bias ? a.dt_bias[h] : 0.f, a.dt_softplus, a.dt_min, a.dt_max);
-  step[t] = dt;
-  seq[t] = a.seq_idx ? a.seq_idx[at + min(t, len - 1)] : 0;
+  if (threadIdx.x < kQ) store_step(step, seq, fetch_step<T>(a, at, h, len), a, h, len);
 }
 
 // Step 1, run by one whole warp: the running sums of A dt' (A2 = A log2 e: the sums are kept in
@@ -248,6 +268,22 @@ __device__ __forceinline__ RunningSums running_sums(const float* step, float A2)
   RunningSums sums{{exclusive + first, exclusive + first + second}, 0.f};
   sums.last = __shfl_sync(0xffffffffu, sums.at[1], 31);
   return sums;
+}
+
+// Step 1 and the forward's weights from it, run by one whole warp: acs, the running sums; each
+// position's weight in the state's update, dt'_t exp(acs_last − acs_t) (zero where t's sequence
+// does not reach the chunk's end); the entering state's decay to it, exp(acs_t) (zero where the
+// state's sequence, seq_before, is not t's).
+__device__ __forceinline__ void forward_weights(const float* step, const std::int32_t* seq, std::int32_t seq_before,
+                                                float A2, float* acs, float* weight, float* decay_to) {
+  const RunningSums sums = running_sums(step, A2);
+  const int lane = int(threadIdx.x) % 32;
+  for (int k = 0; k < 2; ++k) {
+    const int t = 2 * lane + k;
+    acs[t] = sums.at[k];
+    weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
+    decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
+  }
 }
 
 // The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
