@@ -188,9 +188,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
           put_two<true>(scaled_x + t * L::kXRow + p + 2 * k, kLo, get_one<true>(in + 2 * k, kLo) * weight[t],
                         get_one<true>(in + 2 * k + 1, kLo) * weight[t]);
       } else {
+        const uint4 piece = *reinterpret_cast<const uint4*>(in);  // eight numbers in one 16-byte read
+        const std::uint32_t* const pairs = reinterpret_cast<const std::uint32_t*>(&piece);
         std::uint32_t out[4];
-        for (int k = 0; k < 4; ++k)
-          out[k] = mma::pack<M>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+        for (int k = 0; k < 4; ++k) {
+          const float2 v = mma::unpack<M>(pairs[k]);
+          out[k] = mma::pack<M>(v.x * weight[t], v.y * weight[t]);
+        }
         *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
       }
     }
@@ -256,10 +260,16 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         for (int e = 0; e < 4; e += 2) {
           const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
           float u[2] = {yt[j][e], yt[j][e + 1]};
-          for (int k = 0; k < 2; ++k) {
-            u[k] += d_of[j][k] * get_one<kPairs>(xs + t * L::kXRow + p + k, kLo);
-            if (z) u[k] *= silu_fast(get_one<kPairs>(zs + t * L::kXRow + p + k, kLo));
+          float2 xv, zv{};  // x and z at (t, p) and (t, p + 1): one 32-bit read each in 16 bits
+          if constexpr (kPairs) {
+            xv = {get_one<true>(xs + t * L::kXRow + p, kLo), get_one<true>(xs + t * L::kXRow + p + 1, kLo)};
+            if (z) zv = {get_one<true>(zs + t * L::kXRow + p, kLo), get_one<true>(zs + t * L::kXRow + p + 1, kLo)};
+          } else {
+            xv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(xs + t * L::kXRow + p));
+            if (z) zv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(zs + t * L::kXRow + p));
           }
+          u[0] += d_of[j][0] * xv.x, u[1] += d_of[j][1] * xv.y;
+          if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
     }

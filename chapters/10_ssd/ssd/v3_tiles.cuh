@@ -16,6 +16,10 @@ using selective_scan::detail::from_float;
 constexpr int kQ = 64;     // positions a chunk
 constexpr int kP = 64;     // channels a block
 constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+// Every kernel of versions 3 and 4 runs kThreads threads a block: the tiles' loops step by it at
+// compile time, and with the tiles' sizes known where they are inlined, they unroll, each
+// thread's pieces a constant distance apart.
+constexpr int kThreads = kWarps * 32;
 // Elements after each shared row: consecutive rows start 16 bytes apart modulo 128, so
 // ldmatrix's eight rows meet eight distinct banks.
 constexpr int kPad = 8;
@@ -37,10 +41,11 @@ inline bool in_vectors(const void* tensor, std::int64_t row) {
 // copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
 // at a time.
 template <class T>
-__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols,
-                          int valid_rows, int valid_cols, bool in_vectors) {
+__device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows,
+                                          int cols, int valid_rows, int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     T* out = to + r * stride + c;
     const T* in = from + r * from_stride + c;
@@ -104,11 +109,12 @@ __device__ __forceinline__ float get_one(const M* at, int lo) {
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
 // with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
 // behind the thread, since the numbers pass through registers.
-__device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
-                                       std::int64_t from_stride, int rows, int cols, int valid_rows, int valid_cols,
-                                       bool in_vectors) {
+__device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
+                                                std::int64_t from_stride, int rows, int cols, int valid_rows,
+                                                int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     const float* in = from + r * from_stride + c;
     float v[8];
@@ -128,10 +134,11 @@ __device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, co
 }
 
 // store_tile for a tile of pairs into fp32 rows: each float hi + lo.
-__device__ inline void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from, int stride,
-                                        int lo, int rows, int cols, bool in_vectors) {
+__device__ __forceinline__ void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from,
+                                                 int stride, int lo, int rows, int cols, bool in_vectors) {
   const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     const __nv_bfloat16* in = from + r * stride + c;
     float v[8];
@@ -178,10 +185,11 @@ __device__ __forceinline__ void multiply_add_fragments(float (&d)[4], const Frag
 
 // The tile's valid part back to global memory, as load_tile reads it.
 template <class T>
-__device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
-                           bool in_vectors) {
+__device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
+                                           bool in_vectors) {
   const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     if (in_vectors) {
       *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);

@@ -47,6 +47,7 @@ using v3::kLog2e;
 using v3::kMaxStates;
 using v3::kP;
 using v3::kQ;
+using v3::kThreads;
 using v3::kWarps;
 
 constexpr int kBlockBytes = 64 * wg::kRowBytes;  // a 64 × 64 tile of 16-bit numbers
@@ -71,8 +72,6 @@ template <class T>
 __device__ __forceinline__ T* element(unsigned char* tile, int row, int column) {
   return reinterpret_cast<T*>(tile + (column >> 6) * kBlockBytes + wg::swizzled_offset(row, column & 63));
 }
-
-constexpr int kThreads = kWarps * 32;
 
 // A thread's share of a kRows × kCols tile in 16-byte pieces (eight numbers of 16 bits), f(row,
 // column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
@@ -198,10 +197,10 @@ __global__ void __launch_bounds__(kThreads, NS == 64 ? 2 : 1) warpgroup_forward_
       unsigned char* const to = stage(c);
       load_blocks<kP>(to + L::kX * kBlockBytes, x + x_at, width, len, channels, a.x_in_vectors);
       if (z) load_blocks<kP>(to + L::kZ * kBlockBytes, z + x_at, width, len, channels, a.x_in_vectors);
-      load_blocks<NS>(to + L::kB * kBlockBytes, static_cast<const T*>(a.B) + projection_at, projection, len,
-                      s.dstate, a.bc_in_vectors);
-      load_blocks<NS>(to + L::kC * kBlockBytes, static_cast<const T*>(a.C) + projection_at, projection, len,
-                      s.dstate, a.bc_in_vectors);
+      load_blocks<NS>(to + L::kB * kBlockBytes, static_cast<const T*>(a.B) + projection_at, projection, len, s.dstate,
+                      a.bc_in_vectors);
+      load_blocks<NS>(to + L::kC * kBlockBytes, static_cast<const T*>(a.C) + projection_at, projection, len, s.dstate,
+                      a.bc_in_vectors);
     }
     async_copy::commit();
   };
