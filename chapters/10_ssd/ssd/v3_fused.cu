@@ -72,8 +72,15 @@ std::size_t shared_bytes(int dstate, bool pairs) {
 enum class Pass { summary, output, output_and_states };
 
 // T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
+// Two blocks a multiprocessor where their shared memory fits (16-bit inputs, at most 128 states):
+// the register cap that keeps them, 128 a thread, is asked for, not left to the compiler's choice.
+template <class T>
+constexpr int kWalkBlocks(int states) {
+  return !Operand<T>::pairs && states <= 128 ? 2 : 1;
+}
+
 template <class T, int NS, Pass kPass>
-__global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
+__global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_kernel(FusedArgs a) {
   constexpr bool kSummary = kPass == Pass::summary;
   using M = typename Operand<T>::type;
   constexpr bool kPairs = Operand<T>::pairs;
