@@ -229,29 +229,17 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       }
       // [/snippet:v3_products]
 
-      // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
-      // their running sums and sequence numbers read once.
-      float acs_t[2];
-      std::int32_t seq_t[2];
+      // Step 3: yh decayed to each row; M into shared memory.
       for (int r = 0; r < 2; ++r) {
         const int t = row0 + g + 8 * r;
-        acs_t[r] = acs[t], seq_t[r] = seq[t];
         for (int j = 0; j < 4; ++j) yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
       }
       if (needs_g)
-        for (int j = 0; j < 4; ++j) {
-          const int u = 32 * half + 8 * j + 2 * q;
-          const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
-          const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
-          for (int r = 0; r < 2; ++r) {
-            const int t = row0 + g + 8 * r;
-            float m[2];
-            for (int e = 0; e < 2; ++e)
-              m[e] =
-                  u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-            put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, m[0], m[1]);
-          }
-        }
+        lane_share_of_m([&](int j, int i) { return gt[j][i]; },
+                        [&](int t, int u, float first, float second) {
+                          put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, first, second);
+                        },
+                        acs, step, seq, row0, 32 * half);
       __syncthreads();
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
         Fragment<kPairs> ma, xb;

@@ -294,6 +294,32 @@ __device__ __forceinline__ void forward_weights(const float* step, const std::in
   }
 }
 
+// Step 3 of the forward walks (versions 3 and 4), one lane's share of M: rows t = row0 + g (+ 8),
+// columns u = col0 + 8 j + 2 q (+ 1), g and q numbering the lane as the products' accumulators do.
+// M_tu = G_tu exp2(acs_t − acs_u) dt'_u where u ≤ t in one sequence, else 0. gram(j, i) is the
+// lane's accumulator of G in column block j (i = 2 · row half + odd column); put(t, u, first,
+// second) stores a pair of M.
+template <class Gram, class Put>
+__device__ __forceinline__ void lane_share_of_m(Gram gram, Put put, const float* acs, const float* step,
+                                                const std::int32_t* seq, int row0, int col0) {
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  float acs_t[2];
+  std::int32_t seq_t[2];
+  for (int r = 0; r < 2; ++r) acs_t[r] = acs[row0 + g + 8 * r], seq_t[r] = seq[row0 + g + 8 * r];
+  for (int j = 0; j < 4; ++j) {
+    const int u = col0 + 8 * j + 2 * q;
+    const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
+    const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
+    for (int r = 0; r < 2; ++r) {
+      const int t = row0 + g + 8 * r;
+      float m[2];
+      for (int e = 0; e < 2; ++e)
+        m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gram(j, 2 * r + e) * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
+      put(t, u, m[0], m[1]);
+    }
+  }
+}
+
 // The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
 // `stride` elements a row. An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16);
 // a B operand two products' worth: columns [col0, col0 + 8) in b[0], b[1] and the next 8 in b[2],

@@ -287,28 +287,15 @@ __global__ void __launch_bounds__(kThreads, NS == 64 ? 2 : 1) warpgroup_forward_
     wg::pin(gt);
     wg::pin(yt);
 
-    // Step 3: M into shared memory, whole (zero where s > t or where t and s lie in different
-    // sequences); yh decayed to each row.
-    float acs_t[2];
-    std::int32_t seq_t[2];
+    // Step 3: yh decayed to each row; M into shared memory, whole (zero where s > t or where t and
+    // s lie in different sequences).
     for (int r = 0; r < 2; ++r) {
       const int t = row0 + g + 8 * r;
-      acs_t[r] = acs[t], seq_t[r] = seq[t];
       for (int j = 0; j < 4; ++j) yt[4 * j + 2 * r] *= decay_to[t], yt[4 * j + 2 * r + 1] *= decay_to[t];
     }
-    for (int j = 0; j < 4; ++j) {
-      const int u = 32 * half + 8 * j + 2 * q;
-      const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
-      const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
-      for (int r = 0; r < 2; ++r) {
-        const int t = row0 + g + 8 * r;
-        float m[2];
-        for (int e = 0; e < 2; ++e)
-          m[e] =
-              u + e <= t && seq_u[e] == seq_t[r] ? gt[4 * j + 2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-        put_two<T>(ms, t, u, m[0], m[1]);
-      }
-    }
+    v3::lane_share_of_m([&](int j, int i) { return gt[4 * j + i]; },
+                        [&](int t, int u, float first, float second) { put_two<T>(ms, t, u, first, second); }, acs,
+                        step, seq, row0, 32 * half);
     wg::shared_writes_visible();
     __syncthreads();
     // y += M x over every s (M holds the zeros), this warpgroup's 32 channels: 64 bytes into x's rows.
