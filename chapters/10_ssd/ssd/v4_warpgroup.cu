@@ -73,6 +73,7 @@ __device__ __forceinline__ T* element(unsigned char* tile, int row, int column) 
   return reinterpret_cast<T*>(tile + (column >> 6) * kBlockBytes + wg::swizzled_offset(row, column & 63));
 }
 
+// [snippet:v4_pieces]
 // A thread's share of a kRows × kCols tile in 16-byte pieces (eight numbers of 16 bits), f(row,
 // column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
 // row-major order. The sizes are compile-time, so the loop unrolls, and each piece lies a constant
@@ -87,6 +88,7 @@ __device__ __forceinline__ void for_each_piece(F&& f) {
     f(i / kPieces, i % kPieces * 8);
   }
 }
+// [/snippet:v4_pieces]
 
 // kQ × kCols of T (kCols a multiple of 64) into a tile of 64-column blocks from global rows
 // `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols); as version 3's load_tile:
