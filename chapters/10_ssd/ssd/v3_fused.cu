@@ -72,8 +72,15 @@ std::size_t shared_bytes(int dstate, bool pairs) {
 enum class Pass { summary, output, output_and_states };
 
 // T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
+// Two blocks a multiprocessor where their shared memory fits (16-bit inputs, at most 128 states):
+// the register cap that keeps them, 128 a thread, is asked for, not left to the compiler's choice.
+template <class T>
+constexpr int kWalkBlocks(int states) {
+  return !Operand<T>::pairs && states <= 128 ? 2 : 1;
+}
+
 template <class T, int NS, Pass kPass>
-__global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a) {
+__global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_kernel(FusedArgs a) {
   constexpr bool kSummary = kPass == Pass::summary;
   using M = typename Operand<T>::type;
   constexpr bool kPairs = Operand<T>::pairs;
@@ -188,9 +195,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
           put_two<true>(scaled_x + t * L::kXRow + p + 2 * k, kLo, get_one<true>(in + 2 * k, kLo) * weight[t],
                         get_one<true>(in + 2 * k + 1, kLo) * weight[t]);
       } else {
+        const uint4 piece = *reinterpret_cast<const uint4*>(in);  // eight numbers in one 16-byte read
+        const std::uint32_t* const pairs = reinterpret_cast<const std::uint32_t*>(&piece);
         std::uint32_t out[4];
-        for (int k = 0; k < 4; ++k)
-          out[k] = mma::pack<M>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+        for (int k = 0; k < 4; ++k) {
+          const float2 v = mma::unpack<M>(pairs[k]);
+          out[k] = mma::pack<M>(v.x * weight[t], v.y * weight[t]);
+        }
         *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
       }
     }
@@ -218,29 +229,17 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
       }
       // [/snippet:v3_products]
 
-      // Step 3: M into shared memory; yh decayed to each row. This lane's rows t and columns s:
-      // their running sums and sequence numbers read once.
-      float acs_t[2];
-      std::int32_t seq_t[2];
+      // Step 3: yh decayed to each row; M into shared memory.
       for (int r = 0; r < 2; ++r) {
         const int t = row0 + g + 8 * r;
-        acs_t[r] = acs[t], seq_t[r] = seq[t];
         for (int j = 0; j < 4; ++j) yt[j][2 * r] *= decay_to[t], yt[j][2 * r + 1] *= decay_to[t];
       }
       if (needs_g)
-        for (int j = 0; j < 4; ++j) {
-          const int u = 32 * half + 8 * j + 2 * q;
-          const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
-          const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
-          for (int r = 0; r < 2; ++r) {
-            const int t = row0 + g + 8 * r;
-            float m[2];
-            for (int e = 0; e < 2; ++e)
-              m[e] =
-                  u + e <= t && seq_u[e] == seq_t[r] ? gt[j][2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-            put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, m[0], m[1]);
-          }
-        }
+        lane_share_of_m([&](int j, int i) { return gt[j][i]; },
+                        [&](int t, int u, float first, float second) {
+                          put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, first, second);
+                        },
+                        acs, step, seq, row0, 32 * half);
       __syncthreads();
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
         Fragment<kPairs> ma, xb;
@@ -256,10 +255,16 @@ __global__ void __launch_bounds__(kWarps * 32) fused_forward_kernel(FusedArgs a)
         for (int e = 0; e < 4; e += 2) {
           const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
           float u[2] = {yt[j][e], yt[j][e + 1]};
-          for (int k = 0; k < 2; ++k) {
-            u[k] += d_of[j][k] * get_one<kPairs>(xs + t * L::kXRow + p + k, kLo);
-            if (z) u[k] *= silu_fast(get_one<kPairs>(zs + t * L::kXRow + p + k, kLo));
+          float2 xv, zv{};  // x and z at (t, p) and (t, p + 1): one 32-bit read each in 16 bits
+          if constexpr (kPairs) {
+            xv = {get_one<true>(xs + t * L::kXRow + p, kLo), get_one<true>(xs + t * L::kXRow + p + 1, kLo)};
+            if (z) zv = {get_one<true>(zs + t * L::kXRow + p, kLo), get_one<true>(zs + t * L::kXRow + p + 1, kLo)};
+          } else {
+            xv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(xs + t * L::kXRow + p));
+            if (z) zv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(zs + t * L::kXRow + p));
           }
+          u[0] += d_of[j][0] * xv.x, u[1] += d_of[j][1] * xv.y;
+          if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
     }

@@ -16,6 +16,10 @@ using selective_scan::detail::from_float;
 constexpr int kQ = 64;     // positions a chunk
 constexpr int kP = 64;     // channels a block
 constexpr int kWarps = 8;  // warp w: rows 16 (w % 4) of every product, half w / 4 of its columns
+// Every kernel of versions 3 and 4 runs kThreads threads a block: the tiles' loops step by it at
+// compile time, and with the tiles' sizes known where they are inlined, they unroll, each
+// thread's pieces a constant distance apart.
+constexpr int kThreads = kWarps * 32;
 // Elements after each shared row: consecutive rows start 16 bytes apart modulo 128, so
 // ldmatrix's eight rows meet eight distinct banks.
 constexpr int kPad = 8;
@@ -37,10 +41,11 @@ inline bool in_vectors(const void* tensor, std::int64_t row) {
 // copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
 // at a time.
 template <class T>
-__device__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows, int cols,
-                          int valid_rows, int valid_cols, bool in_vectors) {
+__device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows,
+                                          int cols, int valid_rows, int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     T* out = to + r * stride + c;
     const T* in = from + r * from_stride + c;
@@ -104,11 +109,12 @@ __device__ __forceinline__ float get_one(const M* at, int lo) {
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
 // with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
 // behind the thread, since the numbers pass through registers.
-__device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
-                                       std::int64_t from_stride, int rows, int cols, int valid_rows, int valid_cols,
-                                       bool in_vectors) {
+__device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
+                                                std::int64_t from_stride, int rows, int cols, int valid_rows,
+                                                int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     const float* in = from + r * from_stride + c;
     float v[8];
@@ -128,10 +134,11 @@ __device__ inline void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, co
 }
 
 // store_tile for a tile of pairs into fp32 rows: each float hi + lo.
-__device__ inline void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from, int stride,
-                                        int lo, int rows, int cols, bool in_vectors) {
+__device__ __forceinline__ void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from,
+                                                 int stride, int lo, int rows, int cols, bool in_vectors) {
   const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     const __nv_bfloat16* in = from + r * stride + c;
     float v[8];
@@ -178,10 +185,11 @@ __device__ __forceinline__ void multiply_add_fragments(float (&d)[4], const Frag
 
 // The tile's valid part back to global memory, as load_tile reads it.
 template <class T>
-__device__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
-                           bool in_vectors) {
+__device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
+                                           bool in_vectors) {
   const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
+#pragma unroll
+  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     if (in_vectors) {
       *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);
@@ -283,6 +291,32 @@ __device__ __forceinline__ void forward_weights(const float* step, const std::in
     acs[t] = sums.at[k];
     weight[t] = seq[t] == seq[kQ - 1] ? step[t] * exp2f(sums.last - sums.at[k]) : 0.f;
     decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
+  }
+}
+
+// Step 3 of the forward walks (versions 3 and 4), one lane's share of M: rows t = row0 + g (+ 8),
+// columns u = col0 + 8 j + 2 q (+ 1), g and q numbering the lane as the products' accumulators do.
+// M_tu = G_tu exp2(acs_t − acs_u) dt'_u where u ≤ t in one sequence, else 0. gram(j, i) is the
+// lane's accumulator of G in column block j (i = 2 · row half + odd column); put(t, u, first,
+// second) stores a pair of M.
+template <class Gram, class Put>
+__device__ __forceinline__ void lane_share_of_m(Gram gram, Put put, const float* acs, const float* step,
+                                                const std::int32_t* seq, int row0, int col0) {
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  float acs_t[2];
+  std::int32_t seq_t[2];
+  for (int r = 0; r < 2; ++r) acs_t[r] = acs[row0 + g + 8 * r], seq_t[r] = seq[row0 + g + 8 * r];
+  for (int j = 0; j < 4; ++j) {
+    const int u = col0 + 8 * j + 2 * q;
+    const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
+    const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
+    for (int r = 0; r < 2; ++r) {
+      const int t = row0 + g + 8 * r;
+      float m[2];
+      for (int e = 0; e < 2; ++e)
+        m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gram(j, 2 * r + e) * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
+      put(t, u, m[0], m[1]);
+    }
   }
 }
 

@@ -47,6 +47,7 @@ using v3::kLog2e;
 using v3::kMaxStates;
 using v3::kP;
 using v3::kQ;
+using v3::kThreads;
 using v3::kWarps;
 
 constexpr int kBlockBytes = 64 * wg::kRowBytes;  // a 64 × 64 tile of 16-bit numbers
@@ -72,16 +73,31 @@ __device__ __forceinline__ T* element(unsigned char* tile, int row, int column) 
   return reinterpret_cast<T*>(tile + (column >> 6) * kBlockBytes + wg::swizzled_offset(row, column & 63));
 }
 
-// rows × cols of T (cols a multiple of 64) into a tile of 64-column blocks from global rows
+// [snippet:v4_pieces]
+// A thread's share of a kRows × kCols tile in 16-byte pieces (eight numbers of 16 bits), f(row,
+// column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
+// row-major order. The sizes are compile-time, so the loop unrolls, and each piece lies a constant
+// distance from the thread's first: none of it is recomputed chunk after chunk.
+template <int kRows, int kCols, class F>
+__device__ __forceinline__ void for_each_piece(F&& f) {
+  constexpr int kPieces = kCols / 8;
+  static_assert(kRows * kPieces % kThreads == 0, "whole pieces a thread");
+#pragma unroll
+  for (int k = 0; k < kRows * kPieces / kThreads; ++k) {
+    const int i = int(threadIdx.x) + k * kThreads;
+    f(i / kPieces, i % kPieces * 8);
+  }
+}
+// [/snippet:v4_pieces]
+
+// kQ × kCols of T (kCols a multiple of 64) into a tile of 64-column blocks from global rows
 // `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols); as version 3's load_tile:
 // 16-byte copies behind the thread with `in_vectors`, else one element at a time. Eight
 // neighbours of a row stay together in the swizzle.
-template <class T>
-__device__ void load_blocks(unsigned char* tile, const T* from, std::int64_t from_stride, int rows, int cols,
-                            int valid_rows, int valid_cols, bool in_vectors) {
-  const int vectors = cols / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
-    const int r = i / vectors, c = i % vectors * 8;
+template <int kCols, class T>
+__device__ __forceinline__ void load_blocks(unsigned char* tile, const T* from, std::int64_t from_stride,
+                                            int valid_rows, int valid_cols, bool in_vectors) {
+  for_each_piece<kQ, kCols>([&](int r, int c) {
     T* const out = element<T>(tile, r, c);
     const T* const in = from + r * from_stride + c;
     if (in_vectors) {
@@ -90,22 +106,22 @@ __device__ void load_blocks(unsigned char* tile, const T* from, std::int64_t fro
     } else {
       for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : v3::from_float<T>(0.f);
     }
-  }
+  });
 }
 
-// rows × cols (cols at most 64) of a one-block tile into global rows `to_stride` apart.
+// rows × cols (at most kQ × 64) of a one-block tile into global rows `to_stride` apart.
 template <class T>
-__device__ void store_block(T* to, std::int64_t to_stride, unsigned char* tile, int rows, int cols, bool in_vectors) {
-  const int vectors = (cols + 7) / 8;
-  for (int i = int(threadIdx.x); i < rows * vectors; i += int(blockDim.x)) {
-    const int r = i / vectors, c = i % vectors * 8;
+__device__ __forceinline__ void store_block(T* to, std::int64_t to_stride, unsigned char* tile, int rows, int cols,
+                                            bool in_vectors) {
+  for_each_piece<kQ, 64>([&](int r, int c) {
+    if (r >= rows || c >= cols) return;
     const T* const in = element<T>(tile, r, c);
     if (in_vectors) {
       *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(in);
     } else {
       for (int k = 0; k < 8 && c + k < cols; ++k) to[r * to_stride + c + k] = in[k];
     }
-  }
+  });
 }
 
 // Two floats as T into a tile at (row, column), column even.
@@ -115,7 +131,7 @@ __device__ __forceinline__ void put_two(unsigned char* tile, int row, int column
 }
 
 template <class T, int NS>
-__global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArgs a) {
+__global__ void __launch_bounds__(kThreads, NS == 64 ? 2 : 1) warpgroup_forward_kernel(FusedArgs a) {
 #if !SSD_HAS_WGMMA
   __trap();  // warpgroup_refuses keeps a call from here: wgmma is in the sm_90a target alone
 #else
@@ -181,12 +197,12 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
       const std::int64_t projection_at = at * projection + std::int64_t(group) * s.dstate;
       const int len = positions(c);
       unsigned char* const to = stage(c);
-      load_blocks(to + L::kX * kBlockBytes, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-      if (z) load_blocks(to + L::kZ * kBlockBytes, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-      load_blocks(to + L::kB * kBlockBytes, static_cast<const T*>(a.B) + projection_at, projection, kQ, NS, len,
-                  s.dstate, a.bc_in_vectors);
-      load_blocks(to + L::kC * kBlockBytes, static_cast<const T*>(a.C) + projection_at, projection, kQ, NS, len,
-                  s.dstate, a.bc_in_vectors);
+      load_blocks<kP>(to + L::kX * kBlockBytes, x + x_at, width, len, channels, a.x_in_vectors);
+      if (z) load_blocks<kP>(to + L::kZ * kBlockBytes, z + x_at, width, len, channels, a.x_in_vectors);
+      load_blocks<NS>(to + L::kB * kBlockBytes, static_cast<const T*>(a.B) + projection_at, projection, len, s.dstate,
+                      a.bc_in_vectors);
+      load_blocks<NS>(to + L::kC * kBlockBytes, static_cast<const T*>(a.C) + projection_at, projection, len, s.dstate,
+                      a.bc_in_vectors);
     }
     async_copy::commit();
   };
@@ -238,14 +254,16 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
     // a time (a 16-byte piece of a row).
     if (warp == 0) v3::forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
-    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
-      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      const T* in = element<T>(xs, t, p);
+    for_each_piece<kQ, kP>([&](int t, int p) {
+      const uint4 in = *element<uint4>(xs, t, p);
+      const std::uint32_t* const pairs = reinterpret_cast<const std::uint32_t*>(&in);
       std::uint32_t out[4];
-      for (int k = 0; k < 4; ++k)
-        out[k] = warp_mma::pack<T>(to_float(in[2 * k]) * weight[t], to_float(in[2 * k + 1]) * weight[t]);
+      for (int k = 0; k < 4; ++k) {
+        const float2 v = warp_mma::unpack<T>(pairs[k]);
+        out[k] = warp_mma::pack<T>(v.x * weight[t], v.y * weight[t]);
+      }
       *element<uint4>(scaled_x, t, p) = *reinterpret_cast<const uint4*>(out);
-    }
+    });
     wg::shared_writes_visible();
     __syncthreads();
 
@@ -271,28 +289,15 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
     wg::pin(gt);
     wg::pin(yt);
 
-    // Step 3: M into shared memory, whole (zero where s > t or where t and s lie in different
-    // sequences); yh decayed to each row.
-    float acs_t[2];
-    std::int32_t seq_t[2];
+    // Step 3: yh decayed to each row; M into shared memory, whole (zero where s > t or where t and
+    // s lie in different sequences).
     for (int r = 0; r < 2; ++r) {
       const int t = row0 + g + 8 * r;
-      acs_t[r] = acs[t], seq_t[r] = seq[t];
       for (int j = 0; j < 4; ++j) yt[4 * j + 2 * r] *= decay_to[t], yt[4 * j + 2 * r + 1] *= decay_to[t];
     }
-    for (int j = 0; j < 4; ++j) {
-      const int u = 32 * half + 8 * j + 2 * q;
-      const float acs_u[2] = {acs[u], acs[u + 1]}, step_u[2] = {step[u], step[u + 1]};
-      const std::int32_t seq_u[2] = {seq[u], seq[u + 1]};
-      for (int r = 0; r < 2; ++r) {
-        const int t = row0 + g + 8 * r;
-        float m[2];
-        for (int e = 0; e < 2; ++e)
-          m[e] =
-              u + e <= t && seq_u[e] == seq_t[r] ? gt[4 * j + 2 * r + e] * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
-        put_two<T>(ms, t, u, m[0], m[1]);
-      }
-    }
+    v3::lane_share_of_m([&](int j, int i) { return gt[4 * j + i]; },
+                        [&](int t, int u, float first, float second) { put_two<T>(ms, t, u, first, second); }, acs,
+                        step, seq, row0, 32 * half);
     wg::shared_writes_visible();
     __syncthreads();
     // y += M x over every s (M holds the zeros), this warpgroup's 32 channels: 64 bytes into x's rows.
@@ -308,10 +313,11 @@ __global__ void __launch_bounds__(kWarps * 32) warpgroup_forward_kernel(FusedArg
     for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
       for (int e = 0; e < 4; e += 2) {
         const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
-        float u[2] = {yt[4 * j + e], yt[4 * j + e + 1]};
-        for (int k = 0; k < 2; ++k) {
-          u[k] += d_of[j][k] * to_float(*element<T>(xs, t, p + k));
-          if (z) u[k] *= silu_fast(to_float(*element<T>(zs, t, p + k)));
+        const float2 xv = warp_mma::unpack<T>(*element<std::uint32_t>(xs, t, p));
+        float u[2] = {yt[4 * j + e] + d_of[j][0] * xv.x, yt[4 * j + e + 1] + d_of[j][1] * xv.y};
+        if (z) {
+          const float2 zv = warp_mma::unpack<T>(*element<std::uint32_t>(zs, t, p));
+          u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
         }
         put_two<T>(ys, t, p, u[0], u[1]);
       }

@@ -74,4 +74,16 @@ __device__ __forceinline__ std::uint32_t pack<__half>(float first, float second)
   return *reinterpret_cast<const std::uint32_t*>(&v);
 }
 
+// The two numbers of T in one 32-bit word (as pack writes them) as floats, the lower address first.
+template <class T>
+__device__ __forceinline__ float2 unpack(std::uint32_t word);
+template <>
+__device__ __forceinline__ float2 unpack<__nv_bfloat16>(std::uint32_t word) {
+  return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&word));
+}
+template <>
+__device__ __forceinline__ float2 unpack<__half>(std::uint32_t word) {
+  return __half22float2(*reinterpret_cast<const __half2*>(&word));
+}
+
 }  // namespace ssd::detail::warp_mma
