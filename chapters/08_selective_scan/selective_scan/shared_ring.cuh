@@ -74,6 +74,43 @@ class RingPosition {
   unsigned uses_ = 0;
 };
 
+// [snippet:pipeline]
+// The protocol of a ring of kStages slots (CUTLASS's PipelineTmaAsync over its PipelineState):
+// slot s's "full" barrier ends a phase when its tile has landed, its "empty" barrier when every
+// reader has let go of it. The side that fills a slot acquires it, waiting for the readers of the
+// round before, and has the tile's copies count off full_barrier(); the side that reads waits
+// for it and releases it. Each side keeps its own RingPosition and advances it once a tile.
+template <int kStages>
+class Pipeline {
+ public:
+  __device__ Pipeline(std::uint64_t* full, std::uint64_t* empty) : full_(full), empty_(empty) {}
+  // One thread, before the block's first barrier: the arrivals that end each barrier's phase.
+  __device__ void init(unsigned fill_arrivals, unsigned read_arrivals) const {
+    for (int s = 0; s < kStages; ++s) {
+      ring::init(&full_[s], fill_arrivals);
+      ring::init(&empty_[s], read_arrivals);
+    }
+    fence_init();
+  }
+  // The filling side: this use's slot, once the readers of its round before have released it.
+  __device__ __forceinline__ int acquire(const RingPosition<kStages>& at) const {
+    if (at.reused()) ring::wait(&empty_[at.slot()], at.previous_phase());
+    return at.slot();
+  }
+  __device__ __forceinline__ std::uint64_t* full_barrier(int slot) const { return &full_[slot]; }
+  // The reading side: this use's slot, once its tile has landed; then, done with it, release.
+  __device__ __forceinline__ int wait(const RingPosition<kStages>& at) const {
+    ring::wait(&full_[at.slot()], at.phase());
+    return at.slot();
+  }
+  __device__ __forceinline__ void release(int slot) const { arrive(&empty_[slot]); }
+
+ private:
+  std::uint64_t* full_;
+  std::uint64_t* empty_;
+};
+// [/snippet:pipeline]
+
 // [snippet:bulk_copy]
 // One thread copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to
 // shared memory; the copy engine does the work and counts the bytes off `barrier` on arrival.

@@ -360,26 +360,25 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
   // The ring: where the tiles asked for so far and the tiles walked have got to. Taking a tile
   // first has thread 0 ask for the one after it (once every thread has let go of the slot it goes
   // to), then waits for its own.
+  const ring::Pipeline<kStages> pipeline(sh.full, sh.empty);
   ring::RingPosition<kStages> issued, taken;
   const auto issue = [&](const TileRef& t) {
     if (t.item < 0) return;
-    const int s = issued.slot();
     if (threadIdx.x == 0) {
-      if (issued.reused()) ring::wait(&sh.empty[s], issued.previous_phase());
-      fill_slot(args, maps, sh.slots[s], &sh.full[s], t);
+      const int s = pipeline.acquire(issued);
+      fill_slot(args, maps, sh.slots[s], pipeline.full_barrier(s), t);
     }
     issued.advance();
   };
   const auto take = [&](const Item& w, const TileRef& t) -> int {
     issue(tile_after(args, w, t, cut));
-    const int s = taken.slot();
-    ring::wait(&sh.full[s], taken.phase());
+    const int s = pipeline.wait(taken);
     taken.advance();
     return s;
   };
   const auto release = [&](int s) {
     __syncwarp();
-    ring::arrive(&sh.empty[s]);
+    pipeline.release(s);
   };
   issue(first_tile(args, blockIdx.x, cut));
   // [/snippet:backward_ring]
@@ -802,13 +801,8 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
   // The tensor copies land on 128-byte boundaries. sizeof(Shared): over the 48 KB of static memory.
   extern __shared__ __align__(128) unsigned char shared_bytes[];
   Shared<Input>& sh = *reinterpret_cast<Shared<Input>*>(shared_bytes);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      ring::init(&sh.full[s], 1);          // the thread that asks for the copies (and their bytes)
-      ring::init(&sh.empty[s], kThreads);  // every thread, done reading
-    }
-    ring::fence_init();
-  }
+  // Full: the thread that asks for the copies (and their bytes); empty: every thread, done reading.
+  if (threadIdx.x == 0) ring::Pipeline<kStages>(sh.full, sh.empty).init(1, kThreads);
   __syncthreads();
   walk_backward<Input, K, kBothVariable, kGeneral, kSliced>(args, workspace, cut, step_sums, maps, sh);
 #endif

@@ -249,15 +249,15 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
   const int segments = kCut ? split.segments : 1;
   const int slices = kSliced ? state_slices(args) : 1;
   const std::int64_t units = channel_blocks(args, kChannels) * slices, items = units * segments;
+  const ring::Pipeline<RingShared<Input, P, S>::kStages> pipeline(sh.full, sh.empty);
   ring::RingPosition<RingShared<Input, P, S>::kStages> fill;  // the next slot to fill
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, units, segments, slices);
     const BlockChannels at(args, w.group, kChannels);
     for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, fill.advance()) {
-        const int slot = fill.slot();
-        if (fill.reused()) ring::wait(&sh.empty[slot], fill.previous_phase());
-        std::uint64_t* const full = &sh.full[slot];
+        const int slot = pipeline.acquire(fill);
+        std::uint64_t* const full = pipeline.full_barrier(slot);
         if (pass == 2)
           fill_tile<Input, P, S, kBVariable, kCVariable, true, kSliced>(args, at, sh.tiles[slot], full, t0, bulk,
                                                                         w.state0);
@@ -291,6 +291,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
   float* const slice_outputs =
       kSliced ? reinterpret_cast<float*>(static_cast<char*>(args.workspace) + slice_outputs_offset(args, segments))
               : nullptr;
+  const ring::Pipeline<Shared::kStages> pipeline(sh.full, sh.empty);
   ring::RingPosition<Shared::kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, units, segments, slices);
@@ -349,8 +350,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 #pragma unroll
       for (int k = 0; k < K; ++k) end[k] = h[k];
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
-        const int ring_slot = take.slot();
-        ring::wait(&sh.full[ring_slot], take.phase());
+        const int ring_slot = pipeline.wait(take);
         const TileType& tile = sh.tiles[ring_slot];
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
@@ -371,7 +371,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
           for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
         }
         __syncwarp();  // before the next tile's staging overwrites steps
-        ring::arrive(&sh.empty[ring_slot]);
+        pipeline.release(ring_slot);
       }
 #pragma unroll
       for (int k = 0; k < K; ++k)
@@ -389,8 +389,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 
     // Pass 2: the outputs, from the segment's true starting state.
     for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
-      const int ring_slot = take.slot();
-      ring::wait(&sh.full[ring_slot], take.phase());
+      const int ring_slot = pipeline.wait(take);
       const TileType& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       Input* const out_tile = out + t0;
@@ -462,7 +461,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
         }
       }
       __syncwarp();  // before the next tile's staging overwrites steps
-      ring::arrive(&sh.empty[ring_slot]);
+      pipeline.release(ring_slot);
     }
     if (live && args.last_state && w.end == args.seqlen) {
 #pragma unroll
@@ -492,11 +491,8 @@ __global__ __launch_bounds__(block_threads(tile_states(K, P)),
     for (int s = 0; s < Shared::TileType::kStateRow; ++s) tile.B[i % S][s] = tile.C[i % S][s] = 0.f;
   }
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Shared::kStages; ++s) {
-      ring::init(&sh.full[s], 32);                            // the producer's lanes (and the bytes)
-      ring::init(&sh.empty[s], Shared::kConsumerWarps * 32);  // every consumer thread, done reading
-    }
-    ring::fence_init();
+    // Full: the producer's lanes (and the bytes); empty: every consumer thread, done reading.
+    ring::Pipeline<Shared::kStages>(sh.full, sh.empty).init(32, Shared::kConsumerWarps * 32);
     // Segments wait for the segments before them: a block claims its item in the order blocks
     // start, so whatever it waits for is already held by a running block (chapter 05's reason).
     if (kCut) sh.first_item = std::int64_t(atomicAdd(split.words, 1ull));
