@@ -323,84 +323,147 @@ __device__ __forceinline__ void add_step_sums(std::int64_t seqlen, float* step_s
 }
 // [/snippet:backward_step_sums]
 
+// The backward's walk, one thread's part, in named pieces. BlockWalk is what stays the same for
+// the launch: the call, its cut, the ring and the thread's place in the block. ItemWalk adds one
+// work item: its channel, its per-state constants and the sums it gathers. Every member is
+// inlined into the kernel, so the pieces are still one walk and their arrays stay in registers,
+// as when they were closures of one function.
+//
 // kBothVariable: B and C both variable (Mamba's case), known when compiling, so that the constant
 // B and C, their sums and their branches drop out of that kernel. kGeneral: the kernel that takes
 // sequences cut into segments and a group's last block of fewer than 16 channels; in the other
 // the summaries, the folds, the segments' bounds and the idle lanes' guards drop out, and the
 // walk keeps the registers it had before there was a cut (in that kernel, as run-time branches,
 // the cut made fp32 spill 132 bytes, and so did the guards on their own).
-template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
-__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
-                              float* step_sums, const TensorMaps& maps, Shared<Input>& sh) {
-  const Cut cut = kGeneral ? launch_cut : Cut{1, kTile, false, nullptr};
+template <class Input, int K, bool kGeneral>
+struct BlockWalk {
+  const ScanArgs& args;
+  const WorkspaceLayout& workspace;
+  const TensorMaps& maps;
+  Shared<Input>& sh;
+  const Cut cut;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
   const int c = warp * kSlots + slot;       // the channel's place in the block
-  // This thread's rows of the slice: j, j + P, ..., so that the P lanes of a channel read P
-  // neighbouring rows.
-  const auto row_of = [&](int k) { return j + P * k; };
-  // The steps of a tile this thread stages (and finishes): j + 8 i', i' = (i + slot) % 4. The
-  // eight lanes of a channel take eight neighbouring steps (one 32-byte sector of an fp32
-  // output), and the warp's four channels, whose rows in the slot start on the same bank, take
-  // different eighths of them.
-  const auto staged_step = [&](int i) { return j + P * ((i + slot) % kStepsPerLane); };
-  float* partials = static_cast<float*>(args.workspace);
+  float* const partials;
   // h before step s * kStretch of the chunk, state k: checkpoints[(s * K + k) * kThreads + threadIdx.x]
-  float* checkpoints = partials + workspace.total + blockIdx.x * kCheckpointsPerBlock;
-  const int segments = cut.segments;
-  // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
-  const auto put = [&](float* partial, float value) {
-    if (segments > 1)
-      atomicAdd(partial, value);
-    else
-      *partial = value;
-  };
-
+  float* const checkpoints;
   // [snippet:backward_ring]
   // The ring: where the tiles asked for so far and the tiles walked have got to. Taking a tile
   // first has thread 0 ask for the one after it (once every thread has let go of the slot it goes
   // to), then waits for its own.
-  const ring::Pipeline<kStages> pipeline(sh.full, sh.empty);
+  const ring::Pipeline<kStages> pipeline;
   ring::RingPosition<kStages> issued, taken;
-  const auto issue = [&](const TileRef& t) {
+
+  __device__ void issue(const TileRef& t) {
     if (t.item < 0) return;
     if (threadIdx.x == 0) {
       const int s = pipeline.acquire(issued);
       fill_slot(args, maps, sh.slots[s], pipeline.full_barrier(s), t);
     }
     issued.advance();
-  };
-  const auto take = [&](const Item& w, const TileRef& t) -> int {
+  }
+  __device__ int take(const Item& w, const TileRef& t) {
     issue(tile_after(args, w, t, cut));
     const int s = pipeline.wait(taken);
     taken.advance();
     return s;
-  };
-  const auto release = [&](int s) {
+  }
+  __device__ void release(int s) {
     __syncwarp();
     pipeline.release(s);
-  };
-  issue(first_tile(args, blockIdx.x, cut));
+  }
   // [/snippet:backward_ring]
 
-  for (std::int64_t item = blockIdx.x; item < launch_items(args, cut); item += gridDim.x) {
-    const Item w(args, item, cut);
-    const int segment = w.segment;
-    const auto tile_ref = [&](std::int64_t t0, Walk walk) {
-      return TileRef{item, w.block.b, w.block.d0, w.block.group, w.state0, t0, walk};
-    };
-    // This thread's states of the call.
-    const auto state = [&](int k) { return (kSliced ? w.state0 : 0) + row_of(k); };
-    // Lanes past the block's channels (a group's last block: the general kernel's) walk its first
-    // channel with no output gradient, so that every gradient of theirs is 0 (their dB and dC add
-    // nothing to the block's sums), and write nothing: `live` guards every store, `row` is the
-    // channel they read.
-    const bool live = !kGeneral || c < w.block.count;
-    const int row = live ? c : 0;
-    const std::int64_t bd = w.block.first + row;
-    const Channel<Input, false> ch(args, bd);
-    const bool B_var = kBothVariable || args.B.variable, C_var = kBothVariable || args.C.variable;
-    float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
+  __device__ BlockWalk(const ScanArgs& a, const WorkspaceLayout& layout, const Cut& launch_cut, const TensorMaps& m,
+                       Shared<Input>& shared)
+      : args(a),
+        workspace(layout),
+        maps(m),
+        sh(shared),
+        cut(kGeneral ? launch_cut : Cut{1, kTile, false, nullptr}),
+        partials(static_cast<float*>(a.workspace)),
+        checkpoints(partials + layout.total + blockIdx.x * kCheckpointsPerBlock),
+        pipeline(shared.full, shared.empty) {}
+
+  // This thread's rows of the slice: j, j + P, ..., so that the P lanes of a channel read P
+  // neighbouring rows.
+  __device__ int row_of(int k) const { return j + P * k; }
+  // The steps of a tile this thread stages (and finishes): j + 8 i', i' = (i + slot) % 4. The
+  // eight lanes of a channel take eight neighbouring steps (one 32-byte sector of an fp32
+  // output), and the warp's four channels, whose rows in the slot start on the same bank, take
+  // different eighths of them.
+  __device__ int staged_step(int i) const { return j + P * ((i + slot) % kStepsPerLane); }
+  __device__ float& checkpoint(int stretch, int k) const {
+    return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
+  }
+
+  // The B (and C) rows of a slot, as fp32 into padded rows, once for the block (the copies land
+  // them densely: read straight from there, the lanes of a channel would all hit the same
+  // banks). The first barrier keeps the rows until every warp has walked the tile before; the
+  // second makes them visible to every warp. The walks are the same for the whole block, so
+  // every thread comes here with the same flags.
+  __device__ void convert_rows(const Slot<Input>& tile, bool with_B, bool with_C) {
+    constexpr int kPerVector = 16 / int(sizeof(Input));
+    constexpr int kVectorsPerRow = kTile / kPerVector;
+    __syncthreads();
+#pragma unroll
+    for (int v = threadIdx.x; v < 2 * kStates * kVectorsPerRow; v += kThreads) {
+      const int piece = v % kVectorsPerRow, n = v / kVectorsPerRow % kStates;
+      const bool is_B = v < kStates * kVectorsPerRow;
+      if (!(is_B ? with_B : with_C)) continue;
+      const uint4 raw = *reinterpret_cast<const uint4*>(&(is_B ? tile.B : tile.C)[n][piece * kPerVector]);
+      float* to = (is_B ? sh.converted.B : sh.converted.C)[n] + piece * kPerVector;
+      if constexpr (std::is_same_v<Input, float>) {
+        *reinterpret_cast<uint4*>(to) = raw;
+      } else {
+        const Input* x = reinterpret_cast<const Input*>(&raw);
+        *reinterpret_cast<float4*>(to) = {to_float(x[0]), to_float(x[1]), to_float(x[2]), to_float(x[3])};
+        *reinterpret_cast<float4*>(to + 4) = {to_float(x[4]), to_float(x[5]), to_float(x[6]), to_float(x[7])};
+      }
+    }
+    __syncthreads();
+  }
+};
+
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+struct ItemWalk {
+  BlockWalk<Input, K, kGeneral>& launch;
+  const ScanArgs& args;
+  Shared<Input>& sh;
+  const int warp, slot, j;
+  const std::int64_t item;
+  const Item w;
+  const int segment, segments;
+  // Lanes past the block's channels (a group's last block: the general kernel's) walk its first
+  // channel with no output gradient, so that every gradient of theirs is 0 (their dB and dC add
+  // nothing to the block's sums), and write nothing: `live` guards every store, `row` is the
+  // channel they read.
+  const bool live;
+  const int row;
+  const std::int64_t bd;
+  const Channel<Input, false> ch;
+  const bool B_var, C_var;
+  float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
+  float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
+
+  __device__ ItemWalk(BlockWalk<Input, K, kGeneral>& block_walk, std::int64_t item_index)
+      : launch(block_walk),
+        args(block_walk.args),
+        sh(block_walk.sh),
+        warp(block_walk.warp),
+        slot(block_walk.slot),
+        j(block_walk.j),
+        item(item_index),
+        w(block_walk.args, item_index, block_walk.cut),
+        segment(w.segment),
+        segments(block_walk.cut.segments),
+        live(!kGeneral || block_walk.c < w.block.count),
+        row(live ? block_walk.c : 0),
+        bd(w.block.first + row),
+        ch(block_walk.args, bd),
+        B_var(kBothVariable || block_walk.args.B.variable),
+        C_var(kBothVariable || block_walk.args.C.variable) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int n = state(k);
@@ -414,361 +477,373 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       if (!B_var) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!C_var) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
-    float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
+  }
 
-    // The B (and C) rows of a slot, as fp32 into padded rows, once for the block (the copies land
-    // them densely: read straight from there, the lanes of a channel would all hit the same
-    // banks). The first barrier keeps the rows until every warp has walked the tile before; the
-    // second makes them visible to every warp. The walks are the same for the whole block, so
-    // every thread comes here with the same flags.
-    const auto convert_rows = [&](const Slot<Input>& tile, bool with_B, bool with_C) {
-      constexpr int kPerVector = 16 / int(sizeof(Input));
-      constexpr int kVectorsPerRow = kTile / kPerVector;
-      __syncthreads();
-#pragma unroll
-      for (int v = threadIdx.x; v < 2 * kStates * kVectorsPerRow; v += kThreads) {
-        const int piece = v % kVectorsPerRow, n = v / kVectorsPerRow % kStates;
-        const bool is_B = v < kStates * kVectorsPerRow;
-        if (!(is_B ? with_B : with_C)) continue;
-        const uint4 raw = *reinterpret_cast<const uint4*>(&(is_B ? tile.B : tile.C)[n][piece * kPerVector]);
-        float* to = (is_B ? sh.converted.B : sh.converted.C)[n] + piece * kPerVector;
-        if constexpr (std::is_same_v<Input, float>) {
-          *reinterpret_cast<uint4*>(to) = raw;
-        } else {
-          const Input* x = reinterpret_cast<const Input*>(&raw);
-          *reinterpret_cast<float4*>(to) = {to_float(x[0]), to_float(x[1]), to_float(x[2]), to_float(x[3])};
-          *reinterpret_cast<float4*>(to + 4) = {to_float(x[4]), to_float(x[5]), to_float(x[6]), to_float(x[7])};
-        }
-      }
-      __syncthreads();
-    };
-    // One tile's (delta, delta u) into shared memory, and with `backwards` also dy and what
-    // finishing the steps needs; 0 past the end.
-    const auto stage = [&](const Slot<Input>& tile, std::int64_t t0, bool backwards) {
-#pragma unroll
-      for (int i = 0; i < kStepsPerLane; ++i) {
-        const int s = staged_step(i);
-        const std::int64_t t = t0 + s;
-        float2 v{0.f, 0.f}, kept{0.f, 0.f};
-        float dy = 0.f;
-        if (t < args.seqlen) {
-          const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
-          const bool soft = args.delta_softplus && x <= 20.f;
-          const float delta = args.delta_softplus ? softplus(x) : x;
-          const float u = to_float(tile.rows[kU][row][s]);
-          v = {delta, delta * u};
-          if (backwards) {
-            dy = live ? to_float(tile.rows[kDout][row][s]) : 0.f;
-            if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
-              const float z = to_float(tile.rows[kZ][row][s]);
-              if (live && !kSliced) {
-                const float y = to_float(tile.rows[kOut][row][s]);
-                ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
-              }
-              dy *= silu(z);
-            }
-            kept = {u, soft ? sigmoid(x) : 1.f};
-            dD += dy * u;
-          }
-        }
-        sh.steps[warp][slot][s] = v;
-        if (backwards) sh.finish[warp][slot][s] = kept, sh.dy[warp][slot][s] = dy;
-      }
-      convert_rows(tile, B_var, backwards && C_var);
-      __syncwarp();
-    };
-    // [snippet:backward_rows]
-    // B or C of steps g ... g + 3 for this thread's states: fp32 rows (straight from the slot, or
-    // the block's converted fp16 and bf16 rows), or the constant.
-    const auto read_matrix = [&](const float(&rows)[kStates][kTile + 4], bool variable, const float(&constant)[K],
-                                 int g, float(&out)[K][kGroup]) {
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        float4 v{constant[k], constant[k], constant[k], constant[k]};
-        if (variable) v = *reinterpret_cast<const float4*>(&rows[row_of(k)][g]);
-        out[k][0] = v.x, out[k][1] = v.y, out[k][2] = v.z, out[k][3] = v.w;
-      }
-    };
-    // [/snippet:backward_rows]
-    const auto read_B = [&](const Slot<Input>& tile, int g, float(&B)[K][kGroup]) {
-      read_matrix(sh.converted.B, B_var, B_const, g, B);
-    };
-    const auto read_C = [&](const Slot<Input>& tile, int g, float(&C)[K][kGroup]) {
-      read_matrix(sh.converted.C, C_var, C_const, g, C);
-    };
-    const auto checkpoint = [&](int stretch, int k) -> float& {
-      return checkpoints[(stretch * K + k) * kThreads + threadIdx.x];
-    };
-    // [snippet:checkpoints_sweep]
-    // A tile walked forwards: h through its steps and the sum of their delta; with `keep`, h
-    // before each of its stretches into the block's checkpoints, from stretch `first` on.
-    const auto sweep_tile = [&](float(&h)[K], float& delta_sum, bool keep, int first) {
-#pragma unroll
-      for (int g = 0; g < kTile; g += kGroup) {
-        if (keep && g % kStretch == 0) {
-#pragma unroll
-          for (int k = 0; k < K; ++k) checkpoint(first + g / kStretch, k) = h[k];
-        }
-        float B[K][kGroup];
-        read_matrix(sh.converted.B, B_var, B_const, g, B);
-#pragma unroll
-        for (int s = 0; s < kGroup; s += 2) {
-          const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
-          const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            delta_sum += delta[e];
-#pragma unroll
-            for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
-          }
-        }
-      }
-    };
-    // [/snippet:checkpoints_sweep]
-    // This segment's summary in one direction, row `row` (segment_carry.cuh).
-    const auto summary = [&](carry::Direction direction, int row) -> float& {
-      return cut.summaries[carry::backward_summary_index(segments, args.dstate, bd, segment, direction, row)];
-    };
+  __device__ TileRef tile_ref(std::int64_t t0, Walk walk) const {
+    return TileRef{item, w.block.b, w.block.d0, w.block.group, w.state0, t0, walk};
+  }
+  // This thread's states of the call.
+  __device__ int state(int k) const { return (kSliced ? w.state0 : 0) + launch.row_of(k); }
+  // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
+  __device__ void put(float* partial, float value) const {
+    if (segments > 1)
+      atomicAdd(partial, value);
+    else
+      *partial = value;
+  }
+  // This segment's summary in one direction, row `summary_row` (segment_carry.cuh).
+  __device__ float& summary(carry::Direction direction, int summary_row) const {
+    return launch.cut
+        .summaries[carry::backward_summary_index(segments, args.dstate, bd, segment, direction, summary_row)];
+  }
 
-    // [snippet:checkpoints_summaries]
-    // The first launch of a cut: the segment's summaries, walked from h = 0 and from q = 0, for
-    // the second launch to fold. Forwards, the state at its end (segment 0: from the initial
-    // state); backwards, the q leaving its first step.
-    if (cut.summarizing) {
-      if (w.summarizes_forwards(args, cut)) {
-        float h[K], delta_sum = 0.f;
+  // One tile's (delta, delta u) into shared memory, and with `backwards` also dy and what
+  // finishing the steps needs; 0 past the end.
+  __device__ void stage(const Slot<Input>& tile, std::int64_t t0, bool backwards) {
 #pragma unroll
-        for (int k = 0; k < K; ++k)
-          h[k] = segment == 0 && args.initial_state && state(k) < args.dstate
-                     ? args.initial_state[ch.state_index(state(k))]
-                     : 0.f;
-        for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
-          const int s_ring = take(w, tile_ref(t0, Walk::ends));
-          stage(sh.slots[s_ring], t0, false);
-          sweep_tile(h, delta_sum, false, 0);
-          release(s_ring);
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-          if (live && state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
-        if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = delta_sum;
-      }
-      if (w.summarizes_backwards()) {
-        // The last segment walks from the caller's gradient of the last state, as segment 0's
-        // forward summary walks from the initial state.
-        float back[K] = {}, delta_sum = 0.f;
-        if (segment + 1 == segments && live && args.dlast_state)
-#pragma unroll
-          for (int k = 0; k < K; ++k)
-            if (state(k) < args.dstate) back[k] = args.dlast_state[ch.state_index(state(k))];
-        for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
-          const int s_ring = take(w, tile_ref(t0, Walk::carry));
-          const Slot<Input>& tile = sh.slots[s_ring];
-          // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
-#pragma unroll
-          for (int i = 0; i < kStepsPerLane; ++i) {
-            const int s = staged_step(i);
-            float2 v{0.f, 0.f};
-            if (t0 + s < args.seqlen) {
-              const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
-              v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][row][s])};
-              if (ch.z) v.y *= silu(to_float(tile.rows[kZ][row][s]));
+    for (int i = 0; i < kStepsPerLane; ++i) {
+      const int s = launch.staged_step(i);
+      const std::int64_t t = t0 + s;
+      float2 v{0.f, 0.f}, kept{0.f, 0.f};
+      float dy = 0.f;
+      if (t < args.seqlen) {
+        const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
+        const bool soft = args.delta_softplus && x <= 20.f;
+        const float delta = args.delta_softplus ? softplus(x) : x;
+        const float u = to_float(tile.rows[kU][row][s]);
+        v = {delta, delta * u};
+        if (backwards) {
+          dy = live ? to_float(tile.rows[kDout][row][s]) : 0.f;
+          if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
+            const float z = to_float(tile.rows[kZ][row][s]);
+            if (live && !kSliced) {
+              const float y = to_float(tile.rows[kOut][row][s]);
+              ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
             }
-            sh.steps[warp][slot][s] = v;
+            dy *= silu(z);
           }
-          convert_rows(tile, false, C_var);
-          __syncwarp();
-#pragma unroll
-          for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
-            float C[K][kGroup];
-            read_C(tile, g, C);
-#pragma unroll
-            for (int s = kGroup - 1; s >= 0; --s) {
-              const float2 step = sh.steps[warp][slot][g + s];
-              delta_sum += step.x;
-#pragma unroll
-              for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
-            }
-          }
-          release(s_ring);
+          kept = {u, soft ? sigmoid(x) : 1.f};
+          dD += dy * u;
         }
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-          if (live && state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
-        if (live && j == 0 && w.state0 == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
       }
-      continue;
+      sh.steps[warp][slot][s] = v;
+      if (backwards) sh.finish[warp][slot][s] = kept, sh.dy[warp][slot][s] = dy;
     }
-    // [/snippet:checkpoints_summaries]
-    // The second launch: q at the segment's end, from the summaries of the segments after it.
-    if (live && segment + 1 < segments) {
+    launch.convert_rows(tile, B_var, backwards && C_var);
+    __syncwarp();
+  }
+
+  // [snippet:backward_rows]
+  // B or C of steps g ... g + 3 for this thread's states: fp32 rows (straight from the slot, or
+  // the block's converted fp16 and bf16 rows), or the constant.
+  __device__ void read_matrix(const float (&rows)[kStates][kTile + 4], bool variable, const float (&constant)[K], int g,
+                              float (&out)[K][kGroup]) const {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      float4 v{constant[k], constant[k], constant[k], constant[k]};
+      if (variable) v = *reinterpret_cast<const float4*>(&rows[launch.row_of(k)][g]);
+      out[k][0] = v.x, out[k][1] = v.y, out[k][2] = v.z, out[k][3] = v.w;
+    }
+  }
+  // [/snippet:backward_rows]
+  __device__ void read_B(int g, float (&B)[K][kGroup]) const { read_matrix(sh.converted.B, B_var, B_const, g, B); }
+  __device__ void read_C(int g, float (&C)[K][kGroup]) const { read_matrix(sh.converted.C, C_var, C_const, g, C); }
+
+  // [snippet:checkpoints_sweep]
+  // A tile walked forwards: h through its steps and the sum of their delta; with `keep`, h
+  // before each of its stretches into the block's checkpoints, from stretch `first` on.
+  __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first) const {
+#pragma unroll
+    for (int g = 0; g < kTile; g += kGroup) {
+      if (keep && g % kStretch == 0) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) launch.checkpoint(first + g / kStretch, k) = h[k];
+      }
+      float B[K][kGroup];
+      read_B(g, B);
+#pragma unroll
+      for (int s = 0; s < kGroup; s += 2) {
+        const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
+        const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          delta_sum += delta[e];
+#pragma unroll
+          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+        }
+      }
+    }
+  }
+  // [/snippet:checkpoints_sweep]
+
+  // [snippet:checkpoints_summaries]
+  // The first launch of a cut: the segment's summaries, walked from h = 0 and from q = 0, for
+  // the second launch to fold. Forwards, the state at its end (segment 0: from the initial
+  // state); backwards, the q leaving its first step.
+  __device__ void summarize_forwards() {
+    float h[K], delta_sum = 0.f;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      h[k] = segment == 0 && args.initial_state && state(k) < args.dstate ? args.initial_state[ch.state_index(state(k))]
+                                                                          : 0.f;
+    for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
+      const int s_ring = launch.take(w, tile_ref(t0, Walk::ends));
+      stage(sh.slots[s_ring], t0, false);
+      sweep_tile(h, delta_sum, false, 0);
+      launch.release(s_ring);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (live && state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
+    if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = delta_sum;
+  }
+  // The last segment walks from the caller's gradient of the last state, as segment 0's forward
+  // summary walks from the initial state.
+  __device__ void summarize_backwards() {
+    float back[K] = {}, delta_sum = 0.f;
+    if (segment + 1 == segments && live && args.dlast_state)
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (state(k) < args.dstate)
-          q[k] = carry::fold_backward(cut.summaries, segments, args.dstate, bd, segment, carry::kBackwards, state(k),
-                                      A2[k]);
+        if (state(k) < args.dstate) back[k] = args.dlast_state[ch.state_index(state(k))];
+    for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
+      const int s_ring = launch.take(w, tile_ref(t0, Walk::carry));
+      const Slot<Input>& tile = sh.slots[s_ring];
+      // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
+#pragma unroll
+      for (int i = 0; i < kStepsPerLane; ++i) {
+        const int s = launch.staged_step(i);
+        float2 v{0.f, 0.f};
+        if (t0 + s < args.seqlen) {
+          const float x = to_float(tile.rows[kDelta][row][s]) + ch.delta_bias;
+          v = {args.delta_softplus ? softplus(x) : x, to_float(tile.rows[kDout][row][s])};
+          if (ch.z) v.y *= silu(to_float(tile.rows[kZ][row][s]));
+        }
+        sh.steps[warp][slot][s] = v;
+      }
+      launch.convert_rows(tile, false, C_var);
+      __syncwarp();
+#pragma unroll
+      for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
+        float C[K][kGroup];
+        read_C(g, C);
+#pragma unroll
+        for (int s = kGroup - 1; s >= 0; --s) {
+          const float2 step = sh.steps[warp][slot][g + s];
+          delta_sum += step.x;
+#pragma unroll
+          for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
+        }
+      }
+      launch.release(s_ring);
     }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (live && state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
+    if (live && j == 0 && w.state0 == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
+  }
+  // [/snippet:checkpoints_summaries]
 
-    // Pass 2: the gradients, piece by piece (the segment's steps within one chunk), last first.
-    // With the forward's checkpoints (state_checkpoints: the channel's rows of dstate, one per
-    // stretch) there is no sweep: the tiles read their checkpoints from there, and the segment is
-    // one piece.
+  // The second launch: q at the segment's end, from the summaries of the segments after it.
+  __device__ void fold_gradient_after() {
+    if (!live || segment + 1 >= segments) return;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (state(k) < args.dstate)
+        q[k] = carry::fold_backward(launch.cut.summaries, segments, args.dstate, bd, segment, carry::kBackwards,
+                                    state(k), A2[k]);
+  }
+
+  // h at a piece's start: the forward's state at a chunk's start (or the initial state), or,
+  // where a segment starts within a chunk, the summaries of the segments before it folded.
+  __device__ void piece_start_state(std::int64_t piece_t0, float (&h)[K]) const {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      h[k] = 0.f;
+      if (state(k) >= args.dstate || args.state_checkpoints) continue;
+      const std::int64_t chunk = piece_t0 / kChunkLength;
+      if (piece_t0 % kChunkLength != 0)
+        h[k] = carry::fold_backward(launch.cut.summaries, segments, args.dstate, bd, segment, carry::kForwards,
+                                    state(k), A2[k]);
+      else if (chunk > 0)
+        h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
+      else if (args.initial_state)
+        h[k] = args.initial_state[ch.state_index(state(k))];
+    }
+  }
+
+  // [snippet:checkpoints_kept]
+  // A tile's checkpoints, read before its staging so that their trip overlaps it: the sweep's, or
+  // the forward's (0 past the end and past dstate, where nothing reads them).
+  __device__ void read_checkpoints(std::int64_t t0, int tile_index, float (&start)[kStretchesPerTile][K]) const {
+    if (args.state_checkpoints) {
+      const float* kept = args.state_checkpoints + kept_row(args, bd, t0);
+#pragma unroll
+      for (int st = 0; st < kStretchesPerTile; ++st)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          start[st][k] =
+              state(k) < args.dstate && t0 + st * kStretch < args.seqlen ? kept[st * args.dstate + state(k)] : 0.f;
+    } else {
+#pragma unroll
+      for (int st = 0; st < kStretchesPerTile; ++st)
+#pragma unroll
+        for (int k = 0; k < K; ++k) start[st][k] = launch.checkpoint(tile_index * kStretchesPerTile + st, k);
+    }
+  }
+  // [/snippet:checkpoints_kept]
+
+  // [snippet:checkpoints_recompute]
+  // Abar_t and Abar_t h_{t-1} of the stretch's steps (from s0 in the tile), from its checkpoint.
+  __device__ void recompute_stretch(int s0, const float (&start)[K], float (&decay_at)[kStretch][K],
+                                    float (&carried)[kStretch][K]) const {
+    float h[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) h[k] = start[k];
+#pragma unroll
+    for (int g = 0; g < kStretch; g += kGroup) {
+      float B[K][kGroup];
+      read_B(s0 + g, B);
+#pragma unroll
+      for (int s = 0; s < kGroup; s += 2) {
+        const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][s0 + g + s]);
+        const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            const int i = g + s + e;
+            decay_at[i][k] = exp2_delta_A(delta[e], A2[k]);
+            carried[i][k] = decay_at[i][k] * h[k];
+            h[k] = carried[i][k] + delta_u[e] * B[k][s + e];
+          }
+      }
+    }
+  }
+  // [/snippet:checkpoints_recompute]
+
+  // [snippet:checkpoints_step]
+  // The stretch's gradients, its step groups last first: q carried back through each step, dA
+  // summed, dB and dC of each step, and the two sums over states that du and ddelta need.
+  __device__ void stretch_gradients(int s0, const float (&decay_at)[kStretch][K], const float (&carried)[kStretch][K]) {
+#pragma unroll
+    for (int g = kStretch - kGroup; g >= 0; g -= kGroup) {
+      const int tg = s0 + g;  // the group's first step in the tile
+      float B[K][kGroup], C[K][kGroup];
+      read_B(tg, B);
+      read_C(tg, C);
+      const float4 two0 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg]);
+      const float4 two1 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg + 2]);
+      const float4 dy4 = *reinterpret_cast<const float4*>(&sh.dy[warp][slot][tg]);
+      const float delta[kGroup] = {two0.x, two0.z, two1.x, two1.z};
+      const float delta_u[kGroup] = {two0.y, two0.w, two1.y, two1.w};
+      const float dy[kGroup] = {dy4.x, dy4.y, dy4.z, dy4.w};
+      float step_sums[2 * kGroup] = {};  // sum over states of A Abar h_{t-1} g, then of g B
+      float dB[K][kGroup], dC[K][kGroup];
+#pragma unroll
+      for (int s = kGroup - 1; s >= 0; --s) {
+        const int i = g + s;  // the step in the stretch
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const float grad = fmaf(dy[s], C[k][s], q[k]);             // g_t
+          const float h_now = carried[i][k] + delta_u[s] * B[k][s];  // h_t, as the recomputation had it
+          const float gh = grad * carried[i][k];
+          dA[k] = fmaf(delta[s], gh, dA[k]);
+          step_sums[s] = fmaf(A[k], gh, step_sums[s]);
+          step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
+          dB[k][s] = delta_u[s] * grad;
+          dC[k][s] = dy[s] * h_now;
+          q[k] = decay_at[i][k] * grad;
+        }
+      }
+      // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
+      const float summed = reduce_scatter<2 * kGroup, 1>(step_sums);
+      sh.sums[warp][slot][j / kGroup][tg + j % kGroup] = summed;
+      // Channel slot s of the warp ends with step tg + s of the four channels' dB, dC.
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (B_var)
+          sh.time_gradients[warp][0][launch.row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
+        else
+          for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
+        if (C_var)
+          sh.time_gradients[warp][1][launch.row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
+        else
+          for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
+      }
+    }
+  }
+  // [/snippet:checkpoints_step]
+
+  // After a tile's stretches: its dB and dC into the block's sums, and its steps finished (du and
+  // ddelta), or past 16 states their sums over this slice's states added for
+  // finish_sliced_steps().
+  __device__ void finish_tile(std::int64_t t0, float* step_sums) {
+    const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
+    add_block_time_gradients(args, sh.time_gradients, tile_ref(t0, Walk::gradients), valid, B_var, C_var);
+    if constexpr (kSliced) {
+      add_step_sums(args.seqlen, step_sums, sh.sums[warp], w.block.first + warp * kSlots, w.block.count - warp * kSlots,
+                    t0, valid);
+    } else {
+      // Finish the steps this lane staged.
+#pragma unroll
+      for (int i = 0; i < kStepsPerLane; ++i) {
+        const int s = launch.staged_step(i);
+        if (!live || s >= valid) continue;
+        const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
+        const float2 kept = sh.finish[warp][slot][s];
+        const float ddelta = kept.y * (sum_Ahg + kept.x * sum_gB);
+        ddelta_bias += ddelta;
+        ch.template sequence<Input>(args.du)[t0 + s] =
+            from_float<Input>(ch.D * sh.dy[warp][slot][s] + sh.steps[warp][slot][s].x * sum_gB);
+        ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
+      }
+    }
+    __syncwarp();
+  }
+
+  // Pass 2: the gradients, piece by piece (the segment's steps within one chunk), last first.
+  // With the forward's checkpoints (state_checkpoints: the channel's rows of dstate, one per
+  // stretch) there is no sweep: the tiles read their checkpoints from there, and the segment is
+  // one piece.
+  __device__ void gradients(float* step_sums) {
     for (std::int64_t piece_end = w.t_end; piece_end > w.t_begin;) {
       const std::int64_t piece_t0 = args.state_checkpoints ? w.t_begin : w.piece_begin(piece_end - 1);
       const int tiles = int((piece_end - piece_t0 + kTile - 1) / kTile);
-      // 1. The sweep: h before every stretch of the piece, from h at its start: the forward's
-      //    state at a chunk's start (or the initial state), or, where a segment starts within a
-      //    chunk, the summaries of the segments before it folded.
+      // 1. The sweep: h before every stretch of the piece, from h at its start.
       float h[K];
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        h[k] = 0.f;
-        if (state(k) >= args.dstate || args.state_checkpoints) continue;
-        const std::int64_t chunk = piece_t0 / kChunkLength;
-        if (piece_t0 % kChunkLength != 0)
-          h[k] = carry::fold_backward(cut.summaries, segments, args.dstate, bd, segment, carry::kForwards, state(k),
-                                      A2[k]);
-        else if (chunk > 0)
-          h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
-        else if (args.initial_state)
-          h[k] = args.initial_state[ch.state_index(state(k))];
-      }
+      piece_start_state(piece_t0, h);
       for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
         const std::int64_t t0 = piece_t0 + tile_index * kTile;
-        const int s_ring = take(w, tile_ref(t0, Walk::sweep));
+        const int s_ring = launch.take(w, tile_ref(t0, Walk::sweep));
         stage(sh.slots[s_ring], t0, false);
         float unused = 0.f;
         sweep_tile(h, unused, true, tile_index * kStretchesPerTile);
-        release(s_ring);
+        launch.release(s_ring);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
       for (int tile_index = tiles - 1; tile_index >= 0; --tile_index) {
         const std::int64_t t0 = piece_t0 + tile_index * kTile;
-        const int s_ring = take(w, tile_ref(t0, Walk::gradients));
-        const Slot<Input>& tile = sh.slots[s_ring];
-        // [snippet:checkpoints_kept]
-        // The tile's checkpoints are read before the staging, so that their trip overlaps it: the
-        // sweep's, or the forward's (0 past the end and past dstate, where nothing reads them).
+        const int s_ring = launch.take(w, tile_ref(t0, Walk::gradients));
         float start[kStretchesPerTile][K];
-        if (args.state_checkpoints) {
-          const float* kept = args.state_checkpoints + kept_row(args, bd, t0);
-#pragma unroll
-          for (int st = 0; st < kStretchesPerTile; ++st)
-#pragma unroll
-            for (int k = 0; k < K; ++k)
-              start[st][k] =
-                  state(k) < args.dstate && t0 + st * kStretch < args.seqlen ? kept[st * args.dstate + state(k)] : 0.f;
-        } else {
-#pragma unroll
-          for (int st = 0; st < kStretchesPerTile; ++st)
-#pragma unroll
-            for (int k = 0; k < K; ++k) start[st][k] = checkpoint(tile_index * kStretchesPerTile + st, k);
-        }
-        // [/snippet:checkpoints_kept]
-        stage(tile, t0, true);
+        read_checkpoints(t0, tile_index, start);
+        stage(sh.slots[s_ring], t0, true);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
-          const int s0 = st * kStretch;
-          // [snippet:checkpoints_recompute]
-          // Abar_t and Abar_t h_{t-1} of the stretch's steps, from its checkpoint.
           float decay_at[kStretch][K], carried[kStretch][K];
-#pragma unroll
-          for (int k = 0; k < K; ++k) h[k] = start[st][k];
-#pragma unroll
-          for (int g = 0; g < kStretch; g += kGroup) {
-            float B[K][kGroup];
-            read_B(tile, s0 + g, B);
-#pragma unroll
-            for (int s = 0; s < kGroup; s += 2) {
-              const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][s0 + g + s]);
-              const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
-#pragma unroll
-              for (int e = 0; e < 2; ++e)
-#pragma unroll
-                for (int k = 0; k < K; ++k) {
-                  const int i = g + s + e;
-                  decay_at[i][k] = exp2_delta_A(delta[e], A2[k]);
-                  carried[i][k] = decay_at[i][k] * h[k];
-                  h[k] = carried[i][k] + delta_u[e] * B[k][s + e];
-                }
-            }
-          }
-          // [/snippet:checkpoints_recompute]
-          // [snippet:checkpoints_step]
-#pragma unroll
-          for (int g = kStretch - kGroup; g >= 0; g -= kGroup) {
-            const int tg = s0 + g;  // the group's first step in the tile
-            float B[K][kGroup], C[K][kGroup];
-            read_B(tile, tg, B);
-            read_C(tile, tg, C);
-            const float4 two0 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg]);
-            const float4 two1 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][tg + 2]);
-            const float4 dy4 = *reinterpret_cast<const float4*>(&sh.dy[warp][slot][tg]);
-            const float delta[kGroup] = {two0.x, two0.z, two1.x, two1.z};
-            const float delta_u[kGroup] = {two0.y, two0.w, two1.y, two1.w};
-            const float dy[kGroup] = {dy4.x, dy4.y, dy4.z, dy4.w};
-            float step_sums[2 * kGroup] = {};  // sum over states of A Abar h_{t-1} g, then of g B
-            float dB[K][kGroup], dC[K][kGroup];
-#pragma unroll
-            for (int s = kGroup - 1; s >= 0; --s) {
-              const int i = g + s;  // the step in the stretch
-#pragma unroll
-              for (int k = 0; k < K; ++k) {
-                const float grad = fmaf(dy[s], C[k][s], q[k]);             // g_t
-                const float h_now = carried[i][k] + delta_u[s] * B[k][s];  // h_t, as the recomputation had it
-                const float gh = grad * carried[i][k];
-                dA[k] = fmaf(delta[s], gh, dA[k]);
-                step_sums[s] = fmaf(A[k], gh, step_sums[s]);
-                step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
-                dB[k][s] = delta_u[s] * grad;
-                dC[k][s] = dy[s] * h_now;
-                q[k] = decay_at[i][k] * grad;
-              }
-            }
-            // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
-            const float summed = reduce_scatter<2 * kGroup, 1>(step_sums);
-            sh.sums[warp][slot][j / kGroup][tg + j % kGroup] = summed;
-            // Channel slot s of the warp ends with step tg + s of the four channels' dB, dC.
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-              if (B_var)
-                sh.time_gradients[warp][0][row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dB[k]);
-              else
-                for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-              if (C_var)
-                sh.time_gradients[warp][1][row_of(k)][tg + slot] = reduce_scatter<kGroup, P>(dC[k]);
-              else
-                for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
-            }
-          }
-          // [/snippet:checkpoints_step]
+          recompute_stretch(st * kStretch, start[st], decay_at, carried);
+          stretch_gradients(st * kStretch, decay_at, carried);
         }
-        release(s_ring);
-        const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-        add_block_time_gradients(args, sh.time_gradients, tile_ref(t0, Walk::gradients), valid, B_var, C_var);
-        if constexpr (kSliced) {
-          add_step_sums(args.seqlen, step_sums, sh.sums[warp], w.block.first + warp * kSlots,
-                        w.block.count - warp * kSlots, t0, valid);
-        } else {
-          // Finish the steps this lane staged.
-#pragma unroll
-          for (int i = 0; i < kStepsPerLane; ++i) {
-            const int s = staged_step(i);
-            if (!live || s >= valid) continue;
-            const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
-            const float2 kept = sh.finish[warp][slot][s];
-            const float ddelta = kept.y * (sum_Ahg + kept.x * sum_gB);
-            ddelta_bias += ddelta;
-            ch.template sequence<Input>(args.du)[t0 + s] =
-                from_float<Input>(ch.D * sh.dy[warp][slot][s] + sh.steps[warp][slot][s].x * sum_gB);
-            ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
-          }
-        }
-        __syncwarp();
+        launch.release(s_ring);
+        finish_tile(t0, step_sums);
       }
       piece_end = piece_t0;
     }
-    // The channel's sums: per state from its thread, per channel over its 8 lanes.
+  }
+
+  // The channel's sums: per state from its thread, per channel over its 8 lanes.
+  __device__ void add_channel_sums() {
+    const WorkspaceLayout& workspace = launch.workspace;
+    float* const partials = launch.partials;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       if (!live || state(k) >= args.dstate) continue;
@@ -787,6 +862,25 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
       put(partials + workspace.dD + bd, dD);
       put(partials + workspace.ddelta_bias + bd, ddelta_bias);
     }
+  }
+};
+
+// A block's walk: its items one after another, the ring a tile ahead of them throughout.
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+__device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
+                              float* step_sums, const TensorMaps& maps, Shared<Input>& sh) {
+  BlockWalk<Input, K, kGeneral> launch(args, workspace, launch_cut, maps, sh);
+  launch.issue(first_tile(args, blockIdx.x, launch.cut));
+  for (std::int64_t item = blockIdx.x; item < launch_items(args, launch.cut); item += gridDim.x) {
+    ItemWalk<Input, K, kBothVariable, kGeneral, kSliced> walk(launch, item);
+    if (launch.cut.summarizing) {
+      if (walk.w.summarizes_forwards(args, launch.cut)) walk.summarize_forwards();
+      if (walk.w.summarizes_backwards()) walk.summarize_backwards();
+      continue;
+    }
+    walk.fold_gradient_after();
+    walk.gradients(step_sums);
+    walk.add_channel_sums();
   }
 }
 
