@@ -44,7 +44,7 @@ std::vector<Run> selected_runs(const common::CommonOptions& options) {
   for (const auto& k : selective_scan::kVersions) {
     if (!common::kernel_selected(options, int(k.id)) || !selective_scan::version_built(k.id)) continue;
     runs.push_back({k.id, false});
-    if (k.id == Kernel::checkpoints) runs.push_back({k.id, true});
+    if (k.id == Kernel::ring) runs.push_back({k.id, true});
   }
   if (options.kernels.empty()) runs.push_back({Kernel::automatic, false});  // the default, by itself
   return runs;

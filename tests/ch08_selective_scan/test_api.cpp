@@ -139,13 +139,13 @@ TEST_CASE("chunk states: one per state per 2048 steps") {
 
 TEST_CASE("a plan's summary names the versions that run") {
   Plan plan;
-  plan.asked = Kernel::checkpoints, plan.forward = Kernel::checkpoints, plan.backward = Kernel::checkpoints;
+  plan.asked = Kernel::ring, plan.forward = Kernel::ring, plan.backward = Kernel::ring;
   CHECK(plan.summary() == "v5");
   plan.backward = Kernel::registers;
   CHECK(plan.summary() == "v5 fwd, v4 bwd");
   plan.asked = Kernel::automatic, plan.forward_segments = 4;
   CHECK(plan.summary() == "auto: v5 fwd, v4 bwd, segments 4 fwd");
-  plan.backward = Kernel::checkpoints, plan.backward_reads_kept_states = true;
+  plan.backward = Kernel::ring, plan.backward_reads_kept_states = true;
   CHECK(plan.summary() == "auto: v5, segments 4 fwd, kept h");
   plan.backward_segments = 6;
   CHECK(plan.summary() == "auto: v5, segments 4 fwd 6 bwd, kept h");

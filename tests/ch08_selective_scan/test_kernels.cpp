@@ -20,7 +20,7 @@ namespace {
 // same checks.
 std::vector<Kernel> versions() {
   return ch08_test::built(
-      {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::checkpoints, Kernel::automatic});
+      {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::ring, Kernel::automatic});
 }
 
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
@@ -113,10 +113,10 @@ TEST_CASE("every kernel configuration at small sizes", "[gpu]") {
         require_all_versions_match(drawn, type, /*deterministic=*/complex);
         // Version 5's forward keeps no states for complex A, and none where version 5 cannot run.
         if (complex || !ch08_test::why_no_version_5().empty()) continue;
-        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring, false, 0, true);
         CHECK(probe.forward_params().state_checkpoints != nullptr);
-        const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, /*keep_checkpoints=*/true);
-        INFO(describe(p, type, Kernel::checkpoints) << " with the forward's checkpoints\n" << outcome.report);
+        const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, /*keep_checkpoints=*/true);
+        INFO(describe(p, type, Kernel::ring) << " with the forward's checkpoints\n" << outcome.report);
         CHECK(outcome.ok);
       }
 }
@@ -145,7 +145,7 @@ TEST_CASE("version 4's own paths: channels in whole warps", "[gpu]") {
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(16, seqlen, dstate, variable);
           const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-          for (Kernel kernel : ch08_test::built({Kernel::registers, Kernel::checkpoints})) {
+          for (Kernel kernel : ch08_test::built({Kernel::registers, Kernel::ring})) {
             const auto outcome = run_and_compare(drawn, type, kernel);
             INFO(describe(p, type, kernel) << "\n" << outcome.report);
             CHECK(outcome.ok);
@@ -167,8 +167,8 @@ TEST_CASE("version 5's forward: channels in whole blocks", "[gpu]") {
         for (int dstate : {16, 5}) {
           const Problem p = in_groups(32, seqlen, dstate, variable);
           const auto outcome =
-              run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
-          INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+              run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
+          INFO(describe(p, type, Kernel::ring) << "\n" << outcome.report);
           CHECK(outcome.ok);
         }
 }
@@ -182,9 +182,8 @@ TEST_CASE("version 5's forward from 8192 channels: four lanes a channel", "[gpu]
     Problem p = shape(2, 4096, 40, 16);
     p.groups = 2;
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-    const auto outcome =
-        run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
-    INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+    const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
+    INFO(describe(p, type, Kernel::ring) << "\n" << outcome.report);
     CHECK(outcome.ok);
   }
 }
@@ -204,9 +203,8 @@ TEST_CASE("version 5's forward at 1 to 1.5 blocks a multiprocessor: sixteen lane
         Problem p = shape(1, groups == 1 ? 16 * blocks : 2 * (8 * blocks + 4), dstate == 16 ? 40 : 100, dstate);
         p.groups = groups;
         p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
-        const auto outcome =
-            run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
-        INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+        const auto outcome = run_and_compare(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
+        INFO(describe(p, type, Kernel::ring) << "\n" << outcome.report);
         CHECK(outcome.ok);
       }
 }
@@ -232,11 +230,11 @@ TEST_CASE("version 5: a lane walks only the states a call has", "[gpu]") {
       p.batch = k.batch;
       const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
       if (k.seqlen > 2048) {
-        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring);
         REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
       }
-      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
-      INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+      const auto outcome = run_and_compare(drawn, type, Kernel::ring);
+      INFO(describe(p, type, Kernel::ring) << "\n" << outcome.report);
       CHECK(outcome.ok);
     }
 }
@@ -260,11 +258,11 @@ TEST_CASE("version 5: more than 16 states", "[gpu]") {
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
       const Problem p = in_groups(k.dim, k.seqlen, k.dstate, 3);
       const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
-      REQUIRE(selective_scan::plan_of(probe.forward_params()).forward == Kernel::checkpoints);
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring);
+      REQUIRE(selective_scan::plan_of(probe.forward_params()).forward == Kernel::ring);
       const bool keep = k.dstate == 64;
-      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, keep);
-      INFO(describe(p, type, Kernel::checkpoints) << (keep ? ", kept states" : "") << "\n" << outcome.report);
+      const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, keep);
+      INFO(describe(p, type, Kernel::ring) << (keep ? ", kept states" : "") << "\n" << outcome.report);
       CHECK(outcome.ok);
     }
 }
@@ -294,13 +292,13 @@ TEST_CASE("version 5's backward: more than 16 states", "[gpu]") {
       Problem p = in_groups(k.dim, k.seqlen, k.dstate, k.variable);
       p.batch = k.batch;
       const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, k.keep);
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring, false, 0, k.keep);
       const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
       INFO(plan.why);
-      REQUIRE(plan.backward == Kernel::checkpoints);
+      REQUIRE(plan.backward == Kernel::ring);
       if (k.cut) REQUIRE(plan.backward_segments > 1);
-      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, k.keep);
-      INFO(describe(p, type, Kernel::checkpoints) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
+      const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, k.keep);
+      INFO(describe(p, type, Kernel::ring) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
       CHECK(outcome.ok);
     }
 }
@@ -325,13 +323,13 @@ TEST_CASE("version 5's forward: more than 16 states with few channels", "[gpu]")
       Problem p = in_groups(k.dim, k.seqlen, k.dstate, 3);
       p.batch = 1;
       const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, k.keep);
+      ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring, false, 0, k.keep);
       const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
       INFO(plan.why);
-      REQUIRE(plan.forward == Kernel::checkpoints);
+      REQUIRE(plan.forward == Kernel::ring);
       REQUIRE(plan.forward_segments > 1);
-      const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, k.keep);
-      INFO(describe(p, type, Kernel::checkpoints) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
+      const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, k.keep);
+      INFO(describe(p, type, Kernel::ring) << (k.keep ? ", kept states" : "") << "\n" << outcome.report);
       CHECK(outcome.ok);
     }
 }
@@ -357,12 +355,12 @@ TEST_CASE("version 5: a long sequence cut into segments", "[gpu]") {
         p.batch = 1;
         const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
         // The cut happens only where the groups alone leave the device idle: make sure it does.
-        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring);
         REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
         if (seqlen % 4 == 0) REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments > 1);
         if (seqlen == 1112) REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments == 34);
-        const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints);
-        INFO(describe(p, type, Kernel::checkpoints) << "\n" << outcome.report);
+        const auto outcome = run_and_compare(drawn, type, Kernel::ring);
+        INFO(describe(p, type, Kernel::ring) << "\n" << outcome.report);
         CHECK(outcome.ok);
       }
 }
@@ -376,12 +374,12 @@ TEST_CASE("version 5's backward cut on whole chunks", "[gpu]") {
     Problem p = in_groups(1536, 3 * 2048, 16, 3);
     p.batch = 1;
     const Problem drawn = ch08::make_official_test_problem(p, 233);
-    ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, DataType::float32), DataType::float32, Kernel::checkpoints,
-                              false, 0, keep_states);
+    ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, DataType::float32), DataType::float32, Kernel::ring, false, 0,
+                              keep_states);
     REQUIRE(selective_scan::plan_of(probe.backward_params()).backward_segments > 1);
-    const auto outcome = run_and_compare(drawn, DataType::float32, Kernel::checkpoints, false, 7, 0, keep_states);
-    INFO(describe(p, DataType::float32, Kernel::checkpoints) << (keep_states ? " with the kept states" : "") << "\n"
-                                                             << outcome.report);
+    const auto outcome = run_and_compare(drawn, DataType::float32, Kernel::ring, false, 7, 0, keep_states);
+    INFO(describe(p, DataType::float32, Kernel::ring) << (keep_states ? " with the kept states" : "") << "\n"
+                                                      << outcome.report);
     CHECK(outcome.ok);
   }
 }
@@ -405,14 +403,14 @@ TEST_CASE("version 5: a group's channels in part of a block", "[gpu]") {
         Problem p = in_groups(k.dim, k.seqlen, 16, variable);
         p.batch = k.batch, p.groups = k.groups;
         const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints);
+        ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring);
         const selective_scan::Plan plan = selective_scan::plan_of(probe.backward_params());
-        REQUIRE(plan.forward == Kernel::checkpoints);
-        REQUIRE(plan.backward == Kernel::checkpoints);
+        REQUIRE(plan.forward == Kernel::ring);
+        REQUIRE(plan.backward == Kernel::ring);
         if (k.seqlen > 2048) REQUIRE(selective_scan::forward_workspace_bytes(probe.forward_params()) > 0);
         for (bool keep_states : {false, true}) {
-          const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, keep_states);
-          INFO(describe(p, type, Kernel::checkpoints)
+          const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, keep_states);
+          INFO(describe(p, type, Kernel::ring)
                << (keep_states ? " with the kept states" : "") << ", " << plan.summary() << "\n"
                << outcome.report);
           CHECK(outcome.ok);
@@ -454,10 +452,10 @@ TEST_CASE("version 5's backward from the forward's checkpoints", "[gpu]") {
           Problem p = in_groups(32, seqlen, dstate, variable);
           if (seqlen == 8200) p.batch = 1;  // few groups: the sequences are cut
           const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-          ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::checkpoints, false, 0, true);
+          ch08::DeviceProblem probe(ch08::as_gpu_sees(drawn, type), type, Kernel::ring, false, 0, true);
           REQUIRE(probe.forward_params().state_checkpoints != nullptr);
-          const auto outcome = run_and_compare(drawn, type, Kernel::checkpoints, false, 7, 0, true);
-          INFO(describe(p, type, Kernel::checkpoints) << " with the forward's checkpoints\n" << outcome.report);
+          const auto outcome = run_and_compare(drawn, type, Kernel::ring, false, 7, 0, true);
+          INFO(describe(p, type, Kernel::ring) << " with the forward's checkpoints\n" << outcome.report);
           CHECK(outcome.ok);
         }
 }
@@ -517,12 +515,12 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
       for (DataType type : {DataType::float32, DataType::bfloat16}) {
         Problem p = in_groups(32, seqlen, 16, 3);
         p.batch = 1;
-        check(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::checkpoints);
+        check(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
       }
     for (int dstate : {17, 33}) {
       Problem p = in_groups(32, 4104, dstate, 3);
       p.batch = 1;
-      check(ch08::make_official_test_problem(p, unsigned(seed++)), DataType::float32, Kernel::checkpoints);
+      check(ch08::make_official_test_problem(p, unsigned(seed++)), DataType::float32, Kernel::ring);
     }
   }
 }

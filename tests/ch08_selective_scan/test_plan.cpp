@@ -45,17 +45,17 @@ BackwardParams call(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, i
 
 TEST_CASE("an explicit version runs where it can and hands on the rest", "[gpu]") {
   REQUIRE_VERSION_5();
-  const Plan v5 = plan_of(call(8, 1536, 512, 16, Kernel::checkpoints));
+  const Plan v5 = plan_of(call(8, 1536, 512, 16, Kernel::ring));
   CHECK(v5.summary() == "v5");
   CHECK(v5.why == "version 5 takes both directions");
 
   // Past 16 states version 5 takes B and C both variable, both ways.
   for (int dstate : {17, 64, 256}) {
-    const Plan wide = plan_of(call(8, 1536, 2048, dstate, Kernel::checkpoints));
+    const Plan wide = plan_of(call(8, 1536, 2048, dstate, Kernel::ring));
     CHECK(wide.summary() == "v5");
     CHECK(wide.why == "version 5 takes both directions");
   }
-  BackwardParams constant_B = call(2, 64, 512, 64, Kernel::checkpoints);
+  BackwardParams constant_B = call(2, 64, 512, 64, Kernel::ring);
   constant_B.forward.B = {false, fake, DataType::float32, 0, 0, 0, 64};
   const Plan v5_constant = plan_of(constant_B);
   CHECK(v5_constant.forward == Kernel::registers);
@@ -91,13 +91,13 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
     BackwardParams cut = call(1, 256, 4096, dstate, Kernel::automatic);
     cut.forward.workspace = fake;
     const Plan cut_plan = plan_of(cut);
-    CHECK(cut_plan.forward == Kernel::checkpoints);
+    CHECK(cut_plan.forward == Kernel::ring);
     CHECK(cut_plan.forward_segments > 1);
-    CHECK(cut_plan.backward == Kernel::checkpoints);
+    CHECK(cut_plan.backward == Kernel::ring);
     CHECK(cut_plan.backward_segments > 1);
     const Plan no_workspace = plan_of(call(1, 256, 4096, dstate, Kernel::automatic));
     CHECK(no_workspace.forward == Kernel::blocked);
-    CHECK(no_workspace.backward == Kernel::checkpoints);
+    CHECK(no_workspace.backward == Kernel::ring);
   }
   // A group of 4 channels: one block of version 5, 12 of its 16 channel places idle, cut into 64
   // segments each way.
@@ -113,15 +113,15 @@ TEST_CASE("automatic follows its measured rule", "[gpu]") {
   CHECK(plan_of(few_states).summary() == "auto: v2");
   few_states = call(1, 256, 4096, 8, Kernel::automatic);
   few_states.forward.workspace = fake;
-  CHECK(plan_of(few_states).forward == Kernel::checkpoints);
-  CHECK(plan_of(few_states).backward == Kernel::checkpoints);
+  CHECK(plan_of(few_states).forward == Kernel::ring);
+  CHECK(plan_of(few_states).backward == Kernel::ring);
   // More than 16 states over many channels: version 5 (with few, above).
   CHECK(plan_of(call(8, 1536, 2048, 64, Kernel::automatic)).summary() == "auto: v5");
 }
 
 TEST_CASE("the sizes a caller allocates are the plan's", "[gpu]") {
   REQUIRE_GPU();
-  for (Kernel k : ch08_test::built({Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::checkpoints}))
+  for (Kernel k : ch08_test::built({Kernel::automatic, Kernel::blocked, Kernel::registers, Kernel::ring}))
     for (std::int64_t seqlen : {100, 4096, 32768})
       for (int dstate : {16, 64}) {
         BackwardParams b = call(2, 64, seqlen, dstate, k);
@@ -154,7 +154,7 @@ TEST_CASE("automatic takes kept states as an offer", "[gpu]") {
   CHECK(state_checkpoints_floats(one_state.forward) == 0);
   one_state.forward.state_checkpoints = fake;
   CHECK(validate(one_state).empty());
-  CHECK(plan_of(one_state).forward == Kernel::checkpoints);
+  CHECK(plan_of(one_state).forward == Kernel::ring);
   CHECK_FALSE(plan_of(one_state).backward_reads_kept_states);
   // An explicit version that keeps none still refuses them.
   BackwardParams refused = call(1, 4, 4096, 16, Kernel::registers);
@@ -183,13 +183,13 @@ TEST_CASE("a version the build or the GPU lacks is never planned", "[gpu]") {
     INFO("(" << batch << ", " << dim << ", " << seqlen << ", " << dstate << "): " << plan.summary() << ": "
              << plan.why);
     if (!why_not.empty()) {
-      CHECK(plan.forward != Kernel::checkpoints);
-      CHECK(plan.backward != Kernel::checkpoints);
+      CHECK(plan.forward != Kernel::ring);
+      CHECK(plan.backward != Kernel::ring);
       CHECK(state_checkpoints_floats(automatic.forward) == 0);
     }
   }
-  const BackwardParams asked = call(8, 1536, 2048, 16, Kernel::checkpoints);
-  if (!version_built(Kernel::checkpoints)) {
+  const BackwardParams asked = call(8, 1536, 2048, 16, Kernel::ring);
+  if (!version_built(Kernel::ring)) {
     const std::string line = validate(asked);
     CHECK(line.find("version 5 needs code for sm_90") != std::string::npos);
     CHECK(line.find(built_architectures()) != std::string::npos);

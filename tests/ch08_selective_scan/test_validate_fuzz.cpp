@@ -98,8 +98,8 @@ class Generator {
     c.f.input_type = pick({DataType::float32, DataType::float16, DataType::bfloat16});
     c.f.flags.complex = coin(0.25);
     c.f.flags.delta_softplus = coin();
-    c.f.kernel = pick(
-        {Kernel::automatic, Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::checkpoints});
+    c.f.kernel =
+        pick({Kernel::automatic, Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::ring});
     const DataType t = c.f.input_type;
     const std::int64_t pair = c.f.flags.complex ? 2 : 1;
     int slot = 0;

@@ -18,7 +18,7 @@ namespace ch08_test {
 // Why version 5 cannot run here ("" when it can). Asks the GPU: call after REQUIRE_GPU().
 inline std::string why_no_version_5() {
   using selective_scan::Kernel;
-  if (!selective_scan::version_built(Kernel::checkpoints))
+  if (!selective_scan::version_built(Kernel::ring))
     return std::string("this build's CUDA architectures are ") + selective_scan::built_architectures() +
            ", and version 5 needs sm_90";
   const common::DeviceInfo& d = common::gpu_status().device;

@@ -63,7 +63,7 @@ struct Config {
 std::vector<Config> configs(const Options& o) {
   std::vector<Config> c{{Kernel::automatic, false}, {Kernel::automatic, true}};
   if (o.versions)
-    for (Kernel k : {Kernel::blocked, Kernel::registers, Kernel::checkpoints})
+    for (Kernel k : {Kernel::blocked, Kernel::registers, Kernel::ring})
       if (selective_scan::version_built(k)) c.push_back({k, false});
   return c;
 }

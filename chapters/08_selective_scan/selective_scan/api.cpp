@@ -88,7 +88,7 @@ void run_forward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream)
     case Kernel::naive: return detail::naive_forward<Input, kComplex>(args, stream);
     case Kernel::lanes: return detail::lanes_forward<Input, kComplex>(args, stream);
     case Kernel::registers: return detail::registers_forward<Input, kComplex>(args, stream);
-    case Kernel::checkpoints:
+    case Kernel::ring:
       if constexpr (!kComplex) return detail::ring_forward<Input>(args, stream);
       break;
     case Kernel::blocked: return detail::blocked_forward<Input, kComplex>(args, stream);
@@ -104,7 +104,7 @@ void run_backward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream
     case Kernel::registers:
       if constexpr (!kComplex) return detail::registers_backward<Input>(args, stream);
       break;
-    case Kernel::checkpoints:
+    case Kernel::ring:
       if constexpr (!kComplex) return detail::checkpoints_backward<Input>(args, stream);
       break;
     case Kernel::lanes:

@@ -52,8 +52,8 @@ Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bo
   const std::string refusal = ring_forward_refusal(args, is_complex);
   if (refusal.empty()) {
     const int segments = forward_workspace ? ring_segments(args, type) : 1;
-    if (fills_device(ring_forward_items(args, segments))) return {Kernel::checkpoints, "version 5: enough work items"};
-    if (segments > 1) return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
+    if (fills_device(ring_forward_items(args, segments))) return {Kernel::ring, "version 5: enough work items"};
+    if (segments > 1) return {Kernel::ring, "version 5: few channels, a long sequence cut into segments"};
   } else if (fills_device(registers_forward_blocks(args))) {
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal + ")"};
   }
@@ -68,9 +68,9 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
   if (args.dstate <= kOneState) return {Kernel::blocked, "version 2: one state"};
   if (few_channels_and_states(args)) return {Kernel::blocked, "version 2: few channels and states, a long sequence"};
   if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
-    return {Kernel::checkpoints, "version 5: enough work items"};
+    return {Kernel::ring, "version 5: enough work items"};
   if (refusal5.empty() && checkpoints_backward_segments(args) > 1)
-    return {Kernel::checkpoints, "version 5: few channels, a long sequence cut into segments"};
+    return {Kernel::ring, "version 5: few channels, a long sequence cut into segments"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal5 + ")"};
   if (refusal4.empty() || refusal5.empty()) return {Kernel::blocked, "version 2: few channels"};

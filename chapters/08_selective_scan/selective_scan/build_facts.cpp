@@ -22,7 +22,7 @@ bool version_built(Kernel k) {
   if (!version_of(k)) return false;
   // Version 5's kernels have their bodies only where __CUDA_ARCH__ >= 900 (its bulk and tensor
   // copies, mbarriers); every other version compiles for any architecture from sm_80 on.
-  return k != Kernel::checkpoints || SELECTIVE_SCAN_SM90;
+  return k != Kernel::ring || SELECTIVE_SCAN_SM90;
 }
 
 namespace detail {

@@ -64,7 +64,7 @@ int blocks_per_multiprocessor(const void* kernel, int threads, int shared_bytes)
 }
 
 std::string sm90_code_refusal(const void* kernel) {
-  if (!version_built(Kernel::checkpoints))
+  if (!version_built(Kernel::ring))
     return std::string("a build without sm_90 code (CUDA architectures ") + built_architectures() + ")";
   static std::map<std::pair<int, const void*>, int> answers;
   // The architecture the loaded code's body was compiled for is its PTX's (__CUDA_ARCH__): the

@@ -20,10 +20,10 @@ Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataTyp
     case Kernel::lanes:
       if (args.dstate > 32) return {Kernel::blocked, "version 3 takes dstate up to 32"};
       return {Kernel::lanes, ""};
-    case Kernel::checkpoints:
+    case Kernel::ring:
       if (const std::string no = ring_forward_refusal(args, is_complex); !no.empty())
         return {Kernel::registers, "version 5's forward refuses " + no};
-      return {Kernel::checkpoints, ""};
+      return {Kernel::ring, ""};
     default: return {asked, ""};
   }
 }
@@ -34,8 +34,8 @@ Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataTy
     case Kernel::automatic: return automatic_backward(args, is_complex, type);
     case Kernel::naive: return {Kernel::naive, ""};
     case Kernel::lanes: return {Kernel::blocked, "version 3 has no backward of its own"};
-    case Kernel::checkpoints:
-      if (why = checkpoints_backward_refusal(args, is_complex); why.empty()) return {Kernel::checkpoints, ""};
+    case Kernel::ring:
+      if (why = checkpoints_backward_refusal(args, is_complex); why.empty()) return {Kernel::ring, ""};
       why = "version 5's backward refuses " + why;
       [[fallthrough]];
     case Kernel::registers:
@@ -67,7 +67,7 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
   const Route forward = forward_route(asked, forward_args, is_complex, type, forward_workspace);
   const Route backward = backward_route(asked, backward_args, is_complex, type);
   plan.forward = forward.body, plan.backward = backward.body;
-  if (plan.forward == Kernel::checkpoints) {
+  if (plan.forward == Kernel::ring) {
     const std::int64_t channels = forward_args.batch * forward_args.dim;
     plan.state_checkpoints_floats = channels * kept_rows(forward_args.seqlen) * forward_args.dstate;
     const int segments = ring_segments(forward_args, type);
@@ -79,12 +79,12 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
   // (appendix A, "The measurements behind the library's rules"). A forward's plan sees its backward
   // as the most permissive call could (api.cpp: as_backward_sees), so where that backward is not
   // version 5's, no real one is.
-  if (asked == Kernel::automatic && plan.backward != Kernel::checkpoints) plan.state_checkpoints_floats = 0;
+  if (asked == Kernel::automatic && plan.backward != Kernel::ring) plan.state_checkpoints_floats = 0;
   // Version 5's backward reads h where version 5's forward kept it, and recomputes it otherwise.
   plan.backward_reads_kept_states =
-      plan.forward == Kernel::checkpoints && plan.backward == Kernel::checkpoints && backward_args.state_checkpoints;
+      plan.forward == Kernel::ring && plan.backward == Kernel::ring && backward_args.state_checkpoints;
   plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
-  if (plan.backward == Kernel::checkpoints) plan.backward_segments = checkpoints_backward_segments(backward_args);
+  if (plan.backward == Kernel::ring) plan.backward_segments = checkpoints_backward_segments(backward_args);
   if (asked == Kernel::automatic)
     plan.why = "forward: " + forward.why + "; backward: " + backward.why;
   else if (forward.why.empty() && backward.why.empty())

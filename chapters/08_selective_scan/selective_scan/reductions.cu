@@ -113,7 +113,7 @@ void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& w, 
 
 std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex) {
   const std::size_t partial_sums = std::size_t(workspace_layout(args, is_complex).total) * sizeof(float);
-  if (body == Kernel::checkpoints) return partial_sums + checkpoints_backward_scratch_bytes(args);
+  if (body == Kernel::ring) return partial_sums + checkpoints_backward_scratch_bytes(args);
   if (body == Kernel::registers) return partial_sums + registers_backward_scratch_bytes(args);
   return partial_sums;
 }

@@ -15,7 +15,7 @@
 //   2  blocked  the official structure: one block per (b, d), chunks, cub::BlockScan of pairs
 //   3  lanes  one lane per state, no block barrier; forward only (its backward is version 2's)
 //   4  registers  K states a thread in registers, a decay without branches, a warp's B and C staged once
-//   5  checkpoints  a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h checkpointed every 8 steps, fed by tensor copies: two exps a state step, none on the way back
+//   5  ring  both directions fed through a shared-memory ring by the copy engine (sm_90): a producer warp's bulk copies for the forward's walk, tensor copies for a backward from h checkpointed every 8 steps, two exps a state step and none on the way back
 //
 // Layouts. Every tensor is contiguous along time (stride 1); its other strides are given in
 // elements, so slices and non-contiguous batches work: for fp32 tensors (A, constant B and C) a
@@ -75,7 +75,7 @@ enum class Kernel {
   blocked = 2,
   lanes = 3,
   registers = 4,
-  checkpoints = 5,
+  ring = 5,
 };
 
 // [snippet:versions]
@@ -93,9 +93,10 @@ inline constexpr Version kVersions[] = {
     {Kernel::lanes, "lanes", "one lane per state, no block barrier; forward only (its backward is version 2's)"},
     {Kernel::registers, "registers",
      "K states a thread in registers, a decay without branches, a warp's B and C staged once"},
-    {Kernel::checkpoints, "checkpoints",
-     "a producer warp feeds the forward's walk through a shared-memory ring of bulk copies (sm_90); a backward from h "
-     "checkpointed every 8 steps, fed by tensor copies: two exps a state step, none on the way back"},
+    {Kernel::ring, "ring",
+     "both directions fed through a shared-memory ring by the copy engine (sm_90): a producer warp's bulk copies for "
+     "the forward's walk, tensor copies for a backward from h checkpointed every 8 steps, two exps a state step and "
+     "none on the way back"},
 };
 inline constexpr int kVersionCount = int(sizeof kVersions / sizeof kVersions[0]);
 // The registry entry of a version (Kernel::automatic has none: nullptr).

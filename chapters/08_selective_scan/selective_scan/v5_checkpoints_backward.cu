@@ -587,10 +587,10 @@ struct ItemWalk {
       h[k] = segment == 0 && args.initial_state && state(k) < args.dstate ? args.initial_state[ch.state_index(state(k))]
                                                                           : 0.f;
     for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
-      const int s_ring = launch.take(w, tile_ref(t0, Walk::ends));
-      stage(sh.slots[s_ring], t0, false);
+      const int ring_slot = launch.take(w, tile_ref(t0, Walk::ends));
+      stage(sh.slots[ring_slot], t0, false);
       sweep_tile(h, delta_sum, false, 0);
-      launch.release(s_ring);
+      launch.release(ring_slot);
     }
 #pragma unroll
     for (int k = 0; k < K; ++k)
@@ -606,8 +606,8 @@ struct ItemWalk {
       for (int k = 0; k < K; ++k)
         if (state(k) < args.dstate) back[k] = args.dlast_state[ch.state_index(state(k))];
     for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
-      const int s_ring = launch.take(w, tile_ref(t0, Walk::carry));
-      const Slot<Input>& tile = sh.slots[s_ring];
+      const int ring_slot = launch.take(w, tile_ref(t0, Walk::carry));
+      const Slot<Input>& tile = sh.slots[ring_slot];
       // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
       for (int i = 0; i < kStepsPerLane; ++i) {
@@ -634,7 +634,7 @@ struct ItemWalk {
           for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
         }
       }
-      launch.release(s_ring);
+      launch.release(ring_slot);
     }
 #pragma unroll
     for (int k = 0; k < K; ++k)
@@ -814,26 +814,26 @@ struct ItemWalk {
       piece_start_state(piece_t0, h);
       for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
         const std::int64_t t0 = piece_t0 + tile_index * kTile;
-        const int s_ring = launch.take(w, tile_ref(t0, Walk::sweep));
-        stage(sh.slots[s_ring], t0, false);
+        const int ring_slot = launch.take(w, tile_ref(t0, Walk::sweep));
+        stage(sh.slots[ring_slot], t0, false);
         float unused = 0.f;
         sweep_tile(h, unused, true, tile_index * kStretchesPerTile);
-        launch.release(s_ring);
+        launch.release(ring_slot);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
       for (int tile_index = tiles - 1; tile_index >= 0; --tile_index) {
         const std::int64_t t0 = piece_t0 + tile_index * kTile;
-        const int s_ring = launch.take(w, tile_ref(t0, Walk::gradients));
+        const int ring_slot = launch.take(w, tile_ref(t0, Walk::gradients));
         float start[kStretchesPerTile][K];
         read_checkpoints(t0, tile_index, start);
-        stage(sh.slots[s_ring], t0, true);
+        stage(sh.slots[ring_slot], t0, true);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
           float decay_at[kStretch][K], carried[kStretch][K];
           recompute_stretch(st * kStretch, start[st], decay_at, carried);
           stretch_gradients(st * kStretch, decay_at, carried);
         }
-        launch.release(s_ring);
+        launch.release(ring_slot);
         finish_tile(t0, step_sums);
       }
       piece_end = piece_t0;

@@ -256,13 +256,13 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
     const BlockChannels at(args, w.group, kChannels);
     for (int pass = w.segment + 1 < segments ? 1 : 2; pass <= 2; ++pass) {
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, fill.advance()) {
-        const int slot = pipeline.acquire(fill);
-        std::uint64_t* const full = pipeline.full_barrier(slot);
+        const int ring_slot = pipeline.acquire(fill);
+        std::uint64_t* const full = pipeline.full_barrier(ring_slot);
         if (pass == 2)
-          fill_tile<Input, P, S, kBVariable, kCVariable, true, kSliced>(args, at, sh.tiles[slot], full, t0, bulk,
+          fill_tile<Input, P, S, kBVariable, kCVariable, true, kSliced>(args, at, sh.tiles[ring_slot], full, t0, bulk,
                                                                         w.state0);
         else
-          fill_tile<Input, P, S, kBVariable, kCVariable, false, kSliced>(args, at, sh.tiles[slot], full, t0, bulk,
+          fill_tile<Input, P, S, kBVariable, kCVariable, false, kSliced>(args, at, sh.tiles[ring_slot], full, t0, bulk,
                                                                          w.state0);
       }
     }
