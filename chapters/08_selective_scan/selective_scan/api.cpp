@@ -83,13 +83,13 @@ std::string check_projection(const StateProjection<const void*>& p, const char* 
 
 // [snippet:run_plan]
 template <class Input, bool kComplex>
-void run_forward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
-  switch (body) {
+void run_forward(const detail::ScanArgs& args, const detail::CallPlan& call, cudaStream_t stream) {
+  switch (call.plan.forward) {
     case Kernel::naive: return detail::naive_forward<Input, kComplex>(args, stream);
     case Kernel::lanes: return detail::lanes_forward<Input, kComplex>(args, stream);
     case Kernel::registers: return detail::registers_forward<Input, kComplex>(args, stream);
     case Kernel::ring:
-      if constexpr (!kComplex) return detail::ring_forward<Input>(args, stream);
+      if constexpr (!kComplex) return detail::ring_forward<Input>(args, call.ring_forward, stream);
       break;
     case Kernel::blocked: return detail::blocked_forward<Input, kComplex>(args, stream);
     case Kernel::automatic: break;
@@ -97,15 +97,15 @@ void run_forward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream)
   throw Error("selective_scan: internal error: no forward body for this plan");
 }
 template <class Input, bool kComplex>
-void run_backward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
-  switch (body) {
+void run_backward(const detail::ScanArgs& args, const detail::CallPlan& call, cudaStream_t stream) {
+  switch (call.plan.backward) {
     case Kernel::naive: return detail::naive_backward<Input, kComplex>(args, stream);
     case Kernel::blocked: return detail::blocked_backward<Input, kComplex>(args, stream);
     case Kernel::registers:
       if constexpr (!kComplex) return detail::registers_backward<Input>(args, stream);
       break;
     case Kernel::ring:
-      if constexpr (!kComplex) return detail::checkpoints_backward<Input>(args, stream);
+      if constexpr (!kComplex) return detail::checkpoints_backward<Input>(args, call.ring_backward, stream);
       break;
     case Kernel::lanes:
     case Kernel::automatic: break;
@@ -116,13 +116,14 @@ void run_backward(const detail::ScanArgs& args, Kernel body, cudaStream_t stream
 
 // Calls Run<Input, kComplex>::call(...) for the call's input type and A.
 template <template <class, bool> class Run>
-void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kernel body, cudaStream_t stream) {
+void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, const detail::CallPlan& call,
+              cudaStream_t stream) {
   const auto with = [&](auto input) {
     using Input = decltype(input);
     if (is_complex)
-      Run<Input, true>::call(args, body, stream);
+      Run<Input, true>::call(args, call, stream);
     else
-      Run<Input, false>::call(args, body, stream);
+      Run<Input, false>::call(args, call, stream);
   };
   switch (type) {
     case DataType::float32: return with(float{});
@@ -132,11 +133,15 @@ void dispatch(DataType type, bool is_complex, const detail::ScanArgs& args, Kern
 }
 template <class Input, bool kComplex>
 struct Forward {
-  static void call(const detail::ScanArgs& a, Kernel k, cudaStream_t s) { run_forward<Input, kComplex>(a, k, s); }
+  static void call(const detail::ScanArgs& a, const detail::CallPlan& c, cudaStream_t s) {
+    run_forward<Input, kComplex>(a, c, s);
+  }
 };
 template <class Input, bool kComplex>
 struct Backward {
-  static void call(const detail::ScanArgs& a, Kernel k, cudaStream_t s) { run_backward<Input, kComplex>(a, k, s); }
+  static void call(const detail::ScanArgs& a, const detail::CallPlan& c, cudaStream_t s) {
+    run_backward<Input, kComplex>(a, c, s);
+  }
 };
 
 // A forward call as its backward would see it: deterministic off, dout laid out like u, and no
@@ -210,12 +215,16 @@ std::string check_backward(const BackwardParams& p) {
 }
 
 // sizing: the plan a caller sizes its buffers by (it assumes the forward's workspace is given).
-Plan plan_without_checks(const ForwardParams& p, bool sizing = false) {
+detail::CallPlan call_plan_without_checks(const ForwardParams& p, bool sizing = false) {
   return detail::make_plan(p.kernel, detail::make_args(p), as_backward_sees(p), p.flags.complex, p.input_type, sizing);
 }
-Plan plan_without_checks(const BackwardParams& p, bool sizing = false) {
+detail::CallPlan call_plan_without_checks(const BackwardParams& p, bool sizing = false) {
   return detail::make_plan(p.forward.kernel, detail::make_args(p.forward), detail::make_args(p),
                            p.forward.flags.complex, p.forward.input_type, sizing);
+}
+template <class Params>
+Plan plan_without_checks(const Params& p, bool sizing = false) {
+  return call_plan_without_checks(p, sizing).plan;
 }
 
 // The check that needs the plan: an explicit version is given kept states only where its forward
@@ -294,24 +303,24 @@ std::size_t backward_workspace_bytes(const BackwardParams& p) {
 void forward(const ForwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_forward(p); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
-  const Plan plan = plan_without_checks(p);
-  if (const std::string problem = check_plan(p, p, &plan); !problem.empty())
+  const detail::CallPlan call = call_plan_without_checks(p);
+  if (const std::string problem = check_plan(p, p, &call.plan); !problem.empty())
     throw Error("selective_scan::forward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
   // Only version 5 keeps h, and under automatic only for version 5's backward (plan.cpp).
-  if (plan.state_checkpoints_floats == 0) args.state_checkpoints = nullptr;
-  dispatch<Forward>(p.input_type, p.flags.complex, args, plan.forward, stream);
+  if (call.plan.state_checkpoints_floats == 0) args.state_checkpoints = nullptr;
+  dispatch<Forward>(p.input_type, p.flags.complex, args, call, stream);
 }
 
 void backward(const BackwardParams& p, cudaStream_t stream) {
   if (const std::string problem = check_backward(p); !problem.empty())
     throw Error("selective_scan::backward: " + problem);
-  const Plan plan = plan_without_checks(p);
-  if (const std::string problem = check_plan(p.forward, p, &plan); !problem.empty())
+  const detail::CallPlan call = call_plan_without_checks(p);
+  if (const std::string problem = check_plan(p.forward, p, &call.plan); !problem.empty())
     throw Error("selective_scan::backward: " + problem);
   detail::ScanArgs args = detail::make_args(p);
-  if (!plan.backward_reads_kept_states) args.state_checkpoints = nullptr;  // the forward kept none
-  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, args, plan.backward, stream);
+  if (!call.plan.backward_reads_kept_states) args.state_checkpoints = nullptr;  // the forward kept none
+  dispatch<Backward>(p.forward.input_type, p.forward.flags.complex, args, call, stream);
 }
 // [/snippet:entry_points]
 

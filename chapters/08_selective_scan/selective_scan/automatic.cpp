@@ -46,14 +46,13 @@ bool few_channels_and_states(const ScanArgs& args) {
 }  // namespace
 
 // [snippet:automatic_rule]
-Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace) {
+Route automatic_forward(const ScanArgs& args, bool is_complex, int ring_segments) {
   if (args.seqlen <= kShortSequence) return {Kernel::registers, "version 4: a short sequence"};
   if (few_channels_and_states(args)) return {Kernel::blocked, "version 2: few channels and states, a long sequence"};
   const std::string refusal = ring_forward_refusal(args, is_complex);
   if (refusal.empty()) {
-    const int segments = forward_workspace ? ring_segments(args, type) : 1;
-    if (fills_device(ring_forward_items(args, segments))) return {Kernel::ring, "version 5: enough work items"};
-    if (segments > 1) return {Kernel::ring, "version 5: few channels, a long sequence cut into segments"};
+    if (fills_device(ring_forward_items(args, ring_segments))) return {Kernel::ring, "version 5: enough work items"};
+    if (ring_segments > 1) return {Kernel::ring, "version 5: few channels, a long sequence cut into segments"};
   } else if (fills_device(registers_forward_blocks(args))) {
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal + ")"};
   }
@@ -61,15 +60,15 @@ Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bo
   return {Kernel::blocked, "version 2: few channels, a long sequence (time in parallel within a channel)"};
 }
 
-Route automatic_backward(const ScanArgs& args, bool is_complex, DataType) {
+Route automatic_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
   const std::string refusal5 = checkpoints_backward_refusal(args, is_complex);
   const std::string refusal4 = registers_backward_refusal(args, is_complex);
   if (args.seqlen <= kShortSequence && refusal4.empty()) return {Kernel::registers, "version 4: a short sequence"};
   if (args.dstate <= kOneState) return {Kernel::blocked, "version 2: one state"};
   if (few_channels_and_states(args)) return {Kernel::blocked, "version 2: few channels and states, a long sequence"};
-  if (refusal5.empty() && fills_device(checkpoints_backward_items(args)))
+  if (refusal5.empty() && fills_device(checkpoints_backward_items(args, ring_grid)))
     return {Kernel::ring, "version 5: enough work items"};
-  if (refusal5.empty() && checkpoints_backward_segments(args) > 1)
+  if (refusal5.empty() && ring_grid.segments > 1)
     return {Kernel::ring, "version 5: few channels, a long sequence cut into segments"};
   if (!refusal5.empty() && refusal4.empty() && fills_device(registers_backward_items(args)))
     return {Kernel::registers, "version 4: enough blocks (version 5 refuses " + refusal5 + ")"};

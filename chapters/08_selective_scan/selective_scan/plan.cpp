@@ -1,10 +1,8 @@
-// The one place that decides which version's kernel runs each direction of a call. An explicit
-// version that cannot take a call hands it to an earlier one (the README's table); automatic asks
-// automatic.cpp. The workspace sizes come from the same plan, so they match what runs.
+// The one place that decides which version's kernel runs each direction of a call, and how
+// version 5 launches it. An explicit version that cannot take a call hands it to an earlier one
+// (the README's table); automatic asks automatic.cpp, giving it version 5's launch decisions.
+// The workspace sizes come from the same plan, so they match what runs.
 #include "plan.hpp"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 namespace selective_scan::detail {
 namespace {
@@ -14,9 +12,9 @@ std::string version_name(Kernel k) {
   return name += std::to_string(int(k));
 }
 
-Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace) {
+Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
   switch (asked) {
-    case Kernel::automatic: return automatic_forward(args, is_complex, type, forward_workspace);
+    case Kernel::automatic: return automatic_forward(args, is_complex, ring_segments);
     case Kernel::lanes:
       if (args.dstate > 32) return {Kernel::blocked, "version 3 takes dstate up to 32"};
       return {Kernel::lanes, ""};
@@ -28,10 +26,10 @@ Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataTyp
   }
 }
 
-Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataType type) {
+Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
   std::string why;
   switch (asked) {
-    case Kernel::automatic: return automatic_backward(args, is_complex, type);
+    case Kernel::automatic: return automatic_backward(args, is_complex, ring_grid);
     case Kernel::naive: return {Kernel::naive, ""};
     case Kernel::lanes: return {Kernel::blocked, "version 3 has no backward of its own"};
     case Kernel::ring:
@@ -48,29 +46,31 @@ Route backward_route(Kernel asked, const ScanArgs& args, bool is_complex, DataTy
 
 }  // namespace
 
-int ring_segments(const ScanArgs& args, DataType type) {
-  switch (type) {
-    case DataType::float32: return ring_forward_segments<float>(args);
-    case DataType::float16: return ring_forward_segments<__half>(args);
-    case DataType::bfloat16: return ring_forward_segments<__nv_bfloat16>(args);
-  }
-  return 1;
-}
-
-Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
-               DataType type, bool sizing) {
+CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
+                   DataType type, bool sizing) {
   // A version the build lacks is an error, not a hand-over: the caller asked for code it does not have.
   if (!version_built(asked)) throw Error("selective_scan: " + not_built(asked));
-  Plan plan;
+  CallPlan call;
+  Plan& plan = call.plan;
   plan.asked = asked;
+  // Version 5's launches, where it may run and takes the call: the rule and the launch read the
+  // same ones. (Only automatic and version 5 itself may run it: the other versions never ask the
+  // device about it.)
+  if (asked == Kernel::automatic || asked == Kernel::ring) {
+    if (ring_forward_refusal(forward_args, is_complex).empty())
+      call.ring_forward = ring_forward_launch(forward_args, type);
+    if (checkpoints_backward_refusal(backward_args, is_complex).empty())
+      call.ring_backward = checkpoints_backward_grid(backward_args);
+  }
   const bool forward_workspace = sizing || forward_args.workspace;
-  const Route forward = forward_route(asked, forward_args, is_complex, type, forward_workspace);
-  const Route backward = backward_route(asked, backward_args, is_complex, type);
+  const Route forward =
+      forward_route(asked, forward_args, is_complex, forward_workspace ? call.ring_forward.segments : 1);
+  const Route backward = backward_route(asked, backward_args, is_complex, call.ring_backward);
   plan.forward = forward.body, plan.backward = backward.body;
   if (plan.forward == Kernel::ring) {
     const std::int64_t channels = forward_args.batch * forward_args.dim;
     plan.state_checkpoints_floats = channels * kept_rows(forward_args.seqlen) * forward_args.dstate;
-    const int segments = ring_segments(forward_args, type);
+    const int segments = call.ring_forward.segments;
     plan.forward_workspace_bytes = ring_forward_workspace_bytes(forward_args, segments);
     plan.forward_segments = forward_args.workspace ? segments : 1;
   }
@@ -83,8 +83,8 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
   // Version 5's backward reads h where version 5's forward kept it, and recomputes it otherwise.
   plan.backward_reads_kept_states =
       plan.forward == Kernel::ring && plan.backward == Kernel::ring && backward_args.state_checkpoints;
-  plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex);
-  if (plan.backward == Kernel::ring) plan.backward_segments = checkpoints_backward_segments(backward_args);
+  plan.backward_workspace_bytes = workspace_bytes(backward_args, plan.backward, is_complex, call.ring_backward);
+  if (plan.backward == Kernel::ring) plan.backward_segments = call.ring_backward.segments;
   if (asked == Kernel::automatic)
     plan.why = "forward: " + forward.why + "; backward: " + backward.why;
   else if (forward.why.empty() && backward.why.empty())
@@ -93,7 +93,7 @@ Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backw
     plan.why = forward.why.empty()    ? backward.why
                : backward.why.empty() ? forward.why
                                       : forward.why + "; " + backward.why;
-  return plan;
+  return call;
 }
 
 }  // namespace selective_scan::detail

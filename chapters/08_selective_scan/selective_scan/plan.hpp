@@ -19,19 +19,23 @@ struct Route {
 std::string not_built(Kernel k);
 
 // Kernel::automatic: the fastest body measured for the call (automatic.cpp holds the rule and
-// the measurements behind it).
-// forward_workspace: whether the forward has (or, for the sizes, will have) its workspace, with
-// which version 5 may cut long sequences into segments.
-Route automatic_forward(const ScanArgs& args, bool is_complex, DataType type, bool forward_workspace);
-Route automatic_backward(const ScanArgs& args, bool is_complex, DataType type);
+// the measurements behind it), given version 5's launch decisions where it takes the call.
+// ring_segments: the time segments version 5's forward would cut each sequence into (1 where it
+// would not, or where the forward has, or for the sizes will have, no workspace).
+Route automatic_forward(const ScanArgs& args, bool is_complex, int ring_segments);
+Route automatic_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid);
 
-// The time segments version 5's forward cuts each sequence into when given a workspace.
-int ring_segments(const ScanArgs& args, DataType type);
-
-// The plan of a call: `forward_args` as the forward sees the call, `backward_args` as the
-// backward does (for a forward alone: deterministic off, dout laid out like u). `sizing`: the
-// plan a caller sizes its buffers by, which assumes the forward workspace will be given.
-Plan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
-               DataType type, bool sizing);
+// The plan of a call, and the launch decisions that go with it: made once, here, and run as
+// they are by api.cpp.
+struct CallPlan {
+  Plan plan;
+  RingLaunch ring_forward;     // where plan.forward is version 5's
+  BackwardGrid ring_backward;  // where plan.backward is version 5's
+};
+// `forward_args`: the call as the forward sees it, `backward_args` as the backward does (for a
+// forward alone: deterministic off, dout laid out like u). `sizing`: the plan a caller sizes its
+// buffers by, which assumes the forward workspace will be given.
+CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& backward_args, bool is_complex,
+                   DataType type, bool sizing);
 
 }  // namespace selective_scan::detail

@@ -111,9 +111,9 @@ void finish_parameter_gradients(const ScanArgs& args, const WorkspaceLayout& w, 
   if (args.C.variable) over_group(w.dC_var, args.dC);
 }
 
-std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex) {
+std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex, const BackwardGrid& grid) {
   const std::size_t partial_sums = std::size_t(workspace_layout(args, is_complex).total) * sizeof(float);
-  if (body == Kernel::ring) return partial_sums + checkpoints_backward_scratch_bytes(args);
+  if (body == Kernel::ring) return partial_sums + checkpoints_backward_scratch_bytes(args, grid);
   if (body == Kernel::registers) return partial_sums + registers_backward_scratch_bytes(args);
   return partial_sums;
 }

@@ -78,16 +78,23 @@ void lanes_forward(const ScanArgs& args, cudaStream_t stream);
 template <class Input, bool kComplex>
 void registers_forward(const ScanArgs& args, cudaStream_t stream);
 std::int64_t registers_forward_blocks(const ScanArgs& args);  // the blocks it launches
+// How version 5's forward runs a call: its kernel, the kernel for cut sequences, their shared
+// memory and threads, a block's channels, and the time segments each sequence is cut into when
+// the call gives the workspace (1: it would not cut). The plan decides it once, and the launch
+// runs what it says.
+struct RingLaunch {
+  const void* kernel = nullptr;
+  const void* cut_kernel = nullptr;
+  int shared_bytes = 0, cut_shared_bytes = 0, threads = 0, block_channels = 0, segments = 1;
+};
 // Version 5's forward: version 4's walk fed by a producer warp through a ring of shared-memory
 // tiles (sm_90 and newer), for the calls ring_forward_refusal() accepts (the plan sends no other).
+RingLaunch ring_forward_launch(const ScanArgs& args, DataType type);
 template <class Input>
-void ring_forward(const ScanArgs& args, cudaStream_t stream);
+void ring_forward(const ScanArgs& args, const RingLaunch& launch, cudaStream_t stream);
 // Why version 5's forward cannot take a call on the current device ("" when it can).
 std::string ring_forward_refusal(const ScanArgs& args, bool is_complex);
-// Time segments it cuts each sequence into when given a workspace (1: it would not cut), and the
-// workspace that then carries the state from segment to segment.
-template <class Input>
-int ring_forward_segments(const ScanArgs& args);
+// The workspace that carries the state from segment to segment.
 std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments);
 // Its work items: a block's channels over one time segment (groups of channels x segments).
 std::int64_t ring_forward_items(const ScanArgs& args, int segments);
@@ -102,11 +109,20 @@ void registers_backward(const ScanArgs& args, cudaStream_t stream);
 // rows on 16 bytes, sm_90; h checkpointed every 8 steps in the workspace, and past 16 states the
 // per-step sums of its slices there too.
 std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex);  // "": it takes the call
-std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args);             // its workspace past the partial sums
-std::int64_t checkpoints_backward_items(const ScanArgs& args);  // groups of a block's channels x time segments
-int checkpoints_backward_segments(const ScanArgs& args);        // time segments each sequence is cut into
+// Its grid: the blocks, the time segments each sequence is cut into (1: not cut) and the steps
+// they start on (a tile or a chunk). The plan decides it once, and the launch runs what it says.
+struct BackwardGrid {
+  unsigned blocks = 1;
+  int segments = 1;
+  int granule = 0;
+};
+BackwardGrid checkpoints_backward_grid(const ScanArgs& args);
+// Its workspace past the partial sums, and its work items (groups of a block's channels x time
+// segments), on that grid.
+std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args, const BackwardGrid& grid);
+std::int64_t checkpoints_backward_items(const ScanArgs& args, const BackwardGrid& grid);
 template <class Input>
-void checkpoints_backward(const ScanArgs& args, cudaStream_t stream);
+void checkpoints_backward(const ScanArgs& args, const BackwardGrid& grid, cudaStream_t stream);
 
 // Whether every input row the bulk and tensor copies read starts on 16 bytes (data and strides,
 // at `element_bytes` a value); with `gradients`, dout and (with a gate) the forward's output too.
@@ -114,6 +130,7 @@ bool rows_on_16_bytes(const ScanArgs& args, std::int64_t element_bytes, bool gra
 
 // The workspace the backward of version `body` needs (bytes): the per-(b, d) partial sums that
 // the fixed-order reductions of reductions.cu finish, and the version's own scratch.
-std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex);
+// `grid`: version 5's, where it is the body.
+std::size_t workspace_bytes(const ScanArgs& args, Kernel body, bool is_complex, const BackwardGrid& grid);
 
 }  // namespace selective_scan::detail

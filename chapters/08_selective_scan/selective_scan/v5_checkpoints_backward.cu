@@ -908,11 +908,6 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
 // only need more. The same for every input type (the workspace is sized before the type is
 // known): fp32's occupancy, three blocks a multiprocessor, which the 16-bit types' smaller
 // blocks reach too.
-struct Grid {
-  unsigned blocks;
-  int segments;
-  int granule;  // Cut::granule
-};
 // [snippet:backward_cut_rule]
 // A cut as the forward's (v5_ring_forward.cu): segments of at least 64 steps, or of one tile
 // where they all fit (carry::backward_segments_for), at most 64 of them, from 512 steps on,
@@ -923,7 +918,7 @@ struct Grid {
 // segments of tiles, and where chunks are too few, tiles beat both chunks and no cut (the
 // figures: appendix A, "The measurements behind the library's rules").
 constexpr std::int64_t kMinCutSteps = 512, kMinShortCutSteps = 256;
-Grid grid_for(const ScanArgs& args) {
+BackwardGrid grid_for(const ScanArgs& args) {
   const int per_multiprocessor = blocks_per_multiprocessor(
       reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>), kThreads,
       int(sizeof(Shared<float>)));
@@ -949,13 +944,13 @@ Grid grid_for(const ScanArgs& args) {
 
 // The workspace past the partial sums: every block's checkpoints, a cut's summaries, and past
 // 16 states the step sums (two floats a channel and step; on 16 bytes, as the rest is).
-std::size_t checkpoints_bytes(const Grid& grid) {
+std::size_t checkpoints_bytes(const BackwardGrid& grid) {
   return std::size_t(grid.blocks) * kCheckpointsPerBlock * sizeof(float);
 }
-std::size_t summaries_offset(const WorkspaceLayout& workspace, const Grid& grid) {
+std::size_t summaries_offset(const WorkspaceLayout& workspace, const BackwardGrid& grid) {
   return std::size_t(workspace.total) * sizeof(float) + checkpoints_bytes(grid);
 }
-std::size_t step_sums_offset(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid) {
+std::size_t step_sums_offset(const ScanArgs& args, const WorkspaceLayout& workspace, const BackwardGrid& grid) {
   const std::size_t end = summaries_offset(workspace, grid) +
                           carry::backward_summaries_bytes(args.batch * args.dim, args.dstate, grid.segments);
   return (end + 15) / 16 * 16;
@@ -977,8 +972,8 @@ void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout&
 // Uncut sequences in one launch (of the general kernel where a group ends on a block of fewer
 // than 16 channels), or a cut's two: the summaries, then the gradients.
 template <class Input, int K, bool kBothVariable, bool kSliced = false>
-void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const Grid& grid, const Cut& cut, float* step_sums,
-            const TensorMaps& maps, cudaStream_t stream) {
+void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const BackwardGrid& grid, const Cut& cut,
+            float* step_sums, const TensorMaps& maps, cudaStream_t stream) {
   if (cut.segments == 1) {
     if (args.dims_per_group % kChannels == 0)
       launch_kernel<Input, K, kBothVariable, false, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps,
@@ -1011,21 +1006,21 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
       reinterpret_cast<const void*>(checkpoints_backward_kernel<float, kWholeK, true, false, false>));
 }
 
-std::int64_t checkpoints_backward_items(const ScanArgs& args) { return launch_units(args) * grid_for(args).segments; }
+BackwardGrid checkpoints_backward_grid(const ScanArgs& args) { return grid_for(args); }
 
-int checkpoints_backward_segments(const ScanArgs& args) { return grid_for(args).segments; }
+std::int64_t checkpoints_backward_items(const ScanArgs& args, const BackwardGrid& grid) {
+  return launch_units(args) * grid.segments;
+}
 
-std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args) {
+std::size_t checkpoints_backward_scratch_bytes(const ScanArgs& args, const BackwardGrid& grid) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
-  const Grid grid = grid_for(args);
   return step_sums_offset(args, workspace, grid) + step_sums_bytes(args) - std::size_t(workspace.total) * sizeof(float);
 }
 
 template <class Input>
-void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
+void checkpoints_backward(const ScanArgs& args, const BackwardGrid& grid, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, false);
   prepare_time_gradients(args, workspace, false, stream);
-  const Grid grid = grid_for(args);
   Cut cut{grid.segments, grid.granule, false, nullptr};
   if (grid.segments > 1) {
     // The per-channel partial sums start at 0: a channel's segments add into them.
@@ -1054,8 +1049,8 @@ void checkpoints_backward(const ScanArgs& args, cudaStream_t stream) {
   finish_parameter_gradients(args, workspace, false, stream);
 }
 
-template void checkpoints_backward<float>(const ScanArgs&, cudaStream_t);
-template void checkpoints_backward<__half>(const ScanArgs&, cudaStream_t);
-template void checkpoints_backward<__nv_bfloat16>(const ScanArgs&, cudaStream_t);
+template void checkpoints_backward<float>(const ScanArgs&, const BackwardGrid&, cudaStream_t);
+template void checkpoints_backward<__half>(const ScanArgs&, const BackwardGrid&, cudaStream_t);
+template void checkpoints_backward<__nv_bfloat16>(const ScanArgs&, const BackwardGrid&, cudaStream_t);
 
 }  // namespace selective_scan::detail

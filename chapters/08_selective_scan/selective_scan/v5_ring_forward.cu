@@ -577,12 +577,6 @@ RingKernel kernel_for_many_states(const ScanArgs& args) {
 // appendix A, "The measurements behind the library's rules".)
 constexpr std::int64_t kMinCutSteps = 256;
 
-// How a call it takes runs: the kernel, the kernel for cut sequences, their shared memory, a
-// block's channel count, and how many time segments each group's sequence is cut into (1: not cut).
-struct RingLaunch {
-  KernelPointer kernel = nullptr, cut_kernel = nullptr;
-  int shared_bytes = 0, cut_shared_bytes = 0, block_channels = 0, threads = 0, segments = 1;
-};
 // The cut and the slices walk the 16-state layouts: their blocks have this many threads.
 constexpr int kCutThreads = block_threads(kStates);
 
@@ -642,11 +636,11 @@ template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
   RingLaunch p;
   const RingKernel uncut = kernel_for<Input, false>(args);
-  p.kernel = uncut.kernel;
+  p.kernel = reinterpret_cast<const void*>(uncut.kernel);
   p.shared_bytes = uncut.shared_bytes;
   p.block_channels = uncut.block_channels;
   p.threads = uncut.threads;
-  allow_shared_memory(reinterpret_cast<const void*>(p.kernel), p.shared_bytes);
+  allow_shared_memory(p.kernel, p.shared_bytes);
   // Past 16 states the cut walks slices, always in two segments or more (the workspace holds the
   // slices' outputs only where the call is cut: forward_workspace_bytes > 0 means a cut).
   if (sliced(args)) {
@@ -657,7 +651,7 @@ RingLaunch launch_for(const ScanArgs& args) {
         std::int64_t(multiprocessors()) *
         blocks_per_multiprocessor(reinterpret_cast<const void*>(slices.kernel), kCutThreads, slices.shared_bytes);
     p.segments = int(std::max<std::int64_t>(2, carry::long_segments_for(places / units, args.seqlen)));
-    p.cut_kernel = slices.kernel;
+    p.cut_kernel = reinterpret_cast<const void*>(slices.kernel);
     p.cut_shared_bytes = slices.shared_bytes;
     return p;
   }
@@ -676,9 +670,9 @@ RingLaunch launch_for(const ScanArgs& args) {
   const std::int64_t segments = carry::forward_segments_for(places / groups, args.seqlen, kTile);
   if (segments > 1) {
     p.segments = int(segments);
-    p.cut_kernel = cut_kernel;
+    p.cut_kernel = reinterpret_cast<const void*>(cut_kernel);
     p.cut_shared_bytes = p.shared_bytes;
-    allow_shared_memory(reinterpret_cast<const void*>(p.cut_kernel), p.shared_bytes);
+    allow_shared_memory(p.cut_kernel, p.shared_bytes);
   }
   return p;
 }
@@ -707,11 +701,10 @@ bool rows_on_16_bytes(const ScanArgs& a, std::int64_t element_bytes, bool gradie
 }
 
 template <class Input>
-void ring_forward(const ScanArgs& args, cudaStream_t stream) {
-  const RingLaunch p = launch_for<Input>(args);
+void ring_forward(const ScanArgs& args, const RingLaunch& p, cudaStream_t stream) {
   // Without a workspace (an optional argument) the sequences are not cut.
   carry::Split split{1, nullptr};
-  KernelPointer kernel = p.kernel;
+  const void* kernel = p.kernel;
   int shared_bytes = p.shared_bytes;
   if (args.workspace && p.cut_kernel) {
     split = {p.segments, static_cast<carry::Word*>(args.workspace)};
@@ -722,7 +715,8 @@ void ring_forward(const ScanArgs& args, cudaStream_t stream) {
   }
   const std::int64_t items = ring_forward_items(args, split.segments);
   const int threads = kernel == p.cut_kernel ? kCutThreads : p.threads;
-  kernel<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), threads, shared_bytes, stream>>>(
+  reinterpret_cast<KernelPointer>(
+      kernel)<<<unsigned(std::min<std::int64_t>(items, INT_MAX)), threads, shared_bytes, stream>>>(
       args, rows_on_16_bytes(args, sizeof(Input), false), split);
   SELECTIVE_SCAN_CHECK_LAUNCH();
   if (kernel == p.cut_kernel && sliced(args)) {
@@ -751,17 +745,17 @@ std::size_t ring_forward_workspace_bytes(const ScanArgs& args, int segments) {
          std::size_t(args.batch * args.dim * args.seqlen) * sizeof(float);
 }
 
-template <class Input>
-int ring_forward_segments(const ScanArgs& args) {
-  const RingLaunch p = launch_for<Input>(args);
-  return p.cut_kernel ? p.segments : 1;
+RingLaunch ring_forward_launch(const ScanArgs& args, DataType type) {
+  switch (type) {
+    case DataType::float32: return launch_for<float>(args);
+    case DataType::float16: return launch_for<__half>(args);
+    case DataType::bfloat16: return launch_for<__nv_bfloat16>(args);
+  }
+  return {};
 }
 
-template void ring_forward<float>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__half>(const ScanArgs&, cudaStream_t);
-template void ring_forward<__nv_bfloat16>(const ScanArgs&, cudaStream_t);
-template int ring_forward_segments<float>(const ScanArgs&);
-template int ring_forward_segments<__half>(const ScanArgs&);
-template int ring_forward_segments<__nv_bfloat16>(const ScanArgs&);
+template void ring_forward<float>(const ScanArgs&, const RingLaunch&, cudaStream_t);
+template void ring_forward<__half>(const ScanArgs&, const RingLaunch&, cudaStream_t);
+template void ring_forward<__nv_bfloat16>(const ScanArgs&, const RingLaunch&, cudaStream_t);
 
 }  // namespace selective_scan::detail
