@@ -49,24 +49,36 @@ struct Shared {
   StagedRows<K, P> rows[kWarps];
 };
 
-template <class Input>
-__global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
-  __shared__ Shared sh;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int slot = lane / P, j = lane % P;  // channel slot in the warp, lane in the channel
-  const int n0 = j * K;
-  const std::int64_t channels = args.batch * args.dim;
-  float* partials = static_cast<float*>(args.workspace);
-  // h at the start of tile i of the chunk, state k: h_tile[(i * K + k) * kThreads + threadIdx.x]
-  float* h_tile = partials + workspace.total + blockIdx.x * kTileStatesPerBlock;
+// The per-step values a lane keeps from staging a tile, for finishing its steps afterwards.
+struct Kept {
+  float u[kSlots], delta[kSlots], slope[kSlots], dy[kSlots];
+};
 
-  // The launcher makes a group's channels come in whole warps: has_channel, the batch and the
-  // group, and so the rows, are the same across a warp.
-  for (std::int64_t first = (std::int64_t(blockIdx.x) * kWarps + warp) * kSlots; first < channels;
-       first += std::int64_t(gridDim.x) * kWarps * kSlots) {
-    const std::int64_t bd = first + slot;
-    const Channel<Input, false> ch(args, bd);
-    float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
+// One channel's backward, walked by its P lanes, in named pieces; every member is inlined into
+// the kernel, so the pieces are one walk and their arrays stay in registers.
+template <class Input>
+struct ChannelWalk {
+  const ScanArgs& args;
+  Shared& sh;
+  const int warp, slot, j, n0;
+  float* const h_tile;  // h at the start of tile i of the chunk, state k: h_tile[(i * K + k) * kThreads + threadIdx.x]
+  const std::int64_t bd;
+  const Channel<Input, false> ch;
+  const int states_here;
+  float A[K], A2[K], B_const[K], C_const[K], dA[K], dB_sum[K], dC_sum[K], q[K];
+  float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
+
+  __device__ ChannelWalk(const ScanArgs& a, Shared& shared, float* tile_states, std::int64_t channel)
+      : args(a),
+        sh(shared),
+        warp(threadIdx.x / 32),
+        slot(threadIdx.x % 32 / P),
+        j(threadIdx.x % P),
+        n0(j * K),
+        h_tile(tile_states),
+        bd(channel),
+        ch(a, channel),
+        states_here(std::max(0, std::min(int{K}, a.dstate - n0))) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int n = n0 + k;
@@ -78,184 +90,197 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       if (!args.B.variable) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!args.C.variable) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
-    const int states_here = std::max(0, std::min(int{K}, args.dstate - n0));
-    float dD = 0.f, ddelta_bias = 0.f;  // this lane's share: the steps it stages
+  }
 
-    // One tile's (delta, delta u), and B (and with with_C, C) when variable, into shared memory;
-    // given kept, also dy, and the per-step values this lane keeps for finishing its steps.
-    struct Kept {
-      float u[kSlots], delta[kSlots], slope[kSlots], dy[kSlots];
-    };
-    const auto stage = [&](std::int64_t t0, bool with_C, Kept* kept) {
+  // One tile's (delta, delta u), and B (and with with_C, C) when variable, into shared memory;
+  // given kept, also dy, and the per-step values this lane keeps for finishing its steps.
+  __device__ void stage(std::int64_t t0, bool with_C, Kept* kept) {
 #pragma unroll
-      for (int i = 0; i < kSlots; ++i) {
-        const int s = j + P * i;
-        const std::int64_t t = t0 + s;
-        float2 v{0.f, 0.f};
-        float dy = 0.f;
-        if (t < args.seqlen) {
-          const float x = ch.delta_raw_at(t);
-          const bool soft = args.delta_softplus && x <= 20.f;
-          const float delta = args.delta_softplus ? softplus(x) : x;
-          const float u = to_float(ch.u[t]);
-          v = {delta, delta * u};
-          if (kept) {
-            dy = to_float(ch.dout[t]);
-            if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
-              const float z = to_float(ch.z[t]);
-              const float y = to_float(ch.template sequence<Input>(args.out)[t]);
-              ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
-              dy *= silu(z);
-            }
-            kept->u[i] = u, kept->delta[i] = delta, kept->slope[i] = soft ? sigmoid(x) : 1.f;
-            dD += dy * u;
+    for (int i = 0; i < kSlots; ++i) {
+      const int s = j + P * i;
+      const std::int64_t t = t0 + s;
+      float2 v{0.f, 0.f};
+      float dy = 0.f;
+      if (t < args.seqlen) {
+        const float x = ch.delta_raw_at(t);
+        const bool soft = args.delta_softplus && x <= 20.f;
+        const float delta = args.delta_softplus ? softplus(x) : x;
+        const float u = to_float(ch.u[t]);
+        v = {delta, delta * u};
+        if (kept) {
+          dy = to_float(ch.dout[t]);
+          if (ch.z) {  // dz = dout y silu'(z) with y the forward's pre-gate output; dy = dout silu(z)
+            const float z = to_float(ch.z[t]);
+            const float y = to_float(ch.template sequence<Input>(args.out)[t]);
+            ch.template sequence<Input>(args.dz)[t] = from_float<Input>(dy * y * silu_derivative(z));
+            dy *= silu(z);
           }
-        } else if (kept) {
-          kept->u[i] = kept->delta[i] = kept->slope[i] = 0.f;
+          kept->u[i] = u, kept->delta[i] = delta, kept->slope[i] = soft ? sigmoid(x) : 1.f;
+          dD += dy * u;
         }
-        if (kept) kept->dy[i] = dy;
-        sh.steps[warp][slot][s] = v;
-        if (kept) sh.dy[warp][slot][s] = dy;
+      } else if (kept) {
+        kept->u[i] = kept->delta[i] = kept->slope[i] = 0.f;
       }
-      if (ch.B_var || (with_C && ch.C_var)) {
-        TileRows<Input, K * P> rows;
-        fetch_rows(ch.B_var, args.B.state_stride, with_C ? ch.C_var : nullptr, args.C.state_stride, args.dstate, t0,
-                   args.seqlen, rows);
-        stage_rows(rows, sh.rows[warp]);
-      }
-      __syncwarp();
-    };
-    // B or C of steps g ... g + 3 for this thread's states: staged rows, or the constant.
-    const auto read_matrix = [&](const float4(&staged)[kTile / kGroup][K][P], bool variable, const float(&constant)[K],
-                                 int g, float(&out)[K][kGroup]) {
-      if (variable) return read_rows(staged, g, j, out);
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
-    };
-    const auto read_B = [&](int g, float(&B)[K][kGroup]) { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); };
-    const auto read_C = [&](int g, float(&C)[K][kGroup]) { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); };
-    // h through a staged tile, calling visit(step, h) after each step.
-    const auto walk_forward = [&](float(&h)[K], auto visit) {
-#pragma unroll
-      for (int g = 0; g < kTile; g += kGroup) {
-        float B[K][kGroup];
-        read_B(g, B);
-#pragma unroll
-        for (int s = 0; s < kGroup; s += 2) {
-          const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
-          const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-#pragma unroll
-            for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
-            visit(g + s + e, h);
-          }
-        }
-      }
-    };
+      if (kept) kept->dy[i] = dy;
+      sh.steps[warp][slot][s] = v;
+      if (kept) sh.dy[warp][slot][s] = dy;
+    }
+    if (ch.B_var || (with_C && ch.C_var)) {
+      TileRows<Input, K * P> rows;
+      fetch_rows(ch.B_var, args.B.state_stride, with_C ? ch.C_var : nullptr, args.C.state_stride, args.dstate, t0,
+                 args.seqlen, rows);
+      stage_rows(rows, sh.rows[warp]);
+    }
+    __syncwarp();
+  }
 
-    for (std::int64_t c = args.chunks - 1; c >= 0; --c) {
-      const std::int64_t chunk_t0 = c * kChunkLength;
-      const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
-      // 1. The sweep: h at the start of every tile.
-      float h[K];
+  // B or C of steps g ... g + 3 for this thread's states: staged rows, or the constant.
+  __device__ void read_matrix(const float4 (&staged)[kTile / kGroup][K][P], bool variable, const float (&constant)[K],
+                              int g, float (&out)[K][kGroup]) const {
+    if (variable) return read_rows(staged, g, j, out);
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        h[k] = 0.f;
-        if (k >= states_here) continue;
-        if (c > 0)
-          h[k] = args.chunk_states[ch.chunk_state_index(c - 1, n0 + k)];
-        else if (args.initial_state)
-          h[k] = args.initial_state[ch.state_index(n0 + k)];
-      }
-      for (int tile = 0; tile < tiles; ++tile) {
+    for (int k = 0; k < K; ++k)
 #pragma unroll
-        for (int k = 0; k < K; ++k) h_tile[(tile * K + k) * kThreads + threadIdx.x] = h[k];
-        if (tile == tiles - 1) break;  // the last tile's end is not needed
-        stage(chunk_t0 + tile * kTile, false, nullptr);
-        walk_forward(h, [](int, const float(&)[K]) {});
-        __syncwarp();
-      }
-      // 2. The tiles backwards.
-      for (int tile = tiles - 1; tile >= 0; --tile) {
-        const std::int64_t t0 = chunk_t0 + tile * kTile;
-        Kept kept;
-        stage(t0, true, &kept);
-        float h_start[K], h_at[kTile][K];
+      for (int s = 0; s < kGroup; ++s) out[k][s] = constant[k];
+  }
+  __device__ void read_B(int g, float (&B)[K][kGroup]) const { read_matrix(sh.rows[warp].B, ch.B_var, B_const, g, B); }
+  __device__ void read_C(int g, float (&C)[K][kGroup]) const { read_matrix(sh.rows[warp].C, ch.C_var, C_const, g, C); }
+
+  // h through a staged tile, calling visit(step, h) after each step.
+  template <class Visit>
+  __device__ void walk_forward(float (&h)[K], Visit visit) const {
 #pragma unroll
-        for (int k = 0; k < K; ++k) h[k] = h_start[k] = h_tile[(tile * K + k) * kThreads + threadIdx.x];
-        walk_forward(h, [&](int step, const float(&now)[K]) {
+    for (int g = 0; g < kTile; g += kGroup) {
+      float B[K][kGroup];
+      read_B(g, B);
 #pragma unroll
-          for (int k = 0; k < K; ++k) h_at[step][k] = now[k];
-        });
-        // [snippet:registers_backward_step]
+      for (int s = 0; s < kGroup; s += 2) {
+        const float4 two = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + s]);
+        const float delta[2] = {two.x, two.z}, delta_u[2] = {two.y, two.w};
 #pragma unroll
-        for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
-          float B[K][kGroup], C[K][kGroup];
-          read_B(g, B);
-          read_C(g, C);
-          const float4 two0 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g]);
-          const float4 two1 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + 2]);
-          const float4 dy4 = *reinterpret_cast<const float4*>(&sh.dy[warp][slot][g]);
-          const float delta[kGroup] = {two0.x, two0.z, two1.x, two1.z};
-          const float delta_u[kGroup] = {two0.y, two0.w, two1.y, two1.w};
-          const float dy[kGroup] = {dy4.x, dy4.y, dy4.z, dy4.w};
-          float step_sums[2 * kGroup] = {};  // sum over states of A Abar h_{t-1} g, then of g B
-          float dB[K][kGroup], dC[K][kGroup];
+        for (int e = 0; e < 2; ++e) {
 #pragma unroll
-          for (int s = kGroup - 1; s >= 0; --s) {
-            const int t = g + s;
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-              const float a = exp2_delta_A(delta[s], A2[k]);
-              const float grad = fmaf(dy[s], C[k][s], q[k]);  // g_t
-              const float h_in = a * (t > 0 ? h_at[t - 1][k] : h_start[k]);
-              const float gh = grad * h_in;
-              dA[k] = fmaf(delta[s], gh, dA[k]);
-              step_sums[s] = fmaf(A[k], gh, step_sums[s]);
-              step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
-              dB[k][s] = delta_u[s] * grad;
-              dC[k][s] = dy[s] * h_at[t][k];
-              q[k] = a * grad;
-            }
-          }
-          // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
-          const float summed = reduce_scatter<2 * kGroup, 1>(step_sums);
-          sh.sums[warp][slot][j / kGroup][g + j % kGroup] = summed;
-          // Channel slot s of the warp ends with step g + s of the four channels' dB, dC.
-#pragma unroll
-          for (int k = 0; k < K; ++k) {
-            if (ch.B_var)
-              sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dB[k]);
-            else
-              for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
-            if (ch.C_var)
-              sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dC[k]);
-            else
-              for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
-          }
+          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+          visit(g + s + e, h);
         }
-        // [/snippet:registers_backward_step]
-        __syncwarp();
-        const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-        add_tile_time_gradients(args, ch, t0, valid, ch.B_var, ch.C_var, sh.time_gradients[warp]);
-        // Finish the steps this lane staged.
-#pragma unroll
-        for (int i = 0; i < kSlots; ++i) {
-          const int s = j + P * i;
-          if (s >= valid) continue;
-          const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
-          const float ddelta = kept.slope[i] * (sum_Ahg + kept.u[i] * sum_gB);
-          ddelta_bias += ddelta;
-          ch.template sequence<Input>(args.du)[t0 + s] = from_float<Input>(ch.D * kept.dy[i] + kept.delta[i] * sum_gB);
-          ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
-        }
-        __syncwarp();
       }
     }
-    // The channel's sums: per state from its thread, per channel over its 8 lanes.
+  }
+
+  // 1. The sweep of chunk c: h at the start of every one of its tiles, from the chunk's stored
+  // starting state (or the initial state).
+  __device__ void sweep(std::int64_t c, int tiles) {
+    float h[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      h[k] = 0.f;
+      if (k >= states_here) continue;
+      if (c > 0)
+        h[k] = args.chunk_states[ch.chunk_state_index(c - 1, n0 + k)];
+      else if (args.initial_state)
+        h[k] = args.initial_state[ch.state_index(n0 + k)];
+    }
+    for (int tile = 0; tile < tiles; ++tile) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) h_tile[(tile * K + k) * kThreads + threadIdx.x] = h[k];
+      if (tile == tiles - 1) break;  // the last tile's end is not needed
+      stage(c * kChunkLength + tile * kTile, false, nullptr);
+      walk_forward(h, [](int, const float(&)[K]) {});
+      __syncwarp();
+    }
+  }
+
+  // 2. A staged tile walked backwards from the h at its steps: q carried back, dA summed, dB and
+  // dC of each step through shared memory, and the two sums over states for du and ddelta.
+  __device__ void tile_gradients(const float (&h_start)[K], const float (&h_at)[kTile][K]) {
+    // [snippet:registers_backward_step]
+#pragma unroll
+    for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
+      float B[K][kGroup], C[K][kGroup];
+      read_B(g, B);
+      read_C(g, C);
+      const float4 two0 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g]);
+      const float4 two1 = *reinterpret_cast<const float4*>(&sh.steps[warp][slot][g + 2]);
+      const float4 dy4 = *reinterpret_cast<const float4*>(&sh.dy[warp][slot][g]);
+      const float delta[kGroup] = {two0.x, two0.z, two1.x, two1.z};
+      const float delta_u[kGroup] = {two0.y, two0.w, two1.y, two1.w};
+      const float dy[kGroup] = {dy4.x, dy4.y, dy4.z, dy4.w};
+      float step_sums[2 * kGroup] = {};  // sum over states of A Abar h_{t-1} g, then of g B
+      float dB[K][kGroup], dC[K][kGroup];
+#pragma unroll
+      for (int s = kGroup - 1; s >= 0; --s) {
+        const int t = g + s;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const float a = exp2_delta_A(delta[s], A2[k]);
+          const float grad = fmaf(dy[s], C[k][s], q[k]);  // g_t
+          const float h_in = a * (t > 0 ? h_at[t - 1][k] : h_start[k]);
+          const float gh = grad * h_in;
+          dA[k] = fmaf(delta[s], gh, dA[k]);
+          step_sums[s] = fmaf(A[k], gh, step_sums[s]);
+          step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
+          dB[k][s] = delta_u[s] * grad;
+          dC[k][s] = dy[s] * h_at[t][k];
+          q[k] = a * grad;
+        }
+      }
+      // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
+      const float summed = reduce_scatter<2 * kGroup, 1>(step_sums);
+      sh.sums[warp][slot][j / kGroup][g + j % kGroup] = summed;
+      // Channel slot s of the warp ends with step g + s of the four channels' dB, dC.
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (ch.B_var)
+          sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dB[k]);
+        else
+          for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
+        if (ch.C_var)
+          sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dC[k]);
+        else
+          for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
+      }
+    }
+    // [/snippet:registers_backward_step]
+  }
+
+  // The tile's dB and dC into theirs, and the steps this lane staged finished (du and ddelta).
+  __device__ void finish_tile(std::int64_t t0, const Kept& kept) {
+    __syncwarp();
+    const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
+    add_tile_time_gradients(args, ch, t0, valid, ch.B_var, ch.C_var, sh.time_gradients[warp]);
+#pragma unroll
+    for (int i = 0; i < kSlots; ++i) {
+      const int s = j + P * i;
+      if (s >= valid) continue;
+      const float sum_Ahg = sh.sums[warp][slot][0][s], sum_gB = sh.sums[warp][slot][1][s];
+      const float ddelta = kept.slope[i] * (sum_Ahg + kept.u[i] * sum_gB);
+      ddelta_bias += ddelta;
+      ch.template sequence<Input>(args.du)[t0 + s] = from_float<Input>(ch.D * kept.dy[i] + kept.delta[i] * sum_gB);
+      ch.template sequence<Input>(args.ddelta)[t0 + s] = from_float<Input>(ddelta);
+    }
+    __syncwarp();
+  }
+
+  // 2. The tiles of chunk c backwards, each from the h at its start that the sweep kept.
+  __device__ void chunk_gradients(std::int64_t c, int tiles) {
+    for (int tile = tiles - 1; tile >= 0; --tile) {
+      const std::int64_t t0 = c * kChunkLength + tile * kTile;
+      Kept kept;
+      stage(t0, true, &kept);
+      float h[K], h_start[K], h_at[kTile][K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) h[k] = h_start[k] = h_tile[(tile * K + k) * kThreads + threadIdx.x];
+      walk_forward(h, [&](int step, const float(&now)[K]) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) h_at[step][k] = now[k];
+      });
+      tile_gradients(h_start, h_at);
+      finish_tile(t0, kept);
+    }
+  }
+
+  // The channel's sums: per state from its thread, per channel over its 8 lanes.
+  __device__ void add_channel_sums(float* partials, const WorkspaceLayout& workspace) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       if (k >= states_here) continue;
@@ -274,6 +299,27 @@ __global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArg
       partials[workspace.dD + bd] = dD;
       partials[workspace.ddelta_bias + bd] = ddelta_bias;
     }
+  }
+};
+
+template <class Input>
+__global__ __launch_bounds__(kThreads, 3) void registers_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
+  __shared__ Shared sh;
+  const int warp = threadIdx.x / 32, slot = threadIdx.x % 32 / P;
+  float* partials = static_cast<float*>(args.workspace);
+  float* h_tile = partials + workspace.total + blockIdx.x * kTileStatesPerBlock;
+  // The launcher makes a group's channels come in whole warps: has_channel, the batch and the
+  // group, and so the rows, are the same across a warp.
+  for (std::int64_t first = (std::int64_t(blockIdx.x) * kWarps + warp) * kSlots; first < args.batch * args.dim;
+       first += std::int64_t(gridDim.x) * kWarps * kSlots) {
+    ChannelWalk<Input> walk(args, sh, h_tile, first + slot);
+    for (std::int64_t c = args.chunks - 1; c >= 0; --c) {
+      const std::int64_t chunk_t0 = c * kChunkLength;
+      const int tiles = int((std::min(args.seqlen, chunk_t0 + kChunkLength) - chunk_t0 + kTile - 1) / kTile);
+      walk.sweep(c, tiles);
+      walk.chunk_gradients(c, tiles);
+    }
+    walk.add_channel_sums(partials, workspace);
   }
 }
 
