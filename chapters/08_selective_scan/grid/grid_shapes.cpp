@@ -21,6 +21,13 @@ std::string Shape::label() const {
 
 std::string Shape::official_spec() const { return ch08::official_spec(dtype(), batch, dim, seqlen, dstate, groups); }
 
+DataType type_named(const std::string& name) {
+  if (name == "fp32") return DataType::float32;
+  if (name == "bf16") return DataType::bfloat16;
+  if (name == "fp16") return DataType::float16;
+  throw std::invalid_argument("'" + name + "' is not a type (fp32, bf16 or fp16)");
+}
+
 namespace {
 
 Shape make(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate, int groups = 1) {
@@ -29,7 +36,7 @@ Shape make(DataType type, std::int64_t batch, std::int64_t dim, std::int64_t seq
   return s;
 }
 
-constexpr DataType kTypes[] = {DataType::float32, DataType::bfloat16};
+constexpr DataType kTypes[] = {DataType::float32, DataType::bfloat16, DataType::float16};
 
 // The official kernel's six timed shapes (official_baseline.md).
 std::vector<Shape> anchors() {
@@ -127,7 +134,7 @@ Shape parse_shape(const std::string& spec) {
   const std::size_t colon = spec.find(':');
   if (colon == std::string::npos) throw bad("no type");
   const std::string type = spec.substr(0, colon);
-  if (type != "fp32" && type != "bf16") throw bad("the type is fp32 or bf16");
+  if (type != "fp32" && type != "bf16" && type != "fp16") throw bad("the type is fp32, bf16 or fp16");
   std::vector<std::int64_t> sizes;
   std::size_t at = colon + 1;
   while (at <= spec.size()) {
@@ -150,8 +157,7 @@ Shape parse_shape(const std::string& spec) {
   if (double(sizes[0]) * double(sizes[1]) * double(sizes[2]) > 0x1p40) throw bad("past 2^40 sequence elements");
   const int groups = sizes.size() == 5 ? int(sizes[4]) : 1;
   if (sizes[1] % groups != 0) throw bad("dim is not a multiple of groups");
-  return make(type == "fp32" ? DataType::float32 : DataType::bfloat16, sizes[0], sizes[1], sizes[2], int(sizes[3]),
-              groups);
+  return make(type_named(type), sizes[0], sizes[1], sizes[2], int(sizes[3]), groups);
 }
 
 std::vector<Shape> grid_named(const std::string& name) {

@@ -27,7 +27,7 @@ struct Shape {
 
 // The grids: "anchors" (the official kernel's six timed shapes), "small" (a handful of quick
 // shapes, for the tests), "cut" (few channels, long sequences), "heat" (channels x seqlen at 16
-// states, fp32 and bf16: the heat map), "axes" (dstate 1..256, groups 2 and 4, z, D and
+// states: the heat map), each in fp32, bf16 and fp16, "axes" (dstate 1..256, groups 2 and 4, z, D and
 // delta_bias off, odd sizes, each changed from a large and a small shape), "states" and
 // "many_states" (the axes' two shapes at 1..16 and at 32..256 states) and "full" (heat and axes).
 std::vector<Shape> grid_named(const std::string& name);
@@ -35,5 +35,8 @@ std::vector<std::string> grid_names();
 // A shape written as official-bench takes it, "bf16:2,1536,2048,16" (groups 1) or
 // "fp32:1,256,4096,64,2"; throws std::invalid_argument, naming the spec, for anything else.
 Shape parse_shape(const std::string& spec);
+// The type a grid.csv or an official-bench spec names: "fp32", "bf16" or "fp16"; throws
+// std::invalid_argument for anything else.
+selective_scan::DataType type_named(const std::string& name);
 
 }  // namespace ch08::grid

@@ -29,16 +29,21 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
     return int(std::find(list.begin(), list.end(), value) - list.begin());
   };
 
-  // One gnuplot index a panel: "column row speedup".
-  const char* panels[4][2] = {
-      {"fp32", "forward"}, {"fp32", "forward + backward"}, {"bf16", "forward"}, {"bf16", "forward + backward"}};
+  // One gnuplot index a panel, "column row speedup": forward and forward + backward of each type
+  // timed, in the order fp32, bf16, fp16.
+  std::vector<std::string> types;
+  for (const char* type : {"fp32", "bf16", "fp16"})
+    if (std::any_of(cells.begin(), cells.end(), [&](const HeatCell& c) { return c.shape.dtype() == type; }))
+      types.push_back(type);
+  const int panels = 2 * int(types.size());
+  const auto panel_name = [&](int p) { return types[p / 2] + (p % 2 == 0 ? ", forward" : ", forward + backward"); };
   std::ofstream data(dir + "/grid_speedup.dat");
   data << "# speedup of Kernel::automatic over the official kernel, " << device << ", " << date << "\n";
-  for (int p = 0; p < 4; ++p) {
+  for (int p = 0; p < panels; ++p) {
     if (p > 0) data << "\n\n";
-    data << "# " << panels[p][0] << " " << panels[p][1] << ": seqlen index, channels index, speedup\n";
+    data << "# " << panel_name(p) << ": seqlen index, channels index, speedup\n";
     for (const HeatCell& c : cells) {
-      if (c.shape.dtype() != panels[p][0]) continue;
+      if (c.shape.dtype() != types[p / 2]) continue;
       const double speedup = p % 2 == 0 ? c.forward_speedup : c.forward_backward_speedup;
       data << index(columns, c.shape.seqlen) << " " << index(rows, std::pair{c.shape.batch, c.shape.dim}) << " "
            << fmt::format("{:.3f}", speedup) << "\n";
@@ -53,17 +58,17 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
   std::ofstream script(dir + "/grid_speedup.gp");
   script
       << "# automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory\n"
-      << "set terminal svg size 1100,820 dynamic font 'DejaVu Sans,12'\n"
+      << "set terminal svg size 1100," << 410 * types.size() << " dynamic font 'DejaVu Sans,12'\n"
       << "set output 'grid_speedup.svg'\n"
-      << "set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (" << device << ", "
+      << "set multiplot layout " << types.size() << ",2 title 'Speedup of Kernel::automatic over the official kernel (" << device << ", "
       << date << "; 16 states, z, D, delta\\_bias on)'\n"
       << "set logscale cb 2\nset cbrange [0.25:4]\n"
       << "set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')\n"  // log2 of the range: red below 1, blue above
       << "set xtics (" << xtics << ")\nset ytics (" << ytics << ")\n"
       << "set xrange [-0.5:" << columns.size() - 0.5 << "]\nset yrange [-0.5:" << rows.size() - 0.5 << "]\n"
       << "set xlabel 'seqlen'\nset ylabel 'batch x dim'\nset tics nomirror\nunset key\n";
-  for (int p = 0; p < 4; ++p)
-    script << "set title '" << panels[p][0] << ", " << panels[p][1] << "'\n"
+  for (int p = 0; p < panels; ++p)
+    script << "set title '" << panel_name(p) << "'\n"
            << "plot 'grid_speedup.dat' index " << p
            << " using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index " << p
            << " using 1:2:(sprintf('%.2f', $3)) with labels font ',10'\n";

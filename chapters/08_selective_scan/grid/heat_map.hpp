@@ -1,6 +1,7 @@
 // heat_map.hpp: automatic's speedup over the official kernel on the grid's channels x seqlen
-// plane (16 states, one group, z, D and delta_bias on): four panels, fp32 and bf16, forward and
-// forward + backward, each cell coloured by its speedup and labelled with it, 1.0 in white.
+// plane (16 states, one group, z, D and delta_bias on): two panels, forward and forward +
+// backward, for each type timed (fp32, bf16, fp16), each cell coloured by its speedup and
+// labelled with it, 1.0 in white.
 #pragma once
 
 #include "grid_shapes.hpp"

@@ -150,7 +150,7 @@ int redraw(const std::string& path) {
     if (c[9] != "auto" || c[15].empty()) continue;
     device = c[0], date = c[1];
     Shape s;
-    s.type = c[2] == "fp32" ? selective_scan::DataType::float32 : selective_scan::DataType::bfloat16;
+    s.type = ch08::grid::type_named(c[2]);
     s.batch = std::stoll(c[3]), s.dim = std::stoll(c[4]), s.seqlen = std::stoll(c[5]);
     s.dstate = std::stoi(c[6]), s.groups = std::stoi(c[7]);
     s.z = s.D = s.delta_bias = c[8] == "yes";
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
                  "(repeatable; groups as a fifth size)");
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
       ->check(CLI::ExistingFile);
-  app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16"}));
+  app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
   app.add_flag("--split", o.split,
                "Also time each call's issue on the host and its run on the GPU apart (the GPU kept busy before it)");

@@ -60,4 +60,21 @@ SELECTIVE_SCAN_HOST_DEVICE inline float decay_exp2(float y) {
 }
 // [/snippet:decay_exp2]
 
+// [snippet:decay_exp2_fast]
+// The decay as the hardware's 2^y alone (ex2.approx: one MUFU instruction after the multiply),
+// for the walks of fp16 and bf16 inputs. Its error is a few units in fp32's last place, with a
+// small bias; an output rounded to fp16 or bf16 carries an error of 2^-11 or 2^-8 of itself, far
+// above what that bias piles up, so the five instructions that make decay_exp2 round to nearest
+// buy these types nothing (appendix A: "The decay by type").
+SELECTIVE_SCAN_HOST_DEVICE inline float decay_exp2_fast(float y) {
+#ifdef __CUDA_ARCH__
+  float power;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(y));
+  return power;
+#else
+  return std::exp2(y);
+#endif
+}
+// [/snippet:decay_exp2_fast]
+
 }  // namespace selective_scan::detail

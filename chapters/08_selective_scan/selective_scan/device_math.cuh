@@ -58,9 +58,30 @@ __device__ __forceinline__ cfloat exp_delta_A(float delta, cfloat A) {
 // (decay_exp2 in decay.hpp).
 __device__ __forceinline__ float log2_scaled(float A) { return A * 1.44269504f; }
 __device__ __forceinline__ cfloat log2_scaled(cfloat A) { return {A.re * 1.44269504f, A.im}; }
-__device__ __forceinline__ float exp2_delta_A(float delta, float A2) { return decay_exp2(delta * A2); }
+// [snippet:decay_by_type]
+// The decay a walk takes depends on the type of its inputs and outputs: fp32 keeps decay_exp2,
+// which rounds to nearest on average; fp16 and bf16 take the hardware's 2^y alone
+// (decay_exp2_fast), whose bias is far below their outputs' rounding. The forward and the
+// backward take the same one, so that the backward's recomputed states are the forward's.
+template <class Input>
+__device__ __forceinline__ float decay_power(float y) {
+#ifdef SELECTIVE_SCAN_TRIAL_EXACT_DECAY
+  return decay_exp2(y);
+#else
+  if constexpr (std::is_same_v<Input, float>)
+    return decay_exp2(y);
+  else
+    return decay_exp2_fast(y);
+#endif
+}
+template <class Input>
+__device__ __forceinline__ float exp2_delta_A(float delta, float A2) {
+  return decay_power<Input>(delta * A2);
+}
+// [/snippet:decay_by_type]
+template <class Input>
 __device__ __forceinline__ cfloat exp2_delta_A(float delta, cfloat A2) {
-  const float magnitude = decay_exp2(delta * A2.re);
+  const float magnitude = decay_power<Input>(delta * A2.re);
   float s, c;
   sincosf(delta * A2.im, &s, &c);
   return {magnitude * c, magnitude * s};

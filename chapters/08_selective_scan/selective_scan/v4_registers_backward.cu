@@ -160,7 +160,7 @@ struct ChannelWalk {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
 #pragma unroll
-          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
           visit(g + s + e, h);
         }
       }
@@ -212,7 +212,7 @@ struct ChannelWalk {
         const int t = g + s;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          const float a = exp2_delta_A(delta[s], A2[k]);
+          const float a = exp2_delta_A<Input>(delta[s], A2[k]);
           const float grad = fmaf(dy[s], C[k][s], q[k]);  // g_t
           const float h_in = a * (t > 0 ? h_at[t - 1][k] : h_start[k]);
           const float gh = grad * h_in;

@@ -119,7 +119,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
         for (int e = 0; e < 2; ++e) {
 #pragma unroll
           for (int k = 0; k < K; ++k) {
-            h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * bc.B[k][s + e];
+            h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * h[k] + delta_u[e] * bc.B[k][s + e];
             y[s + e] += output_part(bc.C[k][s + e] * h[k]);
           }
         }

@@ -569,7 +569,7 @@ struct ItemWalk {
         for (int e = 0; e < 2; ++e) {
           delta_sum += delta[e];
 #pragma unroll
-          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
         }
       }
     }
@@ -631,7 +631,7 @@ struct ItemWalk {
           const float2 step = sh.steps[warp][slot][g + s];
           delta_sum += step.x;
 #pragma unroll
-          for (int k = 0; k < K; ++k) back[k] = exp2_delta_A(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
+          for (int k = 0; k < K; ++k) back[k] = exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
         }
       }
       launch.release(ring_slot);
@@ -712,7 +712,7 @@ struct ItemWalk {
 #pragma unroll
           for (int k = 0; k < K; ++k) {
             const int i = g + s + e;
-            decay_at[i][k] = exp2_delta_A(delta[e], A2[k]);
+            decay_at[i][k] = exp2_delta_A<Input>(delta[e], A2[k]);
             carried[i][k] = decay_at[i][k] * h[k];
             h[k] = carried[i][k] + delta_u[e] * B[k][s + e];
           }

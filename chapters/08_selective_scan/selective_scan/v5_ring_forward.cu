@@ -365,7 +365,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
             const float bs[kGroup] = {b.x, b.y, b.z, b.w};
 #pragma unroll
             for (int s = 0; s < kGroup; ++s)
-              end[k] = exp2_delta_A(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
+              end[k] = exp2_delta_A<Input>(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
           }
 #pragma unroll
           for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
@@ -428,7 +428,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
           for (int s = 0; s < kGroup; ++s) {
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              h[k] = exp2_delta_A(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+              h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
               y[s] += C4[k][s] * h[k];
             }
           }
