@@ -65,14 +65,10 @@ __device__ __forceinline__ cfloat log2_scaled(cfloat A) { return {A.re * 1.44269
 // backward take the same one, so that the backward's recomputed states are the forward's.
 template <class Input>
 __device__ __forceinline__ float decay_power(float y) {
-#ifdef SELECTIVE_SCAN_TRIAL_EXACT_DECAY
-  return decay_exp2(y);
-#else
   if constexpr (std::is_same_v<Input, float>)
     return decay_exp2(y);
   else
     return decay_exp2_fast(y);
-#endif
 }
 template <class Input>
 __device__ __forceinline__ float exp2_delta_A(float delta, float A2) {

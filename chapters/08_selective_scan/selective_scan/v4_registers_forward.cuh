@@ -3,7 +3,7 @@
 // a shared-memory store of C h, and a divergent decay. Here P = dstate / K lanes share a
 // channel (for Mamba's 16 states: K = 4 and four lanes, or K = 2 and eight; the launcher says
 // which), and per state and step only the arithmetic is left:
-//   y = delta A log2(e);  Abar = 2^y (decay_exp2: no branch);  h = Abar h + (delta u) B;  y_t += C h
+//   y = delta A log2(e);  Abar = 2^y (decay_power: no branch);  h = Abar h + (delta u) B;  y_t += C h
 // The rest is shared by the K states: one 16-byte shared load gives two steps' (delta, delta u),
 // one vector load gives four steps of a B or C row, and C h is summed over the thread's K states
 // in registers before one 16-byte shared store per four steps. A tile of 32 steps at a time:
@@ -61,7 +61,7 @@ __global__ __launch_bounds__(kWarps * 32) void registers_forward_kernel(ScanArgs
     const std::int64_t bd = first + slot;
     const bool has_channel = bd < channels;
     const Channel<Input, kComplex> ch(args, has_channel ? bd : first);
-    // Per state: A2 (A scaled for decay_exp2), h, constant B and C. States past dstate keep
+    // Per state: A2 (A scaled for decay_power), h, constant B and C. States past dstate keep
     // A = B = C = 0, so their h stays 0 and they add nothing.
     S A2[K], h[K], B_const[K], C_const[K];
 #pragma unroll

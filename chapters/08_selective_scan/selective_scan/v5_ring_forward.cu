@@ -7,7 +7,7 @@
 //     copy engine carries out and counts off the tile's "full" mbarrier as its bytes land;
 //   - four consumer warps (eight past 128 states) wait on that barrier, walk the tile and arrive on
 //     its "empty" barrier, which tells the producer that the slot may be filled again.
-// The consumers' walk is version 4's (K states a thread, P lanes a channel, decay_exp2), and what
+// The consumers' walk is version 4's (K states a thread, P lanes a channel, decay_power), and what
 // is new on their side takes fewer instructions: nothing is loaded from global memory, B and C
 // are read straight from the ring (fp32 tiles as copied; fp16 and bf16 rows are converted once by
 // the producer), whether B and C vary is known at compile time, and the P partial outputs of a
