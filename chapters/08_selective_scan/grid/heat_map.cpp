@@ -60,8 +60,8 @@ std::string draw_heat_map(const std::vector<HeatCell>& all, const std::string& d
       << "# automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory\n"
       << "set terminal svg size 1100," << 410 * types.size() << " dynamic font 'DejaVu Sans,12'\n"
       << "set output 'grid_speedup.svg'\n"
-      << "set multiplot layout " << types.size() << ",2 title 'Speedup of Kernel::automatic over the official kernel (" << device << ", "
-      << date << "; 16 states, z, D, delta\\_bias on)'\n"
+      << "set multiplot layout " << types.size() << ",2 title 'Speedup of Kernel::automatic over the official kernel ("
+      << device << ", " << date << "; 16 states, z, D, delta\\_bias on)'\n"
       << "set logscale cb 2\nset cbrange [0.25:4]\n"
       << "set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')\n"  // log2 of the range: red below 1, blue above
       << "set xtics (" << xtics << ")\nset ytics (" << ytics << ")\n"

@@ -272,7 +272,8 @@ int main(int argc, char** argv) {
                  "(repeatable; groups as a fifth size)");
   app.add_option("--official", o.official_csv, "official-bench's CSV for the same shapes, from the same device call")
       ->check(CLI::ExistingFile);
-  app.add_option("--dtype", o.dtype, "Only the shapes of this input type")->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  app.add_option("--dtype", o.dtype, "Only the shapes of this input type")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
   app.add_flag("--versions", o.versions, "Time every explicit version too (the sweep behind automatic's rule)");
   app.add_flag("--split", o.split,
                "Also time each call's issue on the host and its run on the GPU apart (the GPU kept busy before it)");
