@@ -76,8 +76,14 @@ struct ChannelWalk {
 
   __device__ __forceinline__ ChannelWalk(const ScanArgs& a, float2* channel_steps, float* channel_parts,
                                          Staged& warp_rows, int lane_in_channel, std::int64_t bd, bool has)
-      : args(a), steps(channel_steps), parts(channel_parts), staged(warp_rows), j(lane_in_channel),
-        n0(lane_in_channel * K), has_channel(has), ch(a, bd) {
+      : args(a),
+        steps(channel_steps),
+        parts(channel_parts),
+        staged(warp_rows),
+        j(lane_in_channel),
+        n0(lane_in_channel * K),
+        has_channel(has),
+        ch(a, bd) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int n = n0 + k;
