@@ -6,12 +6,14 @@
 #include "ssd_cost_model.hpp"
 #include "tensor_core_peak.hpp"
 
+#include "common_options.hpp"
 #include "device_problem.hpp"
 #include "gpu.hpp"
 #include "timing.hpp"
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,7 +50,7 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
       "after a forward, as training does (version 2 has no backward of its own). off.: "
       "the official kernels timed by triton_bench.py in the same device call, their own GPU time (the strict "
       "figure), and 'off. call', events around the Python call (what a PyTorch caller waits). ratio: the "
-      "official kernels' time ÷ our best version's." +
+      "official kernels' time ÷ our best version's (of those --kernel leaves, when it is given)." +
       std::string(bench ? "" : " Without --bench, the first shape only."));
   if (!nb.gpu()) return nb.gpu_skip("the benchmark");
   const auto official =
@@ -60,40 +62,63 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
   common::require_device_memory(2 * copy_bytes, "the copy-bandwidth buffers");
   const double copy_gbps = common::measure_copy_bandwidth(copy_bytes);
   std::vector<std::vector<std::string>> rows, rates;
+  // A version left out by --kernel, or one that does not take the shape, has no time: "-".
+  const auto taken = [&](const BenchShape& shape, ssd::DataType type, ssd::Kernel kernel) {
+    return common::kernel_selected(nb.options(), int(kernel)) &&
+           gpu_refusal(shape.problem().shape, type, kernel).empty();
+  };
+  const auto cell = [](std::optional<double> v) { return v ? ms(*v) : std::string("-"); };
+  const auto ratio = [](std::optional<double> official_ms, std::optional<double> ours) {
+    return official_ms && ours ? fmt::format("{:.2f}", *official_ms / *ours) : std::string("-");
+  };
+  const auto fastest = [](std::initializer_list<std::optional<double>> times) {
+    std::optional<double> best;
+    for (const std::optional<double>& t : times)
+      if (t && (!best || *t < *best)) best = t;
+    return best;
+  };
   for (const BenchShape& shape : bench_shapes(bench)) {
     const ProblemSpec spec = shape.problem();
     const ssd::DataType type = shape.dtype == "bf16" ? ssd::DataType::bfloat16 : ssd::DataType::float32;
-    const double v1 = time_gpu_forward(spec, type, ssd::Kernel::recurrence, shape.chunk, timer).median_ms;
-    const double v2 = time_gpu_forward(spec, type, ssd::Kernel::chunked, shape.chunk, timer).median_ms;
-    // fp32's pairs need 148,736 bytes of shared memory a block at 64 states, 197,888 at 128 (Hopper).
-    const bool has_v3 = gpu_refusal(spec.shape, type, ssd::Kernel::fused).empty();
-    const double v3 = has_v3 ? time_gpu_forward(spec, type, ssd::Kernel::fused, shape.chunk, timer).median_ms : v2;
-    // Version 4: Hopper's warpgroup products, 16-bit inputs, on an sm_90 GPU from sm_90a code.
-    const bool has_v4 = gpu_refusal(spec.shape, type, ssd::Kernel::warpgroup).empty();
-    const double v4 = has_v4 ? time_gpu_forward(spec, type, ssd::Kernel::warpgroup, shape.chunk, timer).median_ms : v3;
-    const double best = std::min({v1, v2, v3, v4});
-    const bool has_v3_backward = has_v3 && type != ssd::DataType::float32;  // its backward: 16-bit inputs only
-    const double v1_fb = time_gpu_forward_backward(spec, type, ssd::Kernel::recurrence, timer).median_ms;
-    const double v3_fb =
-        has_v3_backward ? time_gpu_forward_backward(spec, type, ssd::Kernel::fused, timer).median_ms : v1_fb;
-    const double best_fb = std::min(v1_fb, v3_fb);
+    // Version 3 multiplies fp32 as bf16 pairs (148,736 bytes of shared memory a block at 64
+    // states, 197,888 at 128: Hopper); version 4 takes 16-bit inputs on an sm_90 GPU from sm_90a code.
+    const auto forward = [&](ssd::Kernel kernel) -> std::optional<double> {
+      if (!taken(shape, type, kernel)) return std::nullopt;
+      return time_gpu_forward(spec, type, kernel, shape.chunk, timer).median_ms;
+    };
+    const std::optional<double> v1 = forward(ssd::Kernel::recurrence), v2 = forward(ssd::Kernel::chunked),
+                                v3 = forward(ssd::Kernel::fused), v4 = forward(ssd::Kernel::warpgroup);
+    // Version 3's backward takes 16-bit inputs only.
+    const auto forward_backward = [&](ssd::Kernel kernel) -> std::optional<double> {
+      if (!taken(shape, type, kernel) || (kernel == ssd::Kernel::fused && type == ssd::DataType::float32))
+        return std::nullopt;
+      return time_gpu_forward_backward(spec, type, kernel, timer).median_ms;
+    };
+    const std::optional<double> v1_fb = forward_backward(ssd::Kernel::recurrence),
+                                v3_fb = forward_backward(ssd::Kernel::fused);
     const auto o = official.find(shape.key());
     const std::optional<OfficialSsdTime> off = o == official.end() ? std::nullopt : std::optional(o->second);
-    rows.push_back({shape.label(), ms(v1), ms(v2), has_v3 ? ms(v3) : "-", has_v4 ? ms(v4) : "-",
-                    off ? ms(off->fwd_kernels_ms) : "-", off ? ms(off->fwd_ms) : "-",
-                    off ? fmt::format("{:.2f}", off->fwd_kernels_ms / best) : "-", ms(v1_fb),
-                    has_v3_backward ? ms(v3_fb) : "-", off ? ms(off->fwd_bwd_kernels_ms) : "-",
-                    off ? ms(off->fwd_bwd_ms) : "-",
-                    off ? fmt::format("{:.2f}", off->fwd_bwd_kernels_ms / best_fb) : "-"});
+    const auto official_ms = [&](double OfficialSsdTime::*field) {
+      return off ? std::optional<double>((*off).*field) : std::nullopt;
+    };
+    rows.push_back({shape.label(), cell(v1), cell(v2), cell(v3), cell(v4),
+                    cell(official_ms(&OfficialSsdTime::fwd_kernels_ms)), cell(official_ms(&OfficialSsdTime::fwd_ms)),
+                    ratio(official_ms(&OfficialSsdTime::fwd_kernels_ms), fastest({v1, v2, v3, v4})), cell(v1_fb),
+                    cell(v3_fb), cell(official_ms(&OfficialSsdTime::fwd_bwd_kernels_ms)),
+                    cell(official_ms(&OfficialSsdTime::fwd_bwd_ms)),
+                    ratio(official_ms(&OfficialSsdTime::fwd_bwd_kernels_ms), fastest({v1_fb, v3_fb}))});
     if (type != ssd::DataType::float32) {  // the roof is a bf16 GEMM's
       const SsdCost cost = benchmark_cost(shape);
       const auto tflops = [&](double time_ms) { return double(cost.total_flops()) / (time_ms * 1e-3) / 1e12; };
-      const double gbps = double(cost.fused_bytes) / (v3 * 1e-3) / 1e9;
-      rates.push_back({shape.label(), fmt::format("{:.0f}", double(cost.total_flops()) / 1e9),
-                       fmt::format("{:.1f}", tflops(v3)), percent(tflops(v3) / gemm_tflops),
-                       off ? fmt::format("{:.1f}", tflops(off->fwd_kernels_ms)) : "-",
-                       off ? percent(tflops(off->fwd_kernels_ms) / gemm_tflops) : "-", fmt::format("{:.0f}", gbps),
-                       percent(gbps / copy_gbps)});
+      const auto v3_rate = [&](auto text) { return v3 ? text(*v3) : std::string("-"); };
+      rates.push_back(
+          {shape.label(), fmt::format("{:.0f}", double(cost.total_flops()) / 1e9),
+           v3_rate([&](double t) { return fmt::format("{:.1f}", tflops(t)); }),
+           v3_rate([&](double t) { return percent(tflops(t) / gemm_tflops); }),
+           off ? fmt::format("{:.1f}", tflops(off->fwd_kernels_ms)) : "-",
+           off ? percent(tflops(off->fwd_kernels_ms) / gemm_tflops) : "-",
+           v3_rate([&](double t) { return fmt::format("{:.0f}", double(cost.fused_bytes) / (t * 1e-3) / 1e9); }),
+           v3_rate([&](double t) { return percent(double(cost.fused_bytes) / (t * 1e-3) / 1e9 / copy_gbps); })});
     }
   }
   nb.table({"shape", "v1 fwd", "v2 fwd", "v3 fwd", "v4 fwd", "off. fwd", "off. call", "ratio", "v1 f+b", "v3 f+b",

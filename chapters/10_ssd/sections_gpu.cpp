@@ -1,4 +1,5 @@
 // Chapter 10's GPU section: the library's versions against the fp64 recurrence.
+#include "common_options.hpp"
 #include "device_problem.hpp"
 #include "device_ssd.hpp"
 #include "sections.hpp"
@@ -35,6 +36,7 @@ void section_gpu_checks(common::Notebook& nb) {
          {std::pair{ssd::Kernel::recurrence, std::int64_t(256)}, std::pair{ssd::Kernel::chunked, std::int64_t(64)},
           std::pair{ssd::Kernel::chunked, std::int64_t(256)}, std::pair{ssd::Kernel::fused, std::int64_t(64)},
           std::pair{ssd::Kernel::warpgroup, std::int64_t(64)}}) {
+      if (!common::kernel_selected(nb.options(), int(kernel))) continue;  // left out by --kernel
       if (const std::string why = gpu_refusal(spec.shape, type, kernel); !why.empty()) {
         nb.text(fmt::format("version {} {}, {}: not taken here ({})", int(kernel), ssd::name_of(kernel), name, why));
         continue;
@@ -52,6 +54,7 @@ void section_gpu_checks(common::Notebook& nb) {
     dy = ch08::round_to(dy, type);
     const Gradients adjoint = ssd_backward(p, dy);
     for (const ssd::Kernel kernel : {ssd::Kernel::recurrence, ssd::Kernel::fused}) {
+      if (!common::kernel_selected(nb.options(), int(kernel))) continue;
       if (kernel == ssd::Kernel::fused && type == ssd::DataType::float32) continue;
       const Gradients got = gpu_backward(p, type, dy, kernel);
       nb.check(fmt::format("version {}'s backward, {}: dx", int(kernel), name),
