@@ -11,14 +11,15 @@ namespace ch08 {
 namespace {
 
 // Every index below: sequences (b, d, t), A and constant B/C (d, n), variable B/C (b, g, n, t),
-// states (b, d, n). All row-major, the last letter fastest.
+// states (q, d, n) with q the batch row or the packed sequence. All row-major, the last letter
+// fastest.
 struct Index {
   const Problem& p;
   std::size_t sequence(std::int64_t b, std::int64_t d, std::int64_t t) const {
     return std::size_t((b * p.dim + d) * p.seqlen + t);
   }
   std::size_t weight(std::int64_t d, int n) const { return std::size_t(d * p.dstate + n); }
-  std::size_t state(std::int64_t b, std::int64_t d, int n) const { return std::size_t((b * p.dim + d) * p.dstate + n); }
+  std::size_t state(std::int64_t q, std::int64_t d, int n) const { return std::size_t((q * p.dim + d) * p.dstate + n); }
   // Channel d reads group d / (dim / groups) of a variable B or C.
   std::size_t projection(bool variable, std::int64_t b, std::int64_t d, int n, std::int64_t t) const {
     if (!variable) return weight(d, n);
@@ -40,8 +41,27 @@ void require_size(std::size_t got, std::size_t expected, const char* name) {
           std::string(name) + " has " + std::to_string(got) + " elements, expected " + std::to_string(expected));
 }
 
+// The sequences of batch row b, as [begin, end) ranges of steps with the index q of their states.
+struct Sequence {
+  std::int64_t q, begin, end;
+};
+std::vector<Sequence> sequences_of(const Problem& p, std::int64_t b) {
+  if (p.cu_seqlens.empty()) return {{b, 0, p.seqlen}};
+  std::vector<Sequence> out;
+  for (std::size_t q = 0; q + 1 < p.cu_seqlens.size(); ++q)
+    out.push_back({std::int64_t(q), p.cu_seqlens[q], p.cu_seqlens[q + 1]});
+  return out;
+}
+
 void check_problem(const Problem& p) {
   require(p.batch >= 1 && p.dim >= 1 && p.seqlen >= 1 && p.dstate >= 1, "every size must be at least 1");
+  if (!p.cu_seqlens.empty()) {
+    require(p.batch == 1, "packed sequences (cu_seqlens) need batch 1");
+    require(p.cu_seqlens.size() >= 2 && p.cu_seqlens.front() == 0 && p.cu_seqlens.back() == p.seqlen,
+            "cu_seqlens must run from 0 to seqlen");
+    for (std::size_t q = 0; q + 1 < p.cu_seqlens.size(); ++q)
+      require(p.cu_seqlens[q] < p.cu_seqlens[q + 1], "cu_seqlens must increase: every sequence has a step");
+  }
   require(p.groups >= 1 && p.dim % p.groups == 0, "dim must be divisible by groups");
   const std::size_t sequence = std::size_t(p.sequence_elements());
   const std::size_t channels = std::size_t(p.dim);
@@ -53,7 +73,7 @@ void check_problem(const Problem& p) {
   require_size(p.C.size(), projection_size(p, p.variable_C), "C");
   require_size(p.D.size(), p.has_D ? channels : 0, "D");
   require_size(p.delta_bias.size(), p.has_delta_bias ? channels : 0, "delta_bias");
-  require_size(p.initial_state.size(), p.has_initial_state ? std::size_t(p.batch) * channels * p.dstate : 0,
+  require_size(p.initial_state.size(), p.has_initial_state ? std::size_t(p.sequences()) * channels * p.dstate : 0,
                "initial_state");
 }
 
@@ -79,22 +99,29 @@ double step_size(const Problem& p, std::size_t i, std::int64_t d) {
   return p.delta_softplus ? softplus(x) : x;
 }
 
+// The state h_{−1} that sequence q of channel d starts from: its initial state, or 0.
+Complex start_state(const Problem& p, std::int64_t q, std::int64_t d, int n) {
+  return p.has_initial_state ? p.initial_state[Index{p}.state(q, d, n)] : Complex(0);
+}
+
 // The states of channel (b, d) after every step: h[t * dstate + n] = h_t[n]. Every state n is
-// its own scalar recurrence h_t = Ā_t h_{t−1} + δ_t B_t u_t with Ā_t = exp(δ_t A).
+// its own scalar recurrence h_t = Ā_t h_{t−1} + δ_t B_t u_t with Ā_t = exp(δ_t A), which starts
+// again from its sequence's own start state where a packed sequence begins.
 std::vector<Complex> channel_states(const Problem& p, std::int64_t b, std::int64_t d) {
   const Index at{p};
   const int N = p.dstate;
   std::vector<Complex> h(std::size_t(p.seqlen) * N);
-  for (int n = 0; n < N; ++n) {
-    Complex state = p.has_initial_state ? p.initial_state[at.state(b, d, n)] : Complex(0);
-    for (std::int64_t t = 0; t < p.seqlen; ++t) {
-      const std::size_t i = at.sequence(b, d, t);
-      const double delta = step_size(p, i, d);
-      const Complex A_bar = std::exp(delta * p.A[at.weight(d, n)]);
-      state = A_bar * state + delta * p.B[at.projection(p.variable_B, b, d, n, t)] * p.u[i];
-      h[std::size_t(t) * N + n] = state;
+  for (const Sequence& s : sequences_of(p, b))
+    for (int n = 0; n < N; ++n) {
+      Complex state = start_state(p, s.q, d, n);
+      for (std::int64_t t = s.begin; t < s.end; ++t) {
+        const std::size_t i = at.sequence(b, d, t);
+        const double delta = step_size(p, i, d);
+        const Complex A_bar = std::exp(delta * p.A[at.weight(d, n)]);
+        state = A_bar * state + delta * p.B[at.projection(p.variable_B, b, d, n, t)] * p.u[i];
+        h[std::size_t(t) * N + n] = state;
+      }
     }
-  }
   return h;
 }
 
@@ -165,7 +192,7 @@ Problem make_official_test_problem(const Problem& shape, unsigned seed) {
   p.C = complexes(projection_size(p, p.variable_C), p.complex, Draw(seed, kC), standard_normal);
   p.D = p.has_D ? reals(channels, Draw(seed, kD), standard_normal) : std::vector<double>{};
   p.delta_bias = p.has_delta_bias ? reals(channels, Draw(seed, kDeltaBias), half_uniform) : std::vector<double>{};
-  p.initial_state = p.has_initial_state ? complexes(std::size_t(p.batch) * channels * p.dstate, p.complex,
+  p.initial_state = p.has_initial_state ? complexes(std::size_t(p.sequences()) * channels * p.dstate, p.complex,
                                                     Draw(seed, kInitialState), standard_normal)
                                         : std::vector<Complex>{};
   return p;
@@ -178,7 +205,7 @@ ForwardResult reference_forward(const Problem& p) {
   ForwardResult r;
   r.out.resize(std::size_t(p.sequence_elements()));
   if (p.has_z) r.out_z.resize(r.out.size());
-  r.last_state.resize(std::size_t(p.batch * p.dim) * N);
+  r.last_state.resize(std::size_t(p.sequences() * p.dim) * N);
   for (std::int64_t b = 0; b < p.batch; ++b)
     for (std::int64_t d = 0; d < p.dim; ++d) {
       const std::vector<Complex> h = channel_states(p, b, d);
@@ -187,7 +214,8 @@ ForwardResult reference_forward(const Problem& p) {
         r.out[i] = output(p, h, b, d, t);
         if (p.has_z) r.out_z[i] = r.out[i] * silu(p.z[i]);
       }
-      for (int n = 0; n < N; ++n) r.last_state[at.state(b, d, n)] = h[std::size_t(p.seqlen - 1) * N + n];
+      for (const Sequence& s : sequences_of(p, b))
+        for (int n = 0; n < N; ++n) r.last_state[at.state(s.q, d, n)] = h[std::size_t(s.end - 1) * N + n];
     }
   return r;
 }
@@ -213,6 +241,8 @@ ForwardResult reference_forward(const Problem& p) {
 //   dB_t += δ_t u_t g_t,                  du_t += Re(conj(δ_t B_t) g_t),
 //   dA += conj(δ_t Ā_t) G_{Ā_t}           (Ā = exp(δ A), ∂Ā/∂A = δ Ā),
 //   dδ_t = Σ_n Re(conj(A Ā_t) G_{Ā_t}) + Re(conj(B_t u_t) g_t)   (∂Ā/∂δ = A Ā).
+// Packed sequences: each runs this backward on its own steps, from its own dlast_state (or 0),
+// with its own start state as h_{−1}, and hands its q at its first step to its own dinitial_state.
 // Variable B, C sum dB, dC over the channels of a group; constant ones over batch and time.
 // Step size. δ = softplus(x) with x = delta_raw + delta_bias: ddelta = dδ·σ(x) (dδ when x > 20,
 // where softplus(x) = x, or without softplus: step_size_gradient); ddelta_bias sums ddelta over batch and time.
@@ -222,7 +252,8 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout,
                              const std::vector<Complex>& dlast_state) {
   check_problem(p);
   require_size(dout.size(), std::size_t(p.sequence_elements()), "dout");
-  if (!dlast_state.empty()) require_size(dlast_state.size(), std::size_t(p.batch * p.dim * p.dstate), "dlast_state");
+  if (!dlast_state.empty())
+    require_size(dlast_state.size(), std::size_t(p.sequences() * p.dim * p.dstate), "dlast_state");
   const Index at{p};
   const int N = p.dstate;
   const double s = output_scale(p);
@@ -255,35 +286,34 @@ Gradients reference_backward(const Problem& p, const std::vector<double>& dout,
         }
       }
       // [snippet:backward_recurrence]
-      for (int n = 0; n < N; ++n) {
-        const Complex A = p.A[at.weight(d, n)];
-        // q_{t+1} = conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps; after the
-        // last step, from whatever reads the last state (a later call's dinitial_state).
-        Complex q = dlast_state.empty() ? Complex(0) : dlast_state[at.state(b, d, n)];
-        for (std::int64_t t = p.seqlen - 1; t >= 0; --t) {
-          const std::size_t i = at.sequence(b, d, t);
-          const std::size_t bi = at.projection(p.variable_B, b, d, n, t);
-          const std::size_t ci = at.projection(p.variable_C, b, d, n, t);
-          const double delta = step_size(p, i, d);
-          const double u = p.u[i];
-          const Complex A_bar = std::exp(delta * A);
-          const Complex h_previous = t > 0                 ? h[std::size_t(t - 1) * N + n]
-                                     : p.has_initial_state ? p.initial_state[at.state(b, d, n)]
-                                                           : Complex(0);
-          const double s_dy = s * dy[std::size_t(t)];
+      for (const Sequence& seq : sequences_of(p, b))
+        for (int n = 0; n < N; ++n) {
+          const Complex A = p.A[at.weight(d, n)];
+          // q_{t+1} = conj(Ā_{t+1}) g_{t+1}: what flows into h_t from the later steps; after the
+          // sequence's last step, from whatever reads its last state (a later call's dinitial_state).
+          Complex q = dlast_state.empty() ? Complex(0) : dlast_state[at.state(seq.q, d, n)];
+          for (std::int64_t t = seq.end - 1; t >= seq.begin; --t) {
+            const std::size_t i = at.sequence(b, d, t);
+            const std::size_t bi = at.projection(p.variable_B, b, d, n, t);
+            const std::size_t ci = at.projection(p.variable_C, b, d, n, t);
+            const double delta = step_size(p, i, d);
+            const double u = p.u[i];
+            const Complex A_bar = std::exp(delta * A);
+            const Complex h_previous = t > seq.begin ? h[std::size_t(t - 1) * N + n] : start_state(p, seq.q, d, n);
+            const double s_dy = s * dy[std::size_t(t)];
 
-          const auto [g, q_t] = reverse_step(A_bar, s_dy * std::conj(p.C[ci]), q);  // g_t, q_t
-          grad.dC[ci] += s_dy * std::conj(h[std::size_t(t) * N + n]);
-          const Complex dA_bar = std::conj(h_previous) * g;  // G_{Ā_t}
-          grad.dA[at.weight(d, n)] += std::conj(delta * A_bar) * dA_bar;
-          grad.dA_terms[at.weight(d, n)] += std::abs(std::conj(delta * A_bar) * dA_bar);
-          grad.dB[bi] += delta * u * g;
-          grad.du[i] += (std::conj(delta * p.B[bi]) * g).real();
-          grad.ddelta[i] += (std::conj(A * A_bar) * dA_bar).real() + (std::conj(p.B[bi] * u) * g).real();
-          q = q_t;  // on to h_{t−1}
+            const auto [g, q_t] = reverse_step(A_bar, s_dy * std::conj(p.C[ci]), q);  // g_t, q_t
+            grad.dC[ci] += s_dy * std::conj(h[std::size_t(t) * N + n]);
+            const Complex dA_bar = std::conj(h_previous) * g;  // G_{Ā_t}
+            grad.dA[at.weight(d, n)] += std::conj(delta * A_bar) * dA_bar;
+            grad.dA_terms[at.weight(d, n)] += std::abs(std::conj(delta * A_bar) * dA_bar);
+            grad.dB[bi] += delta * u * g;
+            grad.du[i] += (std::conj(delta * p.B[bi]) * g).real();
+            grad.ddelta[i] += (std::conj(A * A_bar) * dA_bar).real() + (std::conj(p.B[bi] * u) * g).real();
+            q = q_t;  // on to h_{t−1}
+          }
+          if (p.has_initial_state) grad.dinitial_state[at.state(seq.q, d, n)] = q;
         }
-        if (p.has_initial_state) grad.dinitial_state[at.state(b, d, n)] = q;
-      }
       // [/snippet:backward_recurrence]
       // Through the softplus and the bias: ddelta above is ∂L/∂δ; turn it into ∂L/∂delta_raw.
       for (std::int64_t t = 0; t < p.seqlen; ++t) {

@@ -20,20 +20,27 @@ struct Problem {
   bool variable_B = true, variable_C = true;
   bool has_D = false, has_z = false, has_delta_bias = false, delta_softplus = false;
   bool has_initial_state = false;
+  // Packed sequences: batch 1, and sequences laid end to end along seqlen, sequence q at steps
+  // cu_seqlens[q] .. cu_seqlens[q + 1] - 1 (cu_seqlens = {0, ..., seqlen}, strictly increasing).
+  // Each starts from its own initial state (or 0) and has its own last state. Empty: each batch
+  // row is one sequence.
+  std::vector<std::int64_t> cu_seqlens;
 
   std::vector<double> u, delta, z;     // (batch, dim, seqlen); z empty without has_z
   std::vector<Complex> A;              // (dim, dstate)
   std::vector<Complex> B, C;           // variable (batch, groups, dstate, seqlen) or constant (dim, dstate)
   std::vector<double> D, delta_bias;   // (dim), empty when absent
-  std::vector<Complex> initial_state;  // (batch, dim, dstate), empty when absent
+  std::vector<Complex> initial_state;  // (sequences(), dim, dstate), empty when absent
 
   std::int64_t sequence_elements() const { return batch * dim * seqlen; }
+  // The sequences the states are for: batch, or the packed sequences' count.
+  std::int64_t sequences() const { return cu_seqlens.empty() ? batch : std::int64_t(cu_seqlens.size()) - 1; }
 };
 
 struct ForwardResult {
   std::vector<double> out;          // y before the gate, (batch, dim, seqlen)
   std::vector<double> out_z;        // y * silu(z); empty without has_z
-  std::vector<Complex> last_state;  // (batch, dim, dstate)
+  std::vector<Complex> last_state;  // (sequences(), dim, dstate)
 };
 
 struct Gradients {
@@ -42,7 +49,7 @@ struct Gradients {
   std::vector<double> dA_terms;         // (dim, dstate): sum of |each term| of dA, to size rounding
   std::vector<Complex> dB, dC;          // same shape as B, C
   std::vector<double> dD, ddelta_bias;  // (dim), empty when absent
-  std::vector<Complex> dinitial_state;  // (batch, dim, dstate), empty without has_initial_state
+  std::vector<Complex> dinitial_state;  // (sequences(), dim, dstate), empty without has_initial_state
 };
 
 // The official test suite's data (state-spaces/mamba tests/ops/test_selective_scan.py; see
@@ -55,8 +62,8 @@ struct Gradients {
 Problem make_official_test_problem(const Problem& shape, unsigned seed);
 
 ForwardResult reference_forward(const Problem& p);
-// dout is the gradient of the final output: out_z when has_z, else out. dlast_state, (batch, dim,
-// dstate) or empty (0), is the gradient of the loss with respect to the last state: what the
+// dout is the gradient of the final output: out_z when has_z, else out. dlast_state, (sequences(),
+// dim, dstate) or empty (0), is the gradient of the loss with respect to the last state: what the
 // backward of a call over the sequence's next piece hands back (its dinitial_state).
 Gradients reference_backward(const Problem& p, const std::vector<double>& dout,
                              const std::vector<Complex>& dlast_state = {});

@@ -59,7 +59,8 @@ inline std::string describe(const ch08::Problem& p) {
          std::to_string(p.seqlen) + ", dstate " + std::to_string(p.dstate) + ", groups " + std::to_string(p.groups) +
          flag(p.complex, "complex") + flag(p.variable_B, "varB") + flag(p.variable_C, "varC") + flag(p.has_D, "D") +
          flag(p.has_z, "z") + flag(p.has_delta_bias, "delta_bias") + flag(p.delta_softplus, "softplus") +
-         flag(p.has_initial_state, "h0");
+         flag(p.has_initial_state, "h0") +
+         (p.cu_seqlens.empty() ? std::string() : ", " + std::to_string(p.sequences()) + " packed sequences");
 }
 
 }  // namespace ch08_test

@@ -124,6 +124,21 @@ TEST_CASE("every gradient with a gradient of the last state equals finite differ
     }
 }
 
+// Packed sequences of 1, 3 and 4 steps (batch 1): each from its own initial state, each with its
+// own last state that the loss reads; every gradient, those of the initial states among them.
+TEST_CASE("packed sequences: every gradient equals finite differences of the loss") {
+  unsigned seed = 400;
+  for (bool complex : {false, true})
+    for (bool variable : {false, true}) {
+      Problem shape = small_problem(complex, variable, variable, variable ? 2 : 1, 8);
+      shape.batch = 1;
+      shape.cu_seqlens = {0, 1, 4, 8};
+      shape.delta_softplus = shape.has_z = shape.has_D = shape.has_delta_bias = shape.has_initial_state = true;
+      check_gradients(ch08::make_official_test_problem(shape, seed), seed, true);
+      ++seed;
+    }
+}
+
 TEST_CASE("gradients without D, delta_bias or an initial state") {
   for (bool complex : {false, true}) {
     Problem shape = small_problem(complex, true, true, 1, 6);

@@ -279,6 +279,95 @@ TEST_CASE("two calls over the halves, the state and its gradient handed across, 
   }
 }
 
+// Packed sequences of 1, 7 and 300 steps laid end to end (cu_seqlens): one call gives what a call
+// for each gives, forward and every gradient, each with its own initial state, last state and
+// their gradients.
+TEST_CASE("packed sequences: one call over sequences laid end to end equals a call for each") {
+  const std::vector<std::int64_t> cu_seqlens{0, 1, 8, 308};
+  for (bool complex : {false, true}) {
+    Problem shape;
+    shape.dim = 4, shape.seqlen = 308, shape.dstate = 3, shape.groups = 2, shape.complex = complex;
+    shape.has_D = shape.has_z = shape.has_delta_bias = shape.delta_softplus = shape.has_initial_state = true;
+    shape.cu_seqlens = cu_seqlens;
+    const Problem packed = ch08::make_official_test_problem(shape, 11);
+    const Problem draws = ch08::make_official_test_problem(packed, 12);
+    const std::vector<double>& dout = draws.u;
+    const std::vector<Complex>& dlast = draws.initial_state;  // (3 sequences, dim, dstate)
+    const ch08::ForwardResult all = ch08::reference_forward(packed);
+    const ch08::Gradients all_grad = ch08::reference_backward(packed, dout, dlast);
+    INFO(ch08_test::describe(packed));
+
+    const std::size_t states = std::size_t(packed.dim * packed.dstate);  // one sequence's
+    const auto rows_of = [&](const auto& v, std::int64_t q) {
+      return std::remove_cvref_t<decltype(v)>(v.begin() + std::ptrdiff_t(q * states),
+                                              v.begin() + std::ptrdiff_t((q + 1) * states));
+    };
+    // The packed call's steps [begin, end) of every row (rows of `row_length` steps).
+    const auto steps = [](const auto& v, std::int64_t rows, std::int64_t row_length, std::int64_t begin,
+                          std::int64_t end) {
+      std::remove_cvref_t<decltype(v)> out;
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t t = begin; t < end; ++t) out.push_back(v[std::size_t(r * row_length + t)]);
+      return out;
+    };
+    const common::Tolerance tol{1e-12, 1e-12};
+    std::vector<Complex> dA(packed.A.size());
+    std::vector<double> dD(packed.D.size()), ddelta_bias(packed.delta_bias.size());
+    for (std::int64_t q = 0; q + 1 < std::int64_t(cu_seqlens.size()); ++q) {
+      const std::int64_t begin = cu_seqlens[std::size_t(q)], end = cu_seqlens[std::size_t(q) + 1];
+      Problem one = prefix(packed, begin, end - begin);
+      one.cu_seqlens.clear();
+      one.initial_state = rows_of(packed.initial_state, q);
+      const ch08::ForwardResult f = ch08::reference_forward(one);
+      const ch08::Gradients g =
+          ch08::reference_backward(one, steps(dout, packed.dim, packed.seqlen, begin, end), rows_of(dlast, q));
+      INFO("sequence " << q << ", steps " << begin << " to " << end - 1);
+      const auto here = [&](const std::vector<double>& v) { return steps(v, packed.dim, packed.seqlen, begin, end); };
+      CHECK_CLOSE("out", common::compare(f.out, here(all.out), tol));
+      CHECK_CLOSE("out_z", common::compare(f.out_z, here(all.out_z), tol));
+      CHECK_CLOSE("last_state", common::compare(ch08_test::interleaved(f.last_state),
+                                                ch08_test::interleaved(rows_of(all.last_state, q)), tol));
+      CHECK_CLOSE("du", common::compare(g.du, here(all_grad.du), tol));
+      CHECK_CLOSE("ddelta", common::compare(g.ddelta, here(all_grad.ddelta), tol));
+      CHECK_CLOSE("dz", common::compare(g.dz, here(all_grad.dz), tol));
+      const std::int64_t projections = packed.groups * packed.dstate;
+      CHECK_CLOSE("dB", common::compare(
+                            ch08_test::interleaved(g.dB),
+                            ch08_test::interleaved(steps(all_grad.dB, projections, packed.seqlen, begin, end)), tol));
+      CHECK_CLOSE("dC", common::compare(
+                            ch08_test::interleaved(g.dC),
+                            ch08_test::interleaved(steps(all_grad.dC, projections, packed.seqlen, begin, end)), tol));
+      CHECK_CLOSE("dinitial_state", common::compare(ch08_test::interleaved(g.dinitial_state),
+                                                    ch08_test::interleaved(rows_of(all_grad.dinitial_state, q)), tol));
+      for (std::size_t i = 0; i < dA.size(); ++i) dA[i] += g.dA[i];
+      for (std::size_t i = 0; i < dD.size(); ++i) dD[i] += g.dD[i], ddelta_bias[i] += g.ddelta_bias[i];
+    }
+    // The weights' gradients are the sequences' summed.
+    CHECK_CLOSE("dA", common::compare(ch08_test::interleaved(dA), ch08_test::interleaved(all_grad.dA), tol));
+    CHECK_CLOSE("dD", common::compare(dD, all_grad.dD, tol));
+    CHECK_CLOSE("ddelta_bias", common::compare(ddelta_bias, all_grad.ddelta_bias, tol));
+    // The same steps as one sequence (no resets) give other outputs after the first boundary.
+    Problem unpacked = packed;
+    unpacked.cu_seqlens.clear();
+    unpacked.initial_state = rows_of(packed.initial_state, 0);
+    const ch08::ForwardResult joined = ch08::reference_forward(unpacked);
+    CHECK_FALSE(common::compare(joined.out, all.out, {1e-6, 1e-6}).ok);
+  }
+}
+
+TEST_CASE("the reference refuses packed sequences that do not tile the steps") {
+  Problem shape;
+  shape.dim = 2, shape.seqlen = 6;
+  Problem p = ch08::make_official_test_problem(shape, 1);
+  p.cu_seqlens = {0, 3, 5};
+  CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("from 0 to seqlen"));
+  p.cu_seqlens = {0, 3, 3, 6};
+  CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("every sequence has a step"));
+  p.cu_seqlens = {0, 6};
+  p.batch = 2;
+  CHECK_THROWS_WITH(ch08::reference_forward(p), Catch::Contains("need batch 1"));
+}
+
 // Version 5 cuts a long sequence into segments (segment_carry.cuh) on two facts, checked here in
 // fp64. Forwards, a segment maps the state at its start to the state at its end by
 // h -> a h + b, with a = prod_t exp(delta_t A) = exp(A sum_t delta_t) and b its end state from
