@@ -83,11 +83,17 @@ std::vector<double> output_gradient(const Problem& p) {
   for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(0.7 * double(i) + 0.3);
   return dout;
 }
-std::vector<double> steps_of(const Problem& p, const std::vector<double>& x, std::int64_t begin, std::int64_t end) {
-  std::vector<double> out;
-  for (std::int64_t row = 0; row < p.batch * p.dim; ++row)
-    for (std::int64_t t = begin; t < end; ++t) out.push_back(x[std::size_t(row * p.seqlen + t)]);
+// Steps [begin, end) of every row of v, whose rows are row_length steps long.
+template <class T>
+std::vector<T> steps_of_rows(const std::vector<T>& v, std::int64_t rows, std::int64_t row_length, std::int64_t begin,
+                             std::int64_t end) {
+  std::vector<T> out;
+  for (std::int64_t row = 0; row < rows; ++row)
+    for (std::int64_t t = begin; t < end; ++t) out.push_back(v[std::size_t(row * row_length + t)]);
   return out;
+}
+std::vector<double> steps_of(const Problem& p, const std::vector<double>& x, std::int64_t begin, std::int64_t end) {
+  return steps_of_rows(x, p.batch * p.dim, p.seqlen, begin, end);
 }
 
 }  // namespace
@@ -302,14 +308,6 @@ TEST_CASE("packed sequences: one call over sequences laid end to end equals a ca
       return std::remove_cvref_t<decltype(v)>(v.begin() + std::ptrdiff_t(q * states),
                                               v.begin() + std::ptrdiff_t((q + 1) * states));
     };
-    // The packed call's steps [begin, end) of every row (rows of `row_length` steps).
-    const auto steps = [](const auto& v, std::int64_t rows, std::int64_t row_length, std::int64_t begin,
-                          std::int64_t end) {
-      std::remove_cvref_t<decltype(v)> out;
-      for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t t = begin; t < end; ++t) out.push_back(v[std::size_t(r * row_length + t)]);
-      return out;
-    };
     const common::Tolerance tol{1e-12, 1e-12};
     std::vector<Complex> dA(packed.A.size());
     std::vector<double> dD(packed.D.size()), ddelta_bias(packed.delta_bias.size());
@@ -319,10 +317,9 @@ TEST_CASE("packed sequences: one call over sequences laid end to end equals a ca
       one.cu_seqlens.clear();
       one.initial_state = rows_of(packed.initial_state, q);
       const ch08::ForwardResult f = ch08::reference_forward(one);
-      const ch08::Gradients g =
-          ch08::reference_backward(one, steps(dout, packed.dim, packed.seqlen, begin, end), rows_of(dlast, q));
+      const ch08::Gradients g = ch08::reference_backward(one, steps_of(packed, dout, begin, end), rows_of(dlast, q));
       INFO("sequence " << q << ", steps " << begin << " to " << end - 1);
-      const auto here = [&](const std::vector<double>& v) { return steps(v, packed.dim, packed.seqlen, begin, end); };
+      const auto here = [&](const std::vector<double>& v) { return steps_of(packed, v, begin, end); };
       CHECK_CLOSE("out", common::compare(f.out, here(all.out), tol));
       CHECK_CLOSE("out_z", common::compare(f.out_z, here(all.out_z), tol));
       CHECK_CLOSE("last_state", common::compare(ch08_test::interleaved(f.last_state),
@@ -331,12 +328,14 @@ TEST_CASE("packed sequences: one call over sequences laid end to end equals a ca
       CHECK_CLOSE("ddelta", common::compare(g.ddelta, here(all_grad.ddelta), tol));
       CHECK_CLOSE("dz", common::compare(g.dz, here(all_grad.dz), tol));
       const std::int64_t projections = packed.groups * packed.dstate;
-      CHECK_CLOSE("dB", common::compare(
-                            ch08_test::interleaved(g.dB),
-                            ch08_test::interleaved(steps(all_grad.dB, projections, packed.seqlen, begin, end)), tol));
-      CHECK_CLOSE("dC", common::compare(
-                            ch08_test::interleaved(g.dC),
-                            ch08_test::interleaved(steps(all_grad.dC, projections, packed.seqlen, begin, end)), tol));
+      CHECK_CLOSE("dB",
+                  common::compare(
+                      ch08_test::interleaved(g.dB),
+                      ch08_test::interleaved(steps_of_rows(all_grad.dB, projections, packed.seqlen, begin, end)), tol));
+      CHECK_CLOSE("dC",
+                  common::compare(
+                      ch08_test::interleaved(g.dC),
+                      ch08_test::interleaved(steps_of_rows(all_grad.dC, projections, packed.seqlen, begin, end)), tol));
       CHECK_CLOSE("dinitial_state", common::compare(ch08_test::interleaved(g.dinitial_state),
                                                     ch08_test::interleaved(rows_of(all_grad.dinitial_state, q)), tol));
       for (std::size_t i = 0; i < dA.size(); ++i) dA[i] += g.dA[i];
