@@ -4,7 +4,8 @@
 //   - a few threads (lanes) share a channel, each taking neighbouring states in one 16-byte load
 //     where the rows allow it (step_plan.cpp decides), and the lanes add up the output by shuffles;
 //   - a block takes channels of one sequence and one head, which all read the same B and C row:
-//     the block stages that row in shared memory once;
+//     each lane reads its part of the row itself, the block's other channels find it in L1, and
+//     nothing waits at a barrier, so a thread issues all its loads at once;
 //   - enough blocks for every channel at once: at batch 1 the whole state is one wave of loads.
 #include "check.hpp"
 #include "device_math.cuh"
@@ -62,7 +63,6 @@ __device__ __forceinline__ const T* typed(const void* p) {
 // kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel.
 template <class Input, class Stored, int kVector, bool kDecayPerChannel>
 __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int lanes, int channels) {
-  __shared__ float B_row[kMaxStates], C_row[kMaxStates];
   const StepSizes& s = p.sizes;
   const int lane = int(threadIdx.x) % lanes, row = int(threadIdx.x) / lanes;
   const std::int64_t runs = (s.head_dim + channels - 1) / channels;  // of channels, a head
@@ -76,12 +76,8 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
       slot = index;
     }
     const std::int64_t g = h / heads_per_group;
-    __syncthreads();  // the previous item's rows are no longer read
-    for (int n = int(threadIdx.x); n < s.dstate; n += int(blockDim.x)) {
-      B_row[n] = to_float(typed<Input>(p.B.data)[b * p.B.batch_stride + g * p.B.group_stride + n * p.B.state_stride]);
-      C_row[n] = to_float(typed<Input>(p.C.data)[b * p.C.batch_stride + g * p.C.group_stride + n * p.C.state_stride]);
-    }
-    __syncthreads();
+    const Input* B_row = typed<Input>(p.B.data) + b * p.B.batch_stride + g * p.B.group_stride;
+    const Input* C_row = typed<Input>(p.C.data) + b * p.C.batch_stride + g * p.C.group_stride;
 
     const std::int64_t d = run * channels + row;  // the channel within the head
     const bool active = d < s.head_dim;
@@ -115,13 +111,19 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
             }
           }
         }
+        float B[kVector], C[kVector];
+#pragma unroll
+        for (int i = 0; i < kVector; ++i) {
+          B[i] = to_float(__ldg(B_row + (first + i) * p.B.state_stride));
+          C[i] = to_float(__ldg(C_row + (first + i) * p.C.state_stride));
+        }
         Stored h_next[kVector];
 #pragma unroll
         for (int i = 0; i < kVector; ++i) {
           float abar = channel_decay;
           if constexpr (!kDecayPerChannel) abar = exp_delta_A(dt, a[i]);
-          const float next = abar * to_float(h_prev[i]) + dt_x * B_row[first + i];
-          y += next * C_row[first + i];  // the new state before it is rounded to Stored
+          const float next = abar * to_float(h_prev[i]) + dt_x * B[i];
+          y += next * C[i];  // the new state before it is rounded to Stored
           h_next[i] = from_float<Stored>(next);
         }
         store_vector<kVector>(state + first, h_next);

@@ -111,7 +111,7 @@ struct StepParams {
 // How step() runs a call: a thread takes `vector` neighbouring states of a channel in one load
 // (16 bytes of the state's type where the state's rows, and A's where A varies along dstate,
 // start on 16 bytes and dstate is a multiple; else 1), `lanes` threads share a channel, a block
-// takes `channels` channels of one sequence and head and stages their B and C row once.
+// takes `channels` channels of one sequence and head, which read the same B and C row.
 struct StepPlan {
   int vector = 1;
   int lanes = 1;
