@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -240,6 +241,14 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
     initial_state_ = upload_weight(p.initial_state);
     f.initial_state = reinterpret_cast<const float*>(initial_state_.data());
   }
+  if (!p.cu_seqlens.empty()) {  // packed sequences: their offsets as the library takes them, int32
+    const std::vector<std::int32_t> offsets(p.cu_seqlens.begin(), p.cu_seqlens.end());
+    cu_seqlens_ = Bytes(std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(offsets.data()),
+                                                       offsets.size() * sizeof(std::int32_t)));
+    f.cu_seqlens = reinterpret_cast<const std::int32_t*>(cu_seqlens_.data());
+    f.sequences = p.sequences();
+  }
+  const std::int64_t state_floats = p.sequences() * p.dim * N * parts;  // a state of every sequence
   out_ = output_input_type(sequence);
   f.out = output_tensor(out_);
   if (p.has_z) {
@@ -248,7 +257,7 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
   }
   chunk_states_ = Bytes(selective_scan::chunk_states_floats(f.sizes, p.complex) * 4);
   f.chunk_states = reinterpret_cast<float*>(chunk_states_.data());
-  last_state_ = Bytes(p.batch * p.dim * N * parts * 4);
+  last_state_ = Bytes(state_floats * 4);
   f.last_state = reinterpret_cast<float*>(last_state_.data());
   if (keep_checkpoints) {
     state_checkpoints_ = Bytes(std::size_t(selective_scan::state_checkpoints_floats(f)) * 4);
@@ -281,7 +290,7 @@ DeviceProblem::DeviceProblem(const Problem& p, DataType type, selective_scan::Ke
     params_.ddelta_bias = reinterpret_cast<float*>(ddelta_bias_.data());
   }
   if (p.has_initial_state) {
-    dinitial_state_ = Bytes(p.batch * p.dim * N * parts * 4);
+    dinitial_state_ = Bytes(state_floats * 4);
     params_.dinitial_state = reinterpret_cast<float*>(dinitial_state_.data());
   }
   dout_ = output_input_type(sequence);  // filled by set_dout
@@ -308,8 +317,9 @@ void DeviceProblem::set_dout(const std::vector<double>& dout) {
 }
 
 void DeviceProblem::set_dlast_state(const std::vector<Complex>& dlast_state) {
-  if (!dlast_state.empty() && std::int64_t(dlast_state.size()) != problem_.batch * problem_.dim * problem_.dstate)
-    throw std::invalid_argument("DeviceProblem::set_dlast_state: dlast_state must have batch * dim * dstate elements");
+  if (!dlast_state.empty() && std::int64_t(dlast_state.size()) != problem_.sequences() * problem_.dim * problem_.dstate)
+    throw std::invalid_argument(
+        "DeviceProblem::set_dlast_state: dlast_state must have sequences * dim * dstate elements");
   dlast_state_ = dlast_state.empty() ? Bytes() : upload_weight(dlast_state);
   params_.dlast_state = dlast_state.empty() ? nullptr : reinterpret_cast<const float*>(dlast_state_.data());
 }

@@ -26,6 +26,7 @@ std::vector<double> decoded(const std::vector<unsigned char>& bytes, selective_s
 std::vector<double> pad_rows(const std::vector<double>& rows, std::int64_t length, std::int64_t pitch);
 std::vector<double> unpad_rows(const std::vector<double>& padded, std::int64_t length, std::int64_t pitch);
 
+// Packed sequences (Problem::cu_seqlens) go to the library as its int32 offsets.
 class DeviceProblem {
  public:
   // row_padding: every row along time (u, delta, z, out, out_z, dout, du, ddelta, dz and a
@@ -40,7 +41,7 @@ class DeviceProblem {
   void poison_outputs();  // every output buffer to NaN
   void forward(cudaStream_t stream = nullptr);
   void set_dout(const std::vector<double>& dout);
-  // The gradient of the loss with respect to the last state, (batch, dim, dstate), into the
+  // The gradient of the loss with respect to the last states, (sequences, dim, dstate), into the
   // backward (BackwardParams::dlast_state); empty: none (0).
   void set_dlast_state(const std::vector<Complex>& dlast_state);
   void backward(cudaStream_t stream = nullptr);
@@ -72,7 +73,7 @@ class DeviceProblem {
   std::size_t input_size_;  // bytes per input-type number
   std::int64_t pitch_;      // numbers from one row along time to the next
   std::vector<Bytes*> outputs_;
-  Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_;
+  Bytes u_, delta_, z_, A_, B_, C_, D_, delta_bias_, initial_state_, cu_seqlens_;
   Bytes out_, out_z_, chunk_states_, last_state_, state_checkpoints_, forward_workspace_;
   Bytes dout_, du_, ddelta_, dz_, dA_, dB_, dC_, dD_, ddelta_bias_, dinitial_state_, dlast_state_, workspace_;
   selective_scan::BackwardParams params_;

@@ -16,6 +16,10 @@ std::string describe(const Problem& p, selective_scan::DataType type, selective_
     << (p.variable_B ? "variable" : "constant") << " C " << (p.variable_C ? "variable" : "constant") << " D " << p.has_D
     << " z " << p.has_z << " delta_bias " << p.has_delta_bias << " softplus " << p.delta_softplus << " h0 "
     << p.has_initial_state;
+  if (!p.cu_seqlens.empty()) {
+    s << " packed at";
+    for (std::int64_t offset : p.cu_seqlens) s << ' ' << offset;
+  }
   return s.str();
 }
 
@@ -30,7 +34,7 @@ Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, sel
   dout = round_to(dout, type);
   std::vector<Complex> dlast;  // fp32 on the GPU
   if (dlast_state)
-    for (std::int64_t i = 0; i < p.batch * p.dim * p.dstate; ++i) {
+    for (std::int64_t i = 0; i < p.sequences() * p.dim * p.dstate; ++i) {
       const double re = double(float(normal(rng)));
       dlast.emplace_back(re, p.complex ? double(float(normal(rng))) : 0.0);
     }

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 
 using namespace selective_scan;
@@ -159,4 +160,72 @@ TEST_CASE("the registry lists versions 1 to 5 in order; automatic is none of the
   CHECK(version_of(Kernel::automatic) == nullptr);
   CHECK(version_of(Kernel::registers)->name == std::string("registers"));
   CHECK(ForwardParams{}.kernel == Kernel::automatic);
+}
+
+TEST_CASE("packed sequences: batch 1, a count in [1, seqlen], offsets on the host checked in one line") {
+  ValidCall call;
+  call.f.sizes.batch = 1;
+  call.f.cu_seqlens = reinterpret_cast<const std::int32_t*>(call.fake);
+  call.f.sequences = 3;
+  call.b.forward = call.f;
+  SECTION("a packed call is valid") {
+    CHECK(validate(call.f).empty());
+    CHECK(validate(call.b).empty());
+  }
+  SECTION("batch 2") {
+    call.f.sizes.batch = 2;
+    require_rejected(call.f, "packed sequences (cu_seqlens) need batch 1 (got 2)");
+  }
+  SECTION("no sequences, or more than steps") {
+    call.f.sequences = 0;
+    require_rejected(call.f, "sequences must be in [1, seqlen] = [1, 100] with cu_seqlens (got 0)");
+    call.f.sequences = 101;
+    require_rejected(call.f, "(got 101)");
+  }
+  SECTION("a count without offsets") {
+    call.f.cu_seqlens = nullptr;
+    require_rejected(call.f, "sequences is given (3) but cu_seqlens is not");
+  }
+  SECTION("the backward checks them too") {
+    call.b.forward.sequences = 0;
+    require_rejected(call.b, "sequences must be in [1, seqlen]");
+  }
+  SECTION("the offsets themselves") {
+    const std::int32_t good[] = {0, 1, 8, 100}, zero_first[] = {1, 8, 50, 100}, flat[] = {0, 8, 8, 100},
+                       short_end[] = {0, 1, 8, 99};
+    CHECK(check_cu_seqlens(good, 3, 100).empty());
+    CHECK(check_cu_seqlens(zero_first, 3, 100) == "cu_seqlens[0] must be 0 (got 1)");
+    CHECK(check_cu_seqlens(flat, 3, 100) ==
+          "cu_seqlens must increase, every sequence a step: cu_seqlens[2] = 8 after 8");
+    CHECK(check_cu_seqlens(short_end, 3, 100) == "cu_seqlens[3] must be seqlen = 100 (got 99)");
+    CHECK(check_cu_seqlens(good, 0, 100) == "sequences must be at least 1 (got 0)");
+    CHECK(check_cu_seqlens(nullptr, 3, 100) == "cu_seqlens is null");
+  }
+}
+
+// Version 2 alone restarts the state inside a channel: every other version, and automatic, hand a
+// packed call to it, and the plan says so. (No device is asked: version 5's launch is not planned.)
+TEST_CASE("packed sequences: every version hands them to version 2") {
+  ValidCall call;
+  call.f.sizes.batch = 1;
+  call.f.cu_seqlens = reinterpret_cast<const std::int32_t*>(call.fake);
+  call.f.sequences = 3;
+  for (const Version& v : kVersions) {
+    if (!version_built(v.id)) continue;
+    call.f.kernel = v.id;
+    call.b.forward = call.f;
+    const Plan plan = plan_of(call.b);
+    INFO(v.name << ": " << plan.why);
+    CHECK(plan.summary() == "v2");
+    CHECK(plan.why == (v.id == Kernel::blocked
+                           ? "version 2 takes both directions"
+                           : "version " + std::to_string(int(v.id)) + " hands packed sequences to version 2"));
+  }
+  call.f.kernel = Kernel::automatic;
+  call.b.forward = call.f;
+  const Plan automatic = plan_of(call.b);
+  CHECK(automatic.summary() == "auto: v2");
+  CHECK(automatic.why == "forward: version 2: packed sequences; backward: version 2: packed sequences");
+  CHECK(automatic.state_checkpoints_floats == 0);
+  CHECK(automatic.forward_workspace_bytes == 0);
 }

@@ -525,6 +525,44 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
   }
 }
 
+// Packed sequences (ForwardParams::cu_seqlens) against the fp64 reference, which runs each
+// sequence from its own initial state to its own last state (test_reference.cpp checks that this
+// equals a call for each sequence): lengths 1, 7 and 300; a boundary on a chunk's end (2048) and
+// others between and inside a thread's steps; three chunks; 40 sequences of one step. Every
+// version (each hands the call to version 2), every type, real and complex A, every flag, with
+// and without initial states, the last states' gradients into the backward.
+TEST_CASE("packed sequences: one call, each sequence from its own state", "[gpu]") {
+  REQUIRE_GPU();
+  const auto packed = [](const std::vector<std::int64_t>& lengths, bool complex, bool every_flag) {
+    Problem p = shape(1, 4, 0, 8);
+    p.cu_seqlens = {0};
+    for (std::int64_t length : lengths) p.cu_seqlens.push_back(p.cu_seqlens.back() + length);
+    p.seqlen = p.cu_seqlens.back();
+    p.complex = complex;
+    p.groups = 2;
+    p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = p.has_initial_state = every_flag;
+    return p;
+  };
+  const auto check = [](const Problem& drawn, DataType type, Kernel kernel) {
+    const auto outcome = run_and_compare(drawn, type, kernel, false, 7, 0, false, /*dlast_state=*/true);
+    INFO(describe(drawn, type, kernel) << ", with dlast_state\n" << outcome.report);
+    CHECK(outcome.ok);
+  };
+  unsigned seed = 81;
+  for (bool complex : {false, true})
+    for (bool every_flag : {false, true}) {
+      const Problem drawn = ch08::make_official_test_problem(packed({1, 7, 300}, complex, every_flag), seed++);
+      for (Kernel kernel : versions()) check(drawn, DataType::float32, kernel);
+    }
+  const std::vector<std::vector<std::int64_t>> lengths = {
+      {2048, 16, 17, 1}, {2000, 100, 3000}, std::vector<std::int64_t>(40, 1)};
+  for (const auto& each : lengths)
+    for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
+      const Problem drawn = ch08::make_official_test_problem(packed(each, false, true), seed++);
+      check(drawn, type, Kernel::automatic);
+    }
+}
+
 TEST_CASE("dstate from 1 to 256", "[gpu]") {
   REQUIRE_GPU();
   for (int dstate : {1, 2, 17, 64, 255, 256}) {

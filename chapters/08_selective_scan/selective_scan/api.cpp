@@ -10,6 +10,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -47,6 +48,21 @@ std::string check_sequence(const Tensor& t, const char* what, DataType input_typ
           what, {{s.batch, t.batch_stride, "batch", "batch_stride"}, {s.dim, t.dim_stride, "dim", "dim_stride"}},
           s.seqlen, "seqlen", element_bytes(t.type)),
   });
+}
+
+// Packed sequences: batch 1, a count that the offsets (int32) can hold, and both given or neither.
+std::string check_packing(const ForwardParams& p) {
+  const Sizes& s = p.sizes;
+  if (!p.cu_seqlens)
+    return p.sequences != 0 ? "sequences is given (" + std::to_string(p.sequences) + ") but cu_seqlens is not" : "";
+  if (s.batch != 1) return "packed sequences (cu_seqlens) need batch 1 (got " + std::to_string(s.batch) + ")";
+  if (s.seqlen > INT32_MAX)
+    return "packed sequences' offsets are int32: seqlen must be at most 2^31 - 1 (got " + std::to_string(s.seqlen) +
+           ")";
+  if (p.sequences < 1 || p.sequences > s.seqlen)
+    return "sequences must be in [1, seqlen] = [1, " + std::to_string(s.seqlen) + "] with cu_seqlens (got " +
+           std::to_string(p.sequences) + ")";
+  return check_alignment(p.cu_seqlens, sizeof(std::int32_t), "cu_seqlens");
 }
 
 // A (dim, dstate) fp32 tensor with a stride along dim, in floats (complex: in pairs).
@@ -163,6 +179,7 @@ std::string check_forward(const ForwardParams& p) {
   if (!known(t)) return "input_type is not float32, float16 or bfloat16";
   return first_of({
       check_sizes(s, p.B.variable || p.C.variable, is_complex),
+      check_packing(p),
       check_sequence(p.u, "u", t, true, s),
       check_sequence(p.delta, "delta", t, true, s),
       check_sequence(p.z, "z", t, false, s),
@@ -240,6 +257,20 @@ std::string check_plan(const ForwardParams& p, const Params& call, const Plan* p
 }
 
 }  // namespace
+
+std::string check_cu_seqlens(const std::int32_t* cu, std::int64_t sequences, std::int64_t seqlen) {
+  if (!cu) return "cu_seqlens is null";
+  if (sequences < 1) return "sequences must be at least 1 (got " + std::to_string(sequences) + ")";
+  if (cu[0] != 0) return "cu_seqlens[0] must be 0 (got " + std::to_string(cu[0]) + ")";
+  for (std::int64_t q = 0; q < sequences; ++q)
+    if (cu[q + 1] <= cu[q])
+      return "cu_seqlens must increase, every sequence a step: cu_seqlens[" + std::to_string(q + 1) +
+             "] = " + std::to_string(cu[q + 1]) + " after " + std::to_string(cu[q]);
+  if (cu[sequences] != seqlen)
+    return "cu_seqlens[" + std::to_string(sequences) + "] must be seqlen = " + std::to_string(seqlen) + " (got " +
+           std::to_string(cu[sequences]) + ")";
+  return "";
+}
 
 // 0 for sizes that validate() refuses: their product may not fit (nor mean anything).
 std::int64_t chunk_states_floats(const Sizes& s, bool is_complex) {
@@ -344,6 +375,7 @@ ScanArgs make_args(const ForwardParams& p) {
   a.A = p.A, a.A_dim_stride = p.A_dim_stride;
   a.B = projection(p.B), a.C = projection(p.C);
   a.D = p.D, a.delta_bias = p.delta_bias, a.initial_state = p.initial_state;
+  a.cu_seqlens = p.cu_seqlens, a.sequences = p.cu_seqlens ? p.sequences : s.batch;
   a.out = out(p.out), a.out_z = out(p.out_z);
   a.chunk_states = p.chunk_states, a.last_state = p.last_state, a.state_checkpoints = p.state_checkpoints;
   a.workspace = p.workspace;

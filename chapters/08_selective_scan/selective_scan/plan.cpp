@@ -12,6 +12,13 @@ std::string version_name(Kernel k) {
   return name += std::to_string(int(k));
 }
 
+// Packed sequences: version 2 alone restarts the state inside a channel (packed_sequences.cuh).
+Route packed_route(Kernel asked) {
+  if (asked == Kernel::automatic) return {Kernel::blocked, "version 2: packed sequences"};
+  if (asked == Kernel::blocked) return {Kernel::blocked, ""};
+  return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
+}
+
 Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
   switch (asked) {
     case Kernel::automatic: return automatic_forward(args, is_complex, ring_segments);
@@ -56,7 +63,8 @@ CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& b
   // Version 5's launches, where it may run and takes the call: the rule and the launch read the
   // same ones. (Only automatic and version 5 itself may run it: the other versions never ask the
   // device about it.)
-  if (asked == Kernel::automatic || asked == Kernel::ring) {
+  const bool packed = forward_args.cu_seqlens != nullptr;
+  if (!packed && (asked == Kernel::automatic || asked == Kernel::ring)) {
     if (ring_forward_refusal(forward_args, is_complex).empty())
       call.ring_forward = ring_forward_launch(forward_args, type);
     if (checkpoints_backward_refusal(backward_args, is_complex).empty())
@@ -64,8 +72,10 @@ CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& b
   }
   const bool forward_workspace = sizing || forward_args.workspace;
   const Route forward =
-      forward_route(asked, forward_args, is_complex, forward_workspace ? call.ring_forward.segments : 1);
-  const Route backward = backward_route(asked, backward_args, is_complex, call.ring_backward);
+      packed ? packed_route(asked)
+             : forward_route(asked, forward_args, is_complex, forward_workspace ? call.ring_forward.segments : 1);
+  const Route backward =
+      packed ? packed_route(asked) : backward_route(asked, backward_args, is_complex, call.ring_backward);
   plan.forward = forward.body, plan.backward = backward.body;
   if (plan.forward == Kernel::ring) {
     const std::int64_t channels = forward_args.batch * forward_args.dim;
@@ -89,6 +99,8 @@ CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& b
     plan.why = "forward: " + forward.why + "; backward: " + backward.why;
   else if (forward.why.empty() && backward.why.empty())
     plan.why = version_name(asked) + " takes both directions";
+  else if (forward.why == backward.why)
+    plan.why = forward.why;
   else
     plan.why = forward.why.empty()    ? backward.why
                : backward.why.empty() ? forward.why

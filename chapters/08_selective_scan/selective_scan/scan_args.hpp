@@ -38,6 +38,8 @@ struct ScanArgs {
   const float* D;           // may be null
   const float* delta_bias;  // may be null
   const float* initial_state;
+  const std::int32_t* cu_seqlens;  // null: each batch row is one sequence
+  std::int64_t sequences;          // with cu_seqlens: how many (batch is 1)
 
   MutableSequenceArg out, out_z;
   float* chunk_states;

@@ -33,6 +33,11 @@
 //   variable dB and dC                              (batch, G, N, L)           fp32 (complex: (L, 2)), contiguous
 //   dD, ddelta_bias                                 (dim)                      fp32
 //   dinitial_state, dlast_state                     (batch, dim, N)            fp32 (complex: pairs), contiguous
+// Packed sequences (ForwardParams::cu_seqlens): sequences of different lengths laid end to end in
+// batch 1, sequence q at steps cu_seqlens[q] ... cu_seqlens[q + 1] - 1, each from its own initial
+// state to its own last state (h is reset where a sequence begins); initial_state, last_state and
+// their gradients are then (sequences, dim, N). Version 2 takes such calls; every other version,
+// and automatic, hands them to it.
 // A sequence can run in pieces: each piece's forward starts from the last state of the piece
 // before (initial_state <- last_state), and each piece's backward, last piece first, takes the
 // dinitial_state of the piece after it as its dlast_state. The pieces' gradients, per step
@@ -160,13 +165,18 @@ struct ForwardParams {
   Kernel kernel = Kernel::automatic;
 
   Input u, delta;
-  Input z;                               // optional (data == nullptr: no gate)
-  const float* A = nullptr;              // required
-  std::int64_t A_dim_stride = 0;         // in floats (complex: in pairs)
-  StateProjection<const void*> B, C;     // required
-  const float* D = nullptr;              // optional
-  const float* delta_bias = nullptr;     // optional
-  const float* initial_state = nullptr;  // optional
+  Input z;                                   // optional (data == nullptr: no gate)
+  const float* A = nullptr;                  // required
+  std::int64_t A_dim_stride = 0;             // in floats (complex: in pairs)
+  StateProjection<const void*> B, C;         // required
+  const float* D = nullptr;                  // optional
+  const float* delta_bias = nullptr;         // optional
+  const float* initial_state = nullptr;      // optional
+  const std::int32_t* cu_seqlens = nullptr;  // optional, on the device: packed sequences (batch 1),
+                                             //   sequences + 1 offsets, 0 = cu_seqlens[0] <
+                                             //   cu_seqlens[1] < ... = seqlen; the kernels trust
+                                             //   them (check_cu_seqlens checks a host copy)
+  std::int64_t sequences = 0;                // with cu_seqlens: how many, in [1, seqlen]
 
   Output out;                          // required: y before the gate
   Output out_z;                        // required when z is given
@@ -230,6 +240,10 @@ std::size_t forward_workspace_bytes(const ForwardParams& params);
 
 std::string validate(const ForwardParams& params);
 std::string validate(const BackwardParams& params);
+// The checks of packed sequences' offsets that validate() cannot make without reading the device:
+// "" when `cu_seqlens` (a host copy of sequences + 1 values) runs from 0 to seqlen, strictly
+// increasing (every sequence has a step), else one line naming the first offset that does not.
+std::string check_cu_seqlens(const std::int32_t* cu_seqlens, std::int64_t sequences, std::int64_t seqlen);
 
 // [snippet:plan]
 // What a call runs: the version whose body takes each direction, and the memory it asks for.

@@ -71,6 +71,19 @@ struct Channel {
     return (bd * args.chunks + c) * args.dstate + n;
   }
   __device__ std::int64_t state_index(int n) const { return bd * args.dstate + n; }
+  // Where state n of sequence q starts or ends (initial_state, last_state and their gradients):
+  // q is b, or with packed sequences (batch 1) the packed sequence's index.
+  __device__ std::int64_t state_index(std::int64_t q, int n) const { return (q * args.dim + d) * args.dstate + n; }
+  // Sequence q's initial state (0 without one), and the gradient of its last state (0 without).
+  __device__ S initial_state(std::int64_t q, int n) const {
+    return args.initial_state ? load_state<S>(args.initial_state, state_index(q, n)) : state_zero<S>();
+  }
+  __device__ S last_state_gradient(std::int64_t q, int n) const {
+    return args.dlast_state ? load_state<S>(args.dlast_state, state_index(q, n)) : state_zero<S>();
+  }
+  // The sequence the channel's first and last steps belong to.
+  __device__ std::int64_t first_sequence() const { return b; }
+  __device__ std::int64_t last_sequence() const { return args.cu_seqlens ? args.sequences - 1 : b; }
 };
 
 }  // namespace selective_scan::detail

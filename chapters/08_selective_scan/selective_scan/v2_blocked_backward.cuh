@@ -8,6 +8,8 @@
 //   g_t = c_t + q_{t+1},  c_t = s dy_t conj(C_t)  (s = 2 for complex A, else 1),
 //   q_t = conj(Abar_t) (c_t + q_{t+1}),
 // a map q_{t+1} -> q_t of the same (a, b) form as the forward's, made of step t's values alone.
+// Where step t begins a packed sequence, conj(Abar_t) g_t is that sequence's dinitial_state, and
+// what the step before receives is the dlast_state of the sequence it ends: the map (0, dlast).
 #pragma once
 
 #include "check.hpp"
@@ -62,7 +64,7 @@ __device__ S reverse_scan_block(Pair<S> thread_map, S entering, Pair<S>* warp_to
 }
 // [/snippet:reverse_block_scan]
 
-template <class Input, bool kComplex, int kThreads, int kItems>
+template <class Input, bool kComplex, int kThreads, int kItems, bool kPacked>
 __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs args, WorkspaceLayout workspace) {
   using S = State<kComplex>;
   using IO = BlockIO<Input, kThreads, kItems>;
@@ -89,7 +91,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
     for (int n = threadIdx.x; n < args.dstate; n += kThreads) {
       sum_dA[n] = sum_dB[n] = sum_dC[n] = state_zero<S>();
       // What enters the last step from after it: the caller's gradient of the last state, or 0.
-      carry[n] = args.dlast_state ? load_state<S>(args.dlast_state, ch.state_index(n)) : state_zero<S>();
+      carry[n] = ch.last_state_gradient(ch.last_sequence(), n);
     }
     float dD = 0, ddelta_bias = 0;  // this thread's share
     const std::int64_t chunks = (args.seqlen + kChunk - 1) / kChunk;
@@ -97,6 +99,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
       const std::int64_t t0 = c * kChunk;
       const int valid = int(std::min<std::int64_t>(kChunk, args.seqlen - t0));
       const int first = threadIdx.x * kItems;
+      const StepSequences<kItems> sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
       float u[kItems], delta[kItems], slope[kItems], dy[kItems], du[kItems], ddelta[kItems];
       IO::load(ch.u + t0, valid, u, temp.io);
       __syncthreads();
@@ -136,15 +139,14 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
         S B[kItems], C[kItems];
         load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
         // Recompute h over the chunk from its starting state.
-        const S h_start = c > 0                ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
-                          : args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n))
-                                               : state_zero<S>();
+        const S h_start = c > 0 ? load_state<S>(args.chunk_states, ch.chunk_state_index(c - 1, n))
+                                : ch.initial_state(ch.first_sequence(), n);
         S a[kItems], h[kItems];
         Pair<S> scanned[kItems];
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
           a[i] = exp_delta_A(delta[i], ch.A);
-          scanned[i] = first + i < valid ? Pair<S>{a[i], (delta[i] * u[i]) * B[i]} : identity;
+          scanned[i] = first + i < valid ? step_map(ch, sequences, i, n, a[i], (delta[i] * u[i]) * B[i]) : identity;
         }
         Scan(temp.scan).InclusiveScan(scanned, scanned, ComposePairs<S>{});
 #pragma unroll
@@ -160,7 +162,8 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
 #pragma unroll
         for (int i = kItems - 1; i >= 0; --i) {
           c_term[i] = first + i < valid ? (output_scale * dy[i]) * conj(C[i]) : state_zero<S>();
-          const Pair<S> step = first + i < valid ? Pair<S>{conj(a[i]), conj(a[i]) * c_term[i]} : identity;
+          Pair<S> step = first + i < valid ? Pair<S>{conj(a[i]), conj(a[i]) * c_term[i]} : identity;
+          if (sequences.begins_at(i)) step = {state_zero<S>(), ch.last_state_gradient(sequences.sequence(i) - 1, n)};
           thread_map = compose(thread_map, step);
         }
         const S entering = carry[n];
@@ -175,10 +178,17 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
             continue;
           }
           const S g = c_term[i] + q;  // dL/dh at this step
-          q = conj(a[i]) * g;
+          const std::int64_t sequence = sequences.sequence(i);
+          if (sequences.begins_at(i)) {  // g reaches this sequence's h0, and the step before starts afresh
+            if (args.dinitial_state) store_state(args.dinitial_state, ch.state_index(sequence, n), conj(a[i]) * g);
+            q = ch.last_state_gradient(sequence - 1, n);
+          } else {
+            q = conj(a[i]) * g;
+          }
           // Abar h_prev, the part of h that came from h_prev. (h - delta B u, as the official
           // kernel computes it, loses digits when delta B u dominates h.)
-          const S h_in = a[i] * (i > 0 ? h[i - 1] : h_before);
+          const S h_prev = sequences.begins_at(i) ? ch.initial_state(sequence, n) : i > 0 ? h[i - 1] : h_before;
+          const S h_in = a[i] * h_prev;
           dA = dA + delta[i] * (conj(h_in) * g);
           ddelta[i] += real(conj(g) * (ch.A * h_in + u[i] * B[i]));
           du[i] += real(conj(g) * (delta[i] * B[i]));
@@ -242,7 +252,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
       store_state(partials + workspace.dA, bd * args.dstate + n, sum_dA[n]);
       if (!args.B.variable) store_state(partials + workspace.dB_const, bd * args.dstate + n, sum_dB[n]);
       if (!args.C.variable) store_state(partials + workspace.dC_const, bd * args.dstate + n, sum_dC[n]);
-      if (args.dinitial_state) store_state(args.dinitial_state, ch.state_index(n), carry[n]);
+      if (args.dinitial_state) store_state(args.dinitial_state, ch.state_index(ch.first_sequence(), n), carry[n]);
     }
     float per_channel[2] = {dD, ddelta_bias};
     block_sum_fixed_order<kThreads>(per_channel, scratch);
@@ -260,10 +270,11 @@ template <class Input, bool kComplex>
 void blocked_backward(const ScanArgs& args, cudaStream_t stream) {
   const WorkspaceLayout workspace = workspace_layout(args, kComplex);
   prepare_time_gradients(args, workspace, kComplex, stream);
-  with_block_shape(args.seqlen, [&](auto shape) {
+  with_block_shape(args, [&](auto shape, auto packed) {
     using Shape = decltype(shape);
     const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 30));
-    blocked_backward_impl::blocked_backward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems>
+    blocked_backward_impl::blocked_backward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems,
+                                                   decltype(packed)::value>
         <<<blocks, Shape::kThreads, 0, stream>>>(args, workspace);
     SELECTIVE_SCAN_CHECK_LAUNCH();
   });

@@ -3,11 +3,14 @@
 #pragma once
 
 #include "device_math.cuh"
+#include "packed_sequences.cuh"
 #include "selective_scan.hpp"
 #include "sequence_access.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_store.cuh>
+
+#include <type_traits>
 
 namespace selective_scan::detail {
 
@@ -35,6 +38,13 @@ void with_block_shape(std::int64_t seqlen, Launch&& launch) {
     launch(BlockShape<128, 16>{});
 }
 // [/snippet:block_shape_table]
+// Packed sequences take the largest shape alone (one kernel more a type and A, not five): they
+// are the one case where a block's steps can restart, built apart so that no other call pays for it.
+template <class Launch>
+void with_block_shape(const ScanArgs& args, Launch&& launch) {
+  if (args.cu_seqlens) return launch(BlockShape<128, 16>{}, std::true_type{});
+  with_block_shape(args.seqlen, [&](auto shape) { launch(shape, std::false_type{}); });
+}
 // A block's chunk c is then the API's chunk c: either the whole sequence fits in one chunk, or
 // the chunk is exactly kChunkLength long.
 static_assert(BlockShape<128, 16>::kChunk == kChunkLength);
@@ -95,6 +105,15 @@ __device__ void load_state_parameters(Channel<Input, kComplex>& ch, int n, std::
     if (!ch.B_var) B[i] = ch.B_const;
     if (!ch.C_var) C[i] = ch.C_const;
   }
+}
+
+// Step i's map h_prev -> h from its Abar and delta B u: (Abar, delta B u), or, where the step
+// begins a packed sequence, (0, Abar h0 + delta B u) from that sequence's initial state h0.
+template <class S, class Input, bool kComplex, int kItems>
+__device__ Pair<S> step_map(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
+                            S a, S bu) {
+  if (!sequences.begins_at(i)) return {a, bu};
+  return {state_zero<S>(), a * ch.initial_state(sequences.sequence(i), n) + bu};
 }
 
 }  // namespace selective_scan::detail

@@ -2,7 +2,9 @@
 // in chunks of kThreads x kItems steps. For each state n it forms the pairs (Abar, delta B u) of
 // the chunk in registers, scans them with cub::BlockScan, and carries the state into the next
 // chunk through a running prefix. Everything between reading u, delta, B, C, z and writing out,
-// out_z happens in registers: that fusion is the first of Mamba's hardware-aware ideas.
+// out_z happens in registers: that fusion is the first of Mamba's hardware-aware ideas. Packed
+// sequences restart the state where each begins (packed_sequences.cuh): the scan needs no other
+// change.
 #include "check.hpp"
 #include "sequence_access.cuh"
 #include "v2_blocked_common.cuh"
@@ -30,7 +32,7 @@ struct RunningPrefix {
 };
 // [/snippet:running_prefix]
 
-template <class Input, bool kComplex, int kThreads, int kItems>
+template <class Input, bool kComplex, int kThreads, int kItems, bool kPacked>
 __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args) {
   using S = State<kComplex>;
   using IO = BlockIO<Input, kThreads, kItems>;
@@ -46,8 +48,7 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
   for (std::int64_t bd = blockIdx.x; bd < args.batch * args.dim; bd += gridDim.x) {
     Channel<Input, kComplex> ch(args, bd);
     for (int n = threadIdx.x; n < args.dstate; n += kThreads)
-      running[n] = {state_one<S>(),
-                    args.initial_state ? load_state<S>(args.initial_state, ch.state_index(n)) : state_zero<S>()};
+      running[n] = {state_one<S>(), ch.initial_state(ch.first_sequence(), n)};
     const std::int64_t chunks = (args.seqlen + kChunk - 1) / kChunk;
     for (std::int64_t c = 0; c < chunks; ++c) {
       const std::int64_t t0 = c * kChunk;
@@ -64,6 +65,7 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
         y[i] = 0;
       }
       const int first = threadIdx.x * kItems;  // this thread's first step within the chunk
+      const StepSequences<kItems> sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
       for (int n = 0; n < args.dstate; ++n) {
         S B[kItems], C[kItems];
         load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
@@ -71,13 +73,19 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
         Pair<S> h[kItems];  // (Abar, delta B u) per step; after the scan, (product of Abar, h)
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
-          h[i] = first + i < valid ? Pair<S>{exp_delta_A(delta[i], ch.A), (delta[i] * u[i]) * B[i]} : identity;
+          h[i] = first + i < valid
+                     ? step_map(ch, sequences, i, n, exp_delta_A(delta[i], ch.A), (delta[i] * u[i]) * B[i])
+                     : identity;
         }
         RunningPrefix<S> prefix{&running[n]};
         Scan(temp.scan).InclusiveScan(h, h, ComposePairs<S>{}, prefix);
 #pragma unroll
         for (int i = 0; i < kItems; ++i) y[i] += output_part(C[i] * h[i].b);
         // [/snippet:blocked_forward_state]
+        if (args.last_state && sequences.ends)  // packed sequences that end inside the channel
+#pragma unroll
+          for (int i = 0; i < kItems; ++i)
+            if (sequences.ends_at(i)) store_state(args.last_state, ch.state_index(sequences.sequence(i), n), h[i].b);
         if (threadIdx.x == 0) store_state(args.chunk_states, ch.chunk_state_index(c, n), running[n].b);
         __syncthreads();
       }
@@ -97,7 +105,7 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
     }
     if (args.last_state)
       for (int n = threadIdx.x; n < args.dstate; n += kThreads)
-        store_state(args.last_state, ch.state_index(n), running[n].b);
+        store_state(args.last_state, ch.state_index(ch.last_sequence(), n), running[n].b);
     __syncthreads();
   }
 }
@@ -106,10 +114,10 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
 
 template <class Input, bool kComplex>
 void blocked_forward(const ScanArgs& args, cudaStream_t stream) {
-  with_block_shape(args.seqlen, [&](auto shape) {
+  with_block_shape(args, [&](auto shape, auto packed) {
     using Shape = decltype(shape);
     const unsigned blocks = unsigned(std::min<std::int64_t>(args.batch * args.dim, 1 << 30));
-    blocked_forward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems>
+    blocked_forward_kernel<Input, kComplex, Shape::kThreads, Shape::kItems, decltype(packed)::value>
         <<<blocks, Shape::kThreads, 0, stream>>>(args);
     SELECTIVE_SCAN_CHECK_LAUNCH();
   });

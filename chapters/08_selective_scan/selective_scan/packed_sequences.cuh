@@ -1,0 +1,60 @@
+// packed_sequences.cuh: where packed sequences (ScanArgs::cu_seqlens) begin and end among the
+// consecutive steps a thread holds. A step that begins a sequence does not continue the state of
+// the step before it: its map h_prev -> h is (0, Abar h0 + delta B u), with h0 that sequence's
+// initial state, so a scan of the maps restarts there on its own; and the gradient it hands back
+// goes to that sequence's dinitial_state, not to the step before, which instead receives the
+// dlast_state of the sequence it ends.
+#pragma once
+
+#include "scan_args.hpp"
+
+#include <cstdint>
+
+namespace selective_scan::detail {
+
+template <int kItems>
+struct StepSequences {
+  std::int64_t before = 0;  // the sequence of the step before the thread's first (b without packing; at step 0, its own)
+  unsigned begins = 0;     // bit i: step i is the first of a sequence after the channel's first
+  unsigned ends = 0;       // bit i: step i is the last of a sequence before the channel's last
+  __device__ bool begins_at(int i) const { return (begins >> i) & 1u; }
+  __device__ bool ends_at(int i) const { return (ends >> i) & 1u; }
+  // The sequence of step i: the one before, plus the sequences begun up to step i. (Counted from
+  // the bits rather than kept a step each, which would take kItems registers more.)
+  __device__ std::int64_t sequence(int i) const { return before + __popc(begins & ((2u << i) - 1u)); }
+};
+
+// The sequences of steps first_step ... first_step + kItems - 1 of batch row b. Steps past
+// seqlen belong to the last sequence and neither begin nor end one. A kernel built without
+// kPacked gets no boundaries at compile time, and its code is what it was before packing.
+template <int kItems, bool kPacked>
+__device__ StepSequences<kItems> sequences_of_steps(const ScanArgs& a, std::int64_t b, std::int64_t first_step) {
+  static_assert(kItems < 32, "one bit a step, and one more for sequence()'s mask");
+  StepSequences<kItems> s;
+  s.before = b;
+  if constexpr (!kPacked) return s;
+  // The last sequence that begins before first_step (0 at step 0): a binary search of the offsets.
+  std::int64_t low = 0, high = a.sequences - 1;
+  while (low < high) {
+    const std::int64_t middle = (low + high + 1) / 2;
+    if (a.cu_seqlens[middle] < first_step)
+      low = middle;
+    else
+      high = middle - 1;
+  }
+  s.before = low;
+  std::int64_t q = low, next = a.cu_seqlens[q + 1];  // the step that begins sequence q + 1
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const std::int64_t t = first_step + i;
+    if (t == next && q + 1 < a.sequences) {
+      ++q;
+      next = a.cu_seqlens[q + 1];
+      s.begins |= 1u << i;
+    }
+    if (t + 1 == next && q + 1 < a.sequences) s.ends |= 1u << i;
+  }
+  return s;
+}
+
+}  // namespace selective_scan::detail
