@@ -531,7 +531,7 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
 // others between and inside a thread's steps; three chunks; 40 sequences of one step. Every
 // version (each hands the call to version 2), every type, real and complex A, every flag, with
 // and without initial states, the last states' gradients into the backward.
-TEST_CASE("packed sequences: one call, each sequence from its own state", "[gpu]") {
+TEST_CASE("packed sequences: one call with each sequence from its own state", "[gpu]") {
   REQUIRE_GPU();
   const auto packed = [](const std::vector<std::int64_t>& lengths, bool complex, bool every_flag) {
     Problem p = shape(1, 4, 0, 8);

@@ -3,10 +3,12 @@
 #include "busy_gpu.hpp"
 #include "cuda_check.hpp"
 #include "gpu.hpp"
+#include "kernel_durations.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ch08::step_bench {
@@ -129,6 +131,15 @@ StepTimes time_step(const selective_scan::StepParams& params, L2Flush& flush, in
   const auto launch = [&] { selective_scan::step(params); };
   t.kernel = time_on_gpu(launch, &flush, repetitions);
   t.kernel_warm = time_on_gpu(launch, nullptr, repetitions, kBackToBack);
+  KernelDurations durations;
+  for (int i = 0; i < kWarmup; ++i) launch();
+  durations.start();
+  for (int i = 0; i < repetitions; ++i) launch();
+  std::vector<double> own = durations.stop("step_kernel");
+  if (own.size() != std::size_t(repetitions))
+    throw std::runtime_error("the profiler recorded " + std::to_string(own.size()) + " step kernels of " +
+                             std::to_string(repetitions));
+  t.own = common::summarize(std::move(own));
   t.call = time_on_host(
       [&] {
         selective_scan::step(params);

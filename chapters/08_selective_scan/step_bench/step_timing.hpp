@@ -1,10 +1,14 @@
-// step_timing.hpp: a step timed four ways, each the median of `repetitions` after 10 warm-up calls:
+// step_timing.hpp: a step timed five ways, each the median of `repetitions` after 10 warm-up calls:
 //   kernel       the GPU's time alone, the L2 cache flushed (written over) first: CUDA events
 //                around step() on the default stream, issued behind a spinning kernel
 //                (grid/busy_gpu.hpp) so that the events see the kernel, not the host's issue;
 //   kernel_warm  20 steps back to back between one pair of events, the span ÷ 20, the L2 cache as
-//                the step before left it (the state in it where it fits): how the official
-//                kernels' times are taken (the profiler's kernel durations of calls back to back);
+//                the step before left it (the state in it where it fits), the gaps between the
+//                launches included;
+//   own          the kernel's own duration as the profiler records it (CUPTI's activity records,
+//                kernel_durations.hpp), steps back to back, the L2 warm: exactly how torch.profiler
+//                takes the official kernels' times, without the gaps between launches that the
+//                events of kernel_warm also count;
 //   call         what a caller waits: the host's clock around step() and a stream synchronise, from
 //                an idle GPU, the L2 flushed first (validation, planning, launch, run and wake-up);
 //   graph        the generation loop's form: the step captured once into a CUDA graph, each
@@ -29,7 +33,7 @@ class L2Flush {
 };
 
 struct StepTimes {
-  common::TimingStats kernel, kernel_warm, call, graph;
+  common::TimingStats kernel, kernel_warm, own, call, graph;
 };
 
 StepTimes time_step(const selective_scan::StepParams& params, L2Flush& flush, int repetitions);
