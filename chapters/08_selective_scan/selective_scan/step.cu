@@ -81,21 +81,23 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
 
     const std::int64_t d = run * channels + row;  // the channel within the head
     const bool active = d < s.head_dim;
-    float x = 0.f, y = 0.f;
+    // Every value the channel reads is asked for before any is used, so that their trips to
+    // memory overlap: one round trip a step, not three (the step size first, then the state, then
+    // D and z after the sum -- a load after the state's store could not be moved ahead of it).
+    float x = 0.f, y = 0.f, dt_raw = 0.f, dt_bias = 0.f, D = 0.f, z = 0.f, A_channel = 0.f;
+    Stored* state = nullptr;
+    const float* A = nullptr;
     if (active) {
       x = to_float(typed<Input>(p.x.data)[b * p.x.batch_stride + h * p.x.head_stride + d * p.x.dim_stride]);
-      float dt = to_float(typed<Input>(p.dt.data)[b * p.dt.batch_stride + h * p.dt.head_stride + d * p.dt.dim_stride]);
-      if (p.dt_bias.data) dt += p.dt_bias.data[h * p.dt_bias.head_stride + d * p.dt_bias.dim_stride];
-      if (p.dt_softplus) dt = softplus(dt);
-      const float dt_x = dt * x;
-      Stored* state = static_cast<Stored*>(p.state.data) + slot * p.state.slot_stride + h * p.state.head_stride +
-                      d * p.state.dim_stride;
-      const float* A = p.A.data + h * p.A.head_stride + d * p.A.dim_stride;
-      // The library's decay (decay.hpp), not a bare expf: a state with A near 0 remembers
-      // thousands of tokens, and expf's bias near 0 would pile up over a generation as it does
-      // over a sequence.
-      float channel_decay = 0.f;
-      if constexpr (kDecayPerChannel) channel_decay = exp_delta_A(dt, A[0]);
+      dt_raw = to_float(typed<Input>(p.dt.data)[b * p.dt.batch_stride + h * p.dt.head_stride + d * p.dt.dim_stride]);
+      if (p.dt_bias.data) dt_bias = p.dt_bias.data[h * p.dt_bias.head_stride + d * p.dt_bias.dim_stride];
+      if (p.D.data) D = p.D.data[h * p.D.head_stride + d * p.D.dim_stride];
+      if (p.z.data)
+        z = to_float(typed<Input>(p.z.data)[b * p.z.batch_stride + h * p.z.head_stride + d * p.z.dim_stride]);
+      state = static_cast<Stored*>(p.state.data) + slot * p.state.slot_stride + h * p.state.head_stride +
+              d * p.state.dim_stride;
+      A = p.A.data + h * p.A.head_stride + d * p.A.dim_stride;
+      if constexpr (kDecayPerChannel) A_channel = __ldg(A);
       for (int first = lane * kVector; first < s.dstate; first += lanes * kVector) {
         Stored h_prev[kVector];
         load_vector<kVector>(state + first, h_prev);
@@ -117,11 +119,19 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
           B[i] = to_float(__ldg(B_row + (first + i) * p.B.state_stride));
           C[i] = to_float(__ldg(C_row + (first + i) * p.C.state_stride));
         }
+        // The step size once the loads are on their way (again on a lane's rare second pass:
+        // cheaper than holding the loads back behind it).
+        const float dt = p.dt_softplus ? softplus(dt_raw + dt_bias) : dt_raw + dt_bias;
+        const float dt_x = dt * x;
+        // The library's decay (decay.hpp), not a bare expf: a state with A near 0 remembers
+        // thousands of tokens, and expf's bias near 0 would pile up over a generation as it does
+        // over a sequence.
+        [[maybe_unused]] float channel_decay = 0.f;
+        if constexpr (kDecayPerChannel) channel_decay = exp_delta_A(dt, A_channel);
         Stored h_next[kVector];
 #pragma unroll
         for (int i = 0; i < kVector; ++i) {
-          float abar = channel_decay;
-          if constexpr (!kDecayPerChannel) abar = exp_delta_A(dt, a[i]);
+          const float abar = kDecayPerChannel ? channel_decay : exp_delta_A(dt, a[i]);
           const float next = abar * to_float(h_prev[i]) + dt_x * B[i];
           y += next * C[i];  // the new state before it is rounded to Stored
           h_next[i] = from_float<Stored>(next);
@@ -133,9 +143,8 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
     // are neighbours, a power of two, within one warp.
     for (int offset = lanes / 2; offset > 0; offset /= 2) y += __shfl_xor_sync(0xffffffffu, y, offset);
     if (active && lane == 0) {
-      if (p.D.data) y += p.D.data[h * p.D.head_stride + d * p.D.dim_stride] * x;
-      if (p.z.data)
-        y *= silu(to_float(typed<Input>(p.z.data)[b * p.z.batch_stride + h * p.z.head_stride + d * p.z.dim_stride]));
+      if (p.D.data) y += D * x;
+      if (p.z.data) y *= silu(z);
       static_cast<Input*>(p.out.data)[b * p.out.batch_stride + h * p.out.head_stride + d * p.out.dim_stride] =
           from_float<Input>(y);
     }
