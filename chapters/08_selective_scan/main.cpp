@@ -98,5 +98,6 @@ int main(int argc, char** argv) {
         ch08::section_bytes(nb);
         ch08::section_gpu_checks(nb, o);
         ch08::section_benchmark(nb, o);
+        ch08::section_packed(nb, o);
       });
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <random>
 
 namespace ch08 {
@@ -83,6 +84,31 @@ std::vector<Config> bench_configs() {
   // The official test suite's shape (batch 2, dim 4, dstate 8) at one of its short sequences.
   configs.push_back(make_config(DataType::float32, 2, 4, 512, 8));
   return configs;
+}
+
+// The official kernel's benchmark data (official_baseline.md): u, z ~ N(0,1); δraw = 0.5·N(0,1); A_n = −(n+1)·U(0.5, 1.5);
+// delta_bias = softplus⁻¹(dt), dt log-uniform in [1e-3, 0.1]; B, C, D ~ N(0,1).
+Problem benchmark_problem(const Config& c, std::uint64_t seed) {
+  Problem p;
+  p.batch = c.batch, p.dim = c.dim, p.seqlen = c.seqlen, p.dstate = c.dstate;
+  p.variable_B = p.variable_C = c.variable_BC;
+  p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
+  const std::size_t sequence = std::size_t(p.sequence_elements());
+  p.u = normal_values(sequence, seed);
+  p.z = normal_values(sequence, seed + 1);
+  p.delta = normal_values(sequence, seed + 2, 0.5);
+  std::mt19937_64 rng(seed + 3);
+  std::uniform_real_distribution<double> scale(0.5, 1.5), log_dt(std::log(1e-3), std::log(0.1));
+  std::normal_distribution<double> normal;
+  for (std::int64_t d = 0; d < p.dim; ++d) {
+    for (int n = 0; n < p.dstate; ++n) p.A.push_back(Complex(-(n + 1) * scale(rng), 0));
+    p.D.push_back(normal(rng));
+    p.delta_bias.push_back(std::log(std::expm1(std::exp(log_dt(rng)))));
+  }
+  const std::size_t projection = std::size_t(c.variable_BC ? p.batch * p.dstate * p.seqlen : p.dim * p.dstate);
+  for (std::size_t i = 0; i < projection; ++i) p.B.push_back(Complex(normal(rng), 0));
+  for (std::size_t i = 0; i < projection; ++i) p.C.push_back(Complex(normal(rng), 0));
+  return p;
 }
 
 ch08::ByteShape byte_shape(const Config& c) {

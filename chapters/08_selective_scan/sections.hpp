@@ -1,8 +1,8 @@
 // sections.hpp: the sections of chapter 08's program, in the order it runs them, and what they
 // share: the options, the input types, the runs, the configurations and the verdict on one run.
 // sections.cpp holds the shared helpers, sections_math.cpp the sections on the formulas and the
-// fp64 reference, sections_bytes.cpp the byte model, sections_checks.cpp the GPU checks and
-// sections_benchmark.cpp the benchmark.
+// fp64 reference, sections_bytes.cpp the byte model, sections_checks.cpp the GPU checks,
+// sections_benchmark.cpp the benchmark and sections_packed.cpp packed sequences.
 #pragma once
 
 #include "byte_model.hpp"
@@ -71,6 +71,10 @@ Config make_config(DataType type, std::int64_t batch, std::int64_t dim, std::int
 // sequences, where a few channels leave most of the GPU idle.
 std::vector<Config> bench_configs();
 
+// The official kernel's benchmark data on a configuration's shape (the benchmark [8] and the
+// packed sequences [9] time it).
+Problem benchmark_problem(const Config& c, std::uint64_t seed);
+
 // What the benchmark's runs move (DeviceProblem writes the last state too).
 ByteShape byte_shape(const Config& c);
 
@@ -126,5 +130,6 @@ void section_gradients(common::Notebook& nb);
 void section_bytes(common::Notebook& nb);
 void section_gpu_checks(common::Notebook& nb, const Options& o);
 void section_benchmark(common::Notebook& nb, const Options& o);
+void section_packed(common::Notebook& nb, const Options& o);
 
 }  // namespace ch08
