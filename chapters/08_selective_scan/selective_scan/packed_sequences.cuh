@@ -14,9 +14,10 @@ namespace selective_scan::detail {
 
 template <int kItems>
 struct StepSequences {
-  std::int64_t before = 0;  // the sequence of the step before the thread's first (b without packing; at step 0, its own)
-  unsigned begins = 0;     // bit i: step i is the first of a sequence after the channel's first
-  unsigned ends = 0;       // bit i: step i is the last of a sequence before the channel's last
+  std::int64_t before =
+      0;                // the sequence of the step before the thread's first (b without packing; at step 0, its own)
+  unsigned begins = 0;  // bit i: step i is the first of a sequence after the channel's first
+  unsigned ends = 0;    // bit i: step i is the last of a sequence before the channel's last
   __device__ bool begins_at(int i) const { return (begins >> i) & 1u; }
   __device__ bool ends_at(int i) const { return (ends >> i) & 1u; }
   // The sequence of step i: the one before, plus the sequences begun up to step i. (Counted from
