@@ -37,6 +37,33 @@ __device__ __forceinline__ Pair<S> shuffle_down(Pair<S> p, int offset) {
   return {shuffle_down(p.a, offset), shuffle_down(p.b, offset)};
 }
 
+// Packed sequences (packed_sequences.cuh): nothing crosses the step that begins a sequence.
+// Step i's map q_{t+1} -> q_t: (conj(Abar), conj(Abar) c), or where the step begins a sequence,
+// (0, the dlast_state of the sequence before), what the step before starts from.
+template <class S, class Input, bool kComplex, int kItems>
+__device__ Pair<S> reverse_map(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
+                               S a, S c) {
+  if (sequences.begins_at(i)) return {state_zero<S>(), ch.last_state_gradient(sequences.sequence(i) - 1, n)};
+  return {conj(a), conj(a) * c};
+}
+// What step i hands the step before from g = dL/dh there: conj(Abar) g, or where the step begins
+// a sequence, that sequence's dinitial_state (stored here) and the step before gets the dlast_state
+// of the sequence it ends.
+template <class S, class Input, bool kComplex, int kItems>
+__device__ S hand_back(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n, S a,
+                       S g) {
+  if (!sequences.begins_at(i)) return conj(a) * g;
+  const std::int64_t sequence = sequences.sequence(i);
+  if (ch.args.dinitial_state) store_state(ch.args.dinitial_state, ch.state_index(sequence, n), conj(a) * g);
+  return ch.last_state_gradient(sequence - 1, n);
+}
+// h before step i: the step before's, or where the step begins a sequence, its initial state.
+template <class S, class Input, bool kComplex, int kItems>
+__device__ S state_before(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
+                          S h_earlier) {
+  return sequences.begins_at(i) ? ch.initial_state(sequences.sequence(i), n) : h_earlier;
+}
+
 // [snippet:reverse_block_scan]
 // Given each thread's map (its steps composed, last step first) and q entering the chunk's last
 // step, returns q entering this thread's last step. Thread 0 also gets q leaving the chunk's
@@ -162,8 +189,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
 #pragma unroll
         for (int i = kItems - 1; i >= 0; --i) {
           c_term[i] = first + i < valid ? (output_scale * dy[i]) * conj(C[i]) : state_zero<S>();
-          Pair<S> step = first + i < valid ? Pair<S>{conj(a[i]), conj(a[i]) * c_term[i]} : identity;
-          if (sequences.begins_at(i)) step = {state_zero<S>(), ch.last_state_gradient(sequences.sequence(i) - 1, n)};
+          const Pair<S> step = first + i < valid ? reverse_map(ch, sequences, i, n, a[i], c_term[i]) : identity;
           thread_map = compose(thread_map, step);
         }
         const S entering = carry[n];
@@ -178,17 +204,10 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
             continue;
           }
           const S g = c_term[i] + q;  // dL/dh at this step
-          const std::int64_t sequence = sequences.sequence(i);
-          if (sequences.begins_at(i)) {  // g reaches this sequence's h0, and the step before starts afresh
-            if (args.dinitial_state) store_state(args.dinitial_state, ch.state_index(sequence, n), conj(a[i]) * g);
-            q = ch.last_state_gradient(sequence - 1, n);
-          } else {
-            q = conj(a[i]) * g;
-          }
+          q = hand_back(ch, sequences, i, n, a[i], g);
           // Abar h_prev, the part of h that came from h_prev. (h - delta B u, as the official
           // kernel computes it, loses digits when delta B u dominates h.)
-          const S h_prev = sequences.begins_at(i) ? ch.initial_state(sequence, n) : i > 0 ? h[i - 1] : h_before;
-          const S h_in = a[i] * h_prev;
+          const S h_in = a[i] * state_before(ch, sequences, i, n, i > 0 ? h[i - 1] : h_before);
           dA = dA + delta[i] * (conj(h_in) * g);
           ddelta[i] += real(conj(g) * (ch.A * h_in + u[i] * B[i]));
           du[i] += real(conj(g) * (delta[i] * B[i]));
