@@ -57,8 +57,7 @@ TEST_CASE("step: every type, both forms, 1 to 256 states", "[gpu]") {
         mamba1.batch = 3, mamba1.head_dim = 70, mamba1.dstate = dstate;
         const auto one = run(with_options(mamba1, c), type, layout, unsigned(c));
         ++c;
-        const int wide = state_fp32 ? 4 : 8;
-        CHECK(one.plan.vector == (dstate % wide == 0 ? wide : 1));
+        CHECK(one.plan.vector == (dstate % 4 == 0 ? 4 : 1));
         // Heads of 129 channels in 2 groups, per head (Mamba-2's module, zero strides) every other time.
         StepShape heads;
         heads.batch = 2, heads.heads = 4, heads.head_dim = 129, heads.dstate = dstate, heads.groups = 2;
@@ -129,12 +128,12 @@ TEST_CASE("step: one state a load, where the rows are off 16 bytes or not whole 
       s.has_D = s.has_z = s.has_dt_bias = s.softplus = true;
       Layout layout;
       layout.state_fp32 = state_fp32;
-      layout.state_offset = 1;  // every row off 16 bytes
+      layout.state_offset = 1;  // every row off a vector's bytes
       CHECK(run(s, type, layout, 400).plan.vector == 1);
       layout.state_offset = 0;
-      s.dstate = 20;  // rows of whole vectors of 4 (fp32), not of 8 (16-bit)
-      CHECK(run(s, type, layout, 401).plan.vector == (state_fp32 ? 4 : 1));
-      s.dstate = 19;
+      s.dstate = 20;  // rows of whole vectors of 4
+      CHECK(run(s, type, layout, 401).plan.vector == 4);
+      s.dstate = 18;  // rows of 4 and a half vectors
       CHECK(run(s, type, layout, 402).plan.vector == 1);
     }
 }
@@ -150,8 +149,8 @@ TEST_CASE("step: strided tensors, their gaps left alone", "[gpu]") {
         s.slots = Slots::pool;
         Layout layout;
         layout.state_fp32 = state_fp32;
-        layout.gaps = true;  // rows 8 elements apart keep the 16-byte loads
-        CHECK(run(s, type, layout, unsigned(500 + dstate)).plan.vector == (state_fp32 ? 4 : 8));
+        layout.gaps = true;  // rows 8 elements apart keep the loads of 4
+        CHECK(run(s, type, layout, unsigned(500 + dstate)).plan.vector == 4);
       }
 }
 

@@ -240,16 +240,19 @@ TEST_CASE("step: bad tensors are refused with one line") {
   }
 }
 
-// The valid call has 32 heads and sequences of 64 channels: a small call, whose blocks shrink
-// (to a warp where that gives fewer than 4 x 132 blocks).
-TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
+// The valid call has 8 heads of 64 channels at batch 4: a small call, whose blocks shrink (to a
+// warp where that gives fewer than 4 x 132 blocks). Its tensors are small: 32-bit offsets.
+TEST_CASE("step: the plan loads four states where the rows allow it") {
   StepParams p = valid_call();
-  SECTION("bf16 state, 16 states: a vector of 8, 2 lanes a channel") {
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
+  const std::string offsets = ", 32-bit offsets";
+  SECTION("bf16 state, 16 states: a vector of 4 (8 bytes), 4 lanes a channel") {
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
   }
-  SECTION("fp32 state: a vector of 4") {
+  SECTION("fp32 state: a vector of 4 (16 bytes)") {
     p.state.type = DataType::float32;
-    CHECK(step_plan_of(p).summary() == "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
   }
   SECTION("fp32 state, 256 states: a warp a channel, two vectors a lane") {
     p.state.type = DataType::float32;
@@ -258,17 +261,22 @@ TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
     p.A = {p.A.data, 64 * 256, 256, 1};
     p.B = {p.B.data, DataType::bfloat16, 2 * 256, 256, 1};
     p.C = p.B;
-    CHECK(step_plan_of(p).summary() == "4 states a load, 32 lanes a channel, 2 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
-  SECTION("a state off 16 bytes: one state a load") {
+  SECTION("a bf16 state off 8 bytes: one state a load") {
     p.state.data = shifted(p.state.data, 2);
-    CHECK(step_plan_of(p).summary() == "1 state a load, 16 lanes a channel, 2 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "1 state a load, 16 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
-  SECTION("a state row of 20, not whole vectors: one state a load") {
-    p.sizes.dstate = 20;
-    p.state = {p.state.data, DataType::bfloat16, 8 * 64 * 20, 64 * 20, 20};
-    p.A = {p.A.data, 64 * 20, 20, 1};
-    CHECK(step_plan_of(p).summary() == "1 state a load, 32 lanes a channel, 2 channels a block, a decay a state");
+  SECTION("a state row of 18, not whole vectors: one state a load") {
+    p.sizes.dstate = 18;
+    p.state = {p.state.data, DataType::bfloat16, 8 * 64 * 18, 64 * 18, 18};
+    p.A = {p.A.data, 64 * 18, 18, 1};
+    p.B = {p.B.data, DataType::bfloat16, 2 * 18, 18, 1};
+    p.C = p.B;
+    CHECK(step_plan_of(p).summary() ==
+          "1 state a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
   SECTION("A not contiguous along dstate: one state a load") {
     p.A.state_stride = 2;
@@ -277,16 +285,28 @@ TEST_CASE("step: the plan loads 16 bytes where the rows allow it") {
   }
   SECTION("A constant along dstate: one decay a channel, A's alignment no matter") {
     p.A = {shifted(p.A.data, 4), 1, 0, 0};
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a channel");
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a channel" + offsets);
   }
   SECTION("one state: a lane a channel") {
     p.sizes.dstate = 1;
     p.state = {p.state.data, DataType::bfloat16, 8 * 64, 64, 1};
-    CHECK(step_plan_of(p).summary() == "1 state a load, 1 lane a channel, 32 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "1 state a load, 1 lane a channel, 32 channels a block, a decay a state" + offsets);
   }
   SECTION("a head of 4 channels: a warp a block") {
     p.sizes.head_dim = 4;
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
+  }
+  SECTION("x's batch rows 2^31 elements apart: 64-bit offsets") {
+    p.x.batch_stride = std::int64_t(1) << 31;
+    CHECK(step_plan_of(p).summary() == "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state");
+    CHECK_FALSE(step_plan_of(p).offsets_32);
+  }
+  SECTION("a pool of state slots reaching 2^31 elements: 64-bit offsets") {
+    p.sizes.slots = (std::int64_t(1) << 31) / (8 * 64 * 16) + 1;
+    CHECK_FALSE(step_plan_of(p).offsets_32);
   }
 }
 
@@ -296,11 +316,13 @@ TEST_CASE("step: the plan's blocks, at batch 1 and 64 of Mamba-1") {
   p.state = {p.state.data, DataType::bfloat16, 5120 * 16, 0, 16};
   p.A = {p.A.data, 0, 16, 1};
   p.state_batch_indices = nullptr;
-  SECTION("batch 1: 5120 channels in blocks of a warp, 320 blocks") {
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state");
+  SECTION("batch 1: 5120 channels in blocks of a warp, 640 blocks") {
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state, 32-bit offsets");
   }
-  SECTION("batch 64: blocks of 128 threads, 5120 blocks") {
+  SECTION("batch 64: blocks of 128 threads, 10240 blocks") {
     p.sizes.batch = 64;
-    CHECK(step_plan_of(p).summary() == "8 states a load, 2 lanes a channel, 64 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() ==
+          "4 states a load, 4 lanes a channel, 32 channels a block, a decay a state, 32-bit offsets");
   }
 }

@@ -1,8 +1,9 @@
 // The one-token step (step.hpp): every state of a batch of sequences advanced by one token, in
 // place. The step is memory-bound: each state element is read once and written once, and that
 // traffic (batch x heads x head_dim x dstate elements, twice) dwarfs everything else. So:
-//   - a few threads (lanes) share a channel, each taking neighbouring states in one 16-byte load
-//     where the rows allow it (step_plan.cpp decides), and the lanes add up the output by shuffles;
+//   - a few threads (lanes) share a channel, each taking four neighbouring states in one load (16
+//     bytes of fp32, 8 of fp16 or bf16) where the rows allow it (step_plan.cpp decides), and the
+//     lanes add up the output by shuffles: small threads, so that many fit on a multiprocessor;
 //   - a block takes channels of one sequence and one head, which all read the same B and C row:
 //     each lane reads its part of the row itself, the block's other channels find it in L1, and
 //     nothing waits at a barrier, so a thread issues all its loads at once;
@@ -18,24 +19,24 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace selective_scan {
 namespace detail {
 namespace {
 
-// kVector neighbouring values of a row: one 16-byte access where kVector > 1 (the plan checked
-// that the row and the offset allow it), else one value.
+// kVector neighbouring values of a row: one access of kVector values where kVector > 1 (8 or 16
+// bytes; the plan checked that the row and the offset allow it), else one value.
+template <int kVector, class T>
+using VectorWord = std::conditional_t<sizeof(T) * kVector == 16, uint4, uint2>;
 template <int kVector, class T>
 __device__ __forceinline__ void load_vector(const T* p, T (&v)[kVector]) {
   if constexpr (kVector == 1) {
     v[0] = *p;
   } else {
-    static_assert(sizeof(T) * kVector % 16 == 0, "whole 16-byte words");
-#pragma unroll
-    for (int w = 0; w < int(sizeof(T)) * kVector / 16; ++w) {
-      const uint4 word = reinterpret_cast<const uint4*>(p)[w];
-      std::memcpy(reinterpret_cast<unsigned char*>(v) + 16 * w, &word, 16);
-    }
+    static_assert(sizeof(T) * kVector == 16 || sizeof(T) * kVector == 8, "one 8- or 16-byte word");
+    const VectorWord<kVector, T> word = *reinterpret_cast<const VectorWord<kVector, T>*>(p);
+    std::memcpy(v, &word, sizeof word);
   }
 }
 template <int kVector, class T>
@@ -43,12 +44,9 @@ __device__ __forceinline__ void store_vector(T* p, const T (&v)[kVector]) {
   if constexpr (kVector == 1) {
     *p = v[0];
   } else {
-#pragma unroll
-    for (int w = 0; w < int(sizeof(T)) * kVector / 16; ++w) {
-      uint4 word;
-      std::memcpy(&word, reinterpret_cast<const unsigned char*>(v) + 16 * w, 16);
-      reinterpret_cast<uint4*>(p)[w] = word;
-    }
+    VectorWord<kVector, T> word;
+    std::memcpy(&word, v, sizeof word);
+    *reinterpret_cast<VectorWord<kVector, T>*>(p) = word;
   }
 }
 
@@ -60,78 +58,79 @@ __device__ __forceinline__ const T* typed(const void* p) {
 // [snippet:step_kernel]
 // One block per (sequence, head, run of `channels` channels), `lanes` threads a channel. Stored is
 // the state's type (fp32 or the input type); kVector the states a thread loads at once;
-// kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel.
-template <class Input, class Stored, int kVector, bool kDecayPerChannel>
-__global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int lanes, int channels) {
+// kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel; Offset
+// the type of every index (int32 where the plan found that every tensor's offsets fit: half the
+// registers and instructions of 64-bit arithmetic).
+template <class Input, class Stored, int kVector, bool kDecayPerChannel, class Offset>
+__global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
+                                               ? kStepBlocksPerSM
+                                               : 1) void step_kernel(StepParams p, int lanes, int channels) {
   const StepSizes& s = p.sizes;
   const int lane = int(threadIdx.x) % lanes, row = int(threadIdx.x) / lanes;
-  const std::int64_t runs = (s.head_dim + channels - 1) / channels;  // of channels, a head
-  const std::int64_t heads_per_group = s.heads / s.groups;
-  for (std::int64_t item = blockIdx.x; item < s.batch * s.heads * runs; item += gridDim.x) {
-    const std::int64_t run = item % runs, h = item / runs % s.heads, b = item / runs / s.heads;
-    std::int64_t slot = b;
+  const Offset heads = Offset(s.heads), head_dim = Offset(s.head_dim), dstate = Offset(s.dstate);
+  const Offset runs = (head_dim + channels - 1) / channels;  // of channels, a head
+  const Offset heads_per_group = heads / Offset(s.groups);
+  const auto at = [](Offset i, std::int64_t stride) { return i * Offset(stride); };
+  for (Offset item = Offset(blockIdx.x); item < Offset(s.batch) * heads * runs; item += Offset(gridDim.x)) {
+    const Offset run = item % runs, h = item / runs % heads, b = item / runs / heads;
+    Offset slot = b;
     if (p.state_batch_indices) {  // the same for the whole block: it skips together
       const std::int32_t index = p.state_batch_indices[b];
       if (index == p.pad_slot || index < 0 || index >= s.slots) continue;
-      slot = index;
+      slot = Offset(index);
     }
-    const std::int64_t g = h / heads_per_group;
-    const Input* B_row = typed<Input>(p.B.data) + b * p.B.batch_stride + g * p.B.group_stride;
-    const Input* C_row = typed<Input>(p.C.data) + b * p.C.batch_stride + g * p.C.group_stride;
+    const Offset g = h / heads_per_group;
+    const Input* B_row = typed<Input>(p.B.data) + at(b, p.B.batch_stride) + at(g, p.B.group_stride);
+    const Input* C_row = typed<Input>(p.C.data) + at(b, p.C.batch_stride) + at(g, p.C.group_stride);
 
-    const std::int64_t d = run * channels + row;  // the channel within the head
-    const bool active = d < s.head_dim;
+    const Offset d = run * channels + row;  // the channel within the head
+    const bool active = d < head_dim;
     // Every value the channel reads is asked for before any is used, so that their trips to
     // memory overlap: one round trip a step, not three (the step size first, then the state, then
     // D and z after the sum -- a load after the state's store could not be moved ahead of it).
     float x = 0.f, y = 0.f, dt_raw = 0.f, dt_bias = 0.f, D = 0.f, z = 0.f, A_channel = 0.f;
-    Stored* state = nullptr;
-    const float* A = nullptr;
     if (active) {
-      x = to_float(typed<Input>(p.x.data)[b * p.x.batch_stride + h * p.x.head_stride + d * p.x.dim_stride]);
-      dt_raw = to_float(typed<Input>(p.dt.data)[b * p.dt.batch_stride + h * p.dt.head_stride + d * p.dt.dim_stride]);
-      if (p.dt_bias.data) dt_bias = p.dt_bias.data[h * p.dt_bias.head_stride + d * p.dt_bias.dim_stride];
-      if (p.D.data) D = p.D.data[h * p.D.head_stride + d * p.D.dim_stride];
+      x = to_float(typed<Input>(p.x.data)[at(b, p.x.batch_stride) + at(h, p.x.head_stride) + at(d, p.x.dim_stride)]);
+      dt_raw = to_float(
+          typed<Input>(p.dt.data)[at(b, p.dt.batch_stride) + at(h, p.dt.head_stride) + at(d, p.dt.dim_stride)]);
+      if (p.dt_bias.data) dt_bias = p.dt_bias.data[at(h, p.dt_bias.head_stride) + at(d, p.dt_bias.dim_stride)];
+      if (p.D.data) D = p.D.data[at(h, p.D.head_stride) + at(d, p.D.dim_stride)];
       if (p.z.data)
-        z = to_float(typed<Input>(p.z.data)[b * p.z.batch_stride + h * p.z.head_stride + d * p.z.dim_stride]);
-      state = static_cast<Stored*>(p.state.data) + slot * p.state.slot_stride + h * p.state.head_stride +
-              d * p.state.dim_stride;
-      A = p.A.data + h * p.A.head_stride + d * p.A.dim_stride;
+        z = to_float(typed<Input>(p.z.data)[at(b, p.z.batch_stride) + at(h, p.z.head_stride) + at(d, p.z.dim_stride)]);
+      Stored* state = static_cast<Stored*>(p.state.data) + at(slot, p.state.slot_stride) + at(h, p.state.head_stride) +
+                      at(d, p.state.dim_stride);
+      const float* A = p.A.data + at(h, p.A.head_stride) + at(d, p.A.dim_stride);
       if constexpr (kDecayPerChannel) A_channel = __ldg(A);
-      for (int first = lane * kVector; first < s.dstate; first += lanes * kVector) {
+      for (Offset first = Offset(lane) * kVector; first < dstate; first += Offset(lanes) * kVector) {
         Stored h_prev[kVector];
         load_vector<kVector>(state + first, h_prev);
         [[maybe_unused]] float a[kVector];
         if constexpr (!kDecayPerChannel) {
           if constexpr (kVector == 1) {
-            a[0] = __ldg(A + first * p.A.state_stride);
+            a[0] = __ldg(A + at(first, p.A.state_stride));
           } else {  // contiguous along dstate, the row on 16 bytes
-#pragma unroll
-            for (int i = 0; i < kVector; i += 4) {
-              const float4 four = __ldg(reinterpret_cast<const float4*>(A + first + i));
-              a[i] = four.x, a[i + 1] = four.y, a[i + 2] = four.z, a[i + 3] = four.w;
-            }
+            const float4 four = __ldg(reinterpret_cast<const float4*>(A + first));
+            a[0] = four.x, a[1] = four.y, a[2] = four.z, a[3] = four.w;
           }
         }
         float B[kVector], C[kVector];
 #pragma unroll
         for (int i = 0; i < kVector; ++i) {
-          B[i] = to_float(__ldg(B_row + (first + i) * p.B.state_stride));
-          C[i] = to_float(__ldg(C_row + (first + i) * p.C.state_stride));
+          B[i] = to_float(__ldg(B_row + at(first + i, p.B.state_stride)));
+          C[i] = to_float(__ldg(C_row + at(first + i, p.C.state_stride)));
         }
         // The step size once the loads are on their way (again on a lane's rare second pass:
         // cheaper than holding the loads back behind it).
         const float dt = p.dt_softplus ? softplus(dt_raw + dt_bias) : dt_raw + dt_bias;
         const float dt_x = dt * x;
-        // The library's decay (decay.hpp), not a bare expf: a state with A near 0 remembers
-        // thousands of tokens, and expf's bias near 0 would pile up over a generation as it does
-        // over a sequence.
+        // The decay by type, as versions 4 and 5 take it (decay_power): fp32 inputs the library's
+        // accurate 2^y, fp16 and bf16 the hardware's, whose bias is far below their rounding.
         [[maybe_unused]] float channel_decay = 0.f;
-        if constexpr (kDecayPerChannel) channel_decay = exp_delta_A(dt, A_channel);
+        if constexpr (kDecayPerChannel) channel_decay = exp2_delta_A<Input>(dt, log2_scaled(A_channel));
         Stored h_next[kVector];
 #pragma unroll
         for (int i = 0; i < kVector; ++i) {
-          const float abar = kDecayPerChannel ? channel_decay : exp_delta_A(dt, a[i]);
+          const float abar = kDecayPerChannel ? channel_decay : exp2_delta_A<Input>(dt, log2_scaled(a[i]));
           const float next = abar * to_float(h_prev[i]) + dt_x * B[i];
           y += next * C[i];  // the new state before it is rounded to Stored
           h_next[i] = from_float<Stored>(next);
@@ -145,7 +144,7 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
     if (active && lane == 0) {
       if (p.D.data) y += D * x;
       if (p.z.data) y *= silu(z);
-      static_cast<Input*>(p.out.data)[b * p.out.batch_stride + h * p.out.head_stride + d * p.out.dim_stride] =
+      static_cast<Input*>(p.out.data)[at(b, p.out.batch_stride) + at(h, p.out.head_stride) + at(d, p.out.dim_stride)] =
           from_float<Input>(y);
     }
   }
@@ -156,23 +155,28 @@ __global__ __launch_bounds__(kStepThreads) void step_kernel(StepParams p, int la
 // holds at once, and the count stays within the grid's limit whatever the sizes.
 constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 20;
 
-template <class Input, class Stored, int kVector>
+template <class Input, class Stored, int kVector, class Offset>
 void launch(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
   const std::int64_t runs = (p.sizes.head_dim + plan.channels - 1) / plan.channels;
   const unsigned blocks = unsigned(std::min(p.sizes.batch * p.sizes.heads * runs, kMaxBlocks));
   const unsigned threads = unsigned(plan.lanes * plan.channels);
   if (plan.decay_per_channel)
-    step_kernel<Input, Stored, kVector, true><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+    step_kernel<Input, Stored, kVector, true, Offset><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
   else
-    step_kernel<Input, Stored, kVector, false><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+    step_kernel<Input, Stored, kVector, false, Offset><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
   SELECTIVE_SCAN_CHECK_LAUNCH();
+}
+
+template <class Input, class Stored, int kVector>
+void launch_offsets(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
+  if (plan.offsets_32) return launch<Input, Stored, kVector, std::int32_t>(p, plan, stream);
+  launch<Input, Stored, kVector, std::int64_t>(p, plan, stream);
 }
 
 template <class Input, class Stored>
 void launch_stored(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
-  constexpr int kWide = 16 / int(sizeof(Stored));
-  if (plan.vector == kWide) return launch<Input, Stored, kWide>(p, plan, stream);
-  if (plan.vector == 1) return launch<Input, Stored, 1>(p, plan, stream);
+  if (plan.vector == kStepVector) return launch_offsets<Input, Stored, kStepVector>(p, plan, stream);
+  if (plan.vector == 1) return launch_offsets<Input, Stored, 1>(p, plan, stream);
   throw Error("selective_scan: internal error: no step kernel loads " + std::to_string(plan.vector) + " states");
 }
 

@@ -5,8 +5,11 @@
 #include "param_checks.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace selective_scan {
 namespace detail {
@@ -20,22 +23,58 @@ int power_of_two_at_least(std::int64_t n) {
   return p;
 }
 
+// Whether the farthest element a tensor's strides reach, and the grid's items, stay below 2^31:
+// then every index the kernel forms fits in an int32.
+bool offsets_fit_32(const StepParams& p) {
+  const StepSizes& s = p.sizes;
+  const auto reach = [](std::initializer_list<std::pair<std::int64_t, std::int64_t>> dimensions) {
+    double farthest = 0;  // in doubles: no product of sizes can overflow
+    for (const auto& [length, stride] : dimensions) farthest += double(length - 1) * double(stride);
+    return farthest;
+  };
+  const std::int64_t channels[] = {s.batch, s.heads, s.head_dim};
+  const auto channel_tensor = [&](std::int64_t batch, std::int64_t head, std::int64_t dim) {
+    return reach({{channels[0], batch}, {channels[1], head}, {channels[2], dim}});
+  };
+  // Room below 2^31 for the grid's stride past the last item and a thread's states past a row.
+  const double limit = double(INT32_MAX) - double(std::int64_t(1) << 21);
+  const double farthest = std::max({
+      channel_tensor(p.x.batch_stride, p.x.head_stride, p.x.dim_stride),
+      channel_tensor(p.dt.batch_stride, p.dt.head_stride, p.dt.dim_stride),
+      channel_tensor(p.z.batch_stride, p.z.head_stride, p.z.dim_stride),
+      channel_tensor(p.out.batch_stride, p.out.head_stride, p.out.dim_stride),
+      reach({{s.heads, p.D.head_stride}, {s.head_dim, p.D.dim_stride}}),
+      reach({{s.heads, p.dt_bias.head_stride}, {s.head_dim, p.dt_bias.dim_stride}}),
+      reach({{s.heads, p.A.head_stride}, {s.head_dim, p.A.dim_stride}, {s.dstate, p.A.state_stride}}),
+      reach({{s.batch, p.B.batch_stride}, {s.groups, p.B.group_stride}, {s.dstate, p.B.state_stride}}),
+      reach({{s.batch, p.C.batch_stride}, {s.groups, p.C.group_stride}, {s.dstate, p.C.state_stride}}),
+      reach({{s.slots, p.state.slot_stride}, {s.heads, p.state.head_stride}, {s.head_dim, p.state.dim_stride}}) +
+          double(s.dstate),
+      double(s.batch) * double(s.heads) * double(s.head_dim),  // the grid's items, at most one a channel
+  });
+  return farthest < limit;
+}
+
 }  // namespace
 
 StepPlan make_step_plan(const StepParams& p) {
   const StepSizes& s = p.sizes;
   StepPlan plan;
   plan.decay_per_channel = p.A.state_stride == 0;
-  // A 16-byte load of the state needs every row of it (and of A, where A is read along dstate)
-  // to start on 16 bytes, and whole vectors in a row.
-  const std::int64_t wide = 16 / element_bytes(p.state.type);
-  const auto rows_of = [wide](std::int64_t stride) { return stride % wide == 0; };
-  bool vector = s.dstate % wide == 0 && on_16_bytes(p.state.data) && rows_of(p.state.slot_stride) &&
-                rows_of(p.state.head_stride) && rows_of(p.state.dim_stride);
+  plan.offsets_32 = offsets_fit_32(p);
+  // A load of four states needs every row of the state to start on four of its values (16 bytes
+  // of fp32, 8 of fp16 or bf16), and of A, where A is read along dstate, on 16 bytes. Four a
+  // thread, as the official kernel takes: wider loads would take more registers than the bytes
+  // they keep in flight are worth (appendix A, the step against ncu).
+  const auto rows_of = [](std::int64_t stride) { return stride % kStepVector == 0; };
+  const std::int64_t vector_bytes = kStepVector * element_bytes(p.state.type);
+  bool vector = s.dstate % kStepVector == 0 &&
+                reinterpret_cast<std::uintptr_t>(p.state.data) % std::uintptr_t(vector_bytes) == 0 &&
+                rows_of(p.state.slot_stride) && rows_of(p.state.head_stride) && rows_of(p.state.dim_stride);
   if (!plan.decay_per_channel)
     vector =
-        vector && p.A.state_stride == 1 && on_16_bytes(p.A.data) && p.A.head_stride % 4 == 0 && p.A.dim_stride % 4 == 0;
-  plan.vector = vector ? int(wide) : 1;
+        vector && p.A.state_stride == 1 && on_16_bytes(p.A.data) && rows_of(p.A.head_stride) && rows_of(p.A.dim_stride);
+  plan.vector = vector ? kStepVector : 1;
   // A channel's states are spread over up to a warp's lanes; a thread takes several vectors only
   // where a warp's lanes hold fewer than the states (fp32 with 256 states: two of 4).
   plan.lanes = std::min(32, power_of_two_at_least((s.dstate + plan.vector - 1) / plan.vector));
@@ -56,7 +95,7 @@ std::string StepPlan::summary() const {
   return std::to_string(vector) + (vector == 1 ? " state" : " states") + " a load, " + std::to_string(lanes) +
          (lanes == 1 ? " lane" : " lanes") + " a channel, " + std::to_string(channels) +
          (channels == 1 ? " channel" : " channels") + " a block, " +
-         (decay_per_channel ? "a decay a channel" : "a decay a state");
+         (decay_per_channel ? "a decay a channel" : "a decay a state") + (offsets_32 ? ", 32-bit offsets" : "");
 }
 
 StepPlan step_plan_of(const StepParams& p) {
