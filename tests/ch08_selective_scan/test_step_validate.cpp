@@ -240,6 +240,17 @@ TEST_CASE("step: bad tensors are refused with one line") {
   }
 }
 
+namespace {
+// The valid call with `dstate` states: its state's, A's, B's and C's rows that long.
+void with_states(StepParams& p, int dstate) {
+  p.sizes.dstate = dstate;
+  p.state = {p.state.data, p.state.type, 8 * 64 * dstate, 64 * dstate, dstate};
+  p.A = {p.A.data, 64 * dstate, dstate, 1};
+  p.B = {p.B.data, DataType::bfloat16, 2 * dstate, dstate, 1};
+  p.C = p.B;
+}
+}  // namespace
+
 // The valid call has 8 heads of 64 channels at batch 4: a small call, whose blocks shrink (to a
 // warp where that gives fewer than 4 x 132 blocks). Its tensors are small: 32-bit offsets.
 TEST_CASE("step: the plan loads four states where the rows allow it") {
@@ -256,11 +267,7 @@ TEST_CASE("step: the plan loads four states where the rows allow it") {
   }
   SECTION("fp32 state, 256 states: a warp a channel, two vectors a lane") {
     p.state.type = DataType::float32;
-    p.sizes.dstate = 256;
-    p.state = {p.state.data, DataType::float32, 8 * 64 * 256, 64 * 256, 256};
-    p.A = {p.A.data, 64 * 256, 256, 1};
-    p.B = {p.B.data, DataType::bfloat16, 2 * 256, 256, 1};
-    p.C = p.B;
+    with_states(p, 256);
     CHECK(step_plan_of(p).summary() ==
           "4 states a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
@@ -270,11 +277,7 @@ TEST_CASE("step: the plan loads four states where the rows allow it") {
           "1 state a load, 16 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
   SECTION("a state row of 18, not whole vectors: one state a load") {
-    p.sizes.dstate = 18;
-    p.state = {p.state.data, DataType::bfloat16, 8 * 64 * 18, 64 * 18, 18};
-    p.A = {p.A.data, 64 * 18, 18, 1};
-    p.B = {p.B.data, DataType::bfloat16, 2 * 18, 18, 1};
-    p.C = p.B;
+    with_states(p, 18);
     CHECK(step_plan_of(p).summary() ==
           "1 state a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
