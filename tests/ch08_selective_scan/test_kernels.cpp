@@ -50,6 +50,14 @@ void require_all_versions_match(const Problem& drawn, DataType type, bool determ
   }
 }
 
+// One run with a gradient of the last states into the backward (BackwardParams::dlast_state),
+// drawn like dout, against the fp64 reference.
+void require_match_with_dlast_state(const Problem& drawn, DataType type, Kernel kernel) {
+  const auto outcome = run_and_compare(drawn, type, kernel, false, 7, 0, false, /*dlast_state=*/true);
+  INFO(describe(drawn, type, kernel) << ", with dlast_state\n" << outcome.report);
+  CHECK(outcome.ok);
+}
+
 // [snippet:official_grid]
 // The official test suite's whole grid (tests/ops/test_selective_scan.py; official_baseline.md):
 // every seqlen, every flag on and off, groups 1 and 2 (2 only with both B and C variable), for
@@ -490,11 +498,6 @@ TEST_CASE("initial state and its gradient", "[gpu]") {
 // from it, and its summary carries it to the others) and past 16 states, in slices.
 TEST_CASE("the last state's gradient into the backward", "[gpu]") {
   REQUIRE_GPU();
-  const auto check = [](const Problem& drawn, DataType type, Kernel kernel) {
-    const auto outcome = run_and_compare(drawn, type, kernel, false, 7, 0, false, /*dlast_state=*/true);
-    INFO(describe(drawn, type, kernel) << ", with dlast_state\n" << outcome.report);
-    CHECK(outcome.ok);
-  };
   int seed = 61;
   for (bool complex : {false, true})
     for (std::int64_t seqlen : {1, 50, 3000})
@@ -504,23 +507,24 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
         p.has_initial_state = initial;
         p.has_D = p.has_z = true;
         const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-        for (Kernel kernel : versions()) check(drawn, DataType::float32, kernel);
+        for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, DataType::float32, kernel);
       }
   for (DataType type : {DataType::float16, DataType::bfloat16}) {
     const Problem drawn = ch08::make_official_test_problem(in_groups(8, 600, 16, 3), unsigned(seed++));
-    for (Kernel kernel : versions()) check(drawn, type, kernel);
+    for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, type, kernel);
   }
   if (ch08_test::why_no_version_5().empty()) {  // version 5 built and able to run here
     for (std::int64_t seqlen : {8200, 296, 1112})
       for (DataType type : {DataType::float32, DataType::bfloat16}) {
         Problem p = in_groups(32, seqlen, 16, 3);
         p.batch = 1;
-        check(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
+        require_match_with_dlast_state(ch08::make_official_test_problem(p, unsigned(seed++)), type, Kernel::ring);
       }
     for (int dstate : {17, 33}) {
       Problem p = in_groups(32, 4104, dstate, 3);
       p.batch = 1;
-      check(ch08::make_official_test_problem(p, unsigned(seed++)), DataType::float32, Kernel::ring);
+      require_match_with_dlast_state(ch08::make_official_test_problem(p, unsigned(seed++)), DataType::float32,
+                                     Kernel::ring);
     }
   }
 }
@@ -543,23 +547,18 @@ TEST_CASE("packed sequences: one call with each sequence from its own state", "[
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = p.has_initial_state = every_flag;
     return p;
   };
-  const auto check = [](const Problem& drawn, DataType type, Kernel kernel) {
-    const auto outcome = run_and_compare(drawn, type, kernel, false, 7, 0, false, /*dlast_state=*/true);
-    INFO(describe(drawn, type, kernel) << ", with dlast_state\n" << outcome.report);
-    CHECK(outcome.ok);
-  };
   unsigned seed = 81;
   for (bool complex : {false, true})
     for (bool every_flag : {false, true}) {
       const Problem drawn = ch08::make_official_test_problem(packed({1, 7, 300}, complex, every_flag), seed++);
-      for (Kernel kernel : versions()) check(drawn, DataType::float32, kernel);
+      for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, DataType::float32, kernel);
     }
   const std::vector<std::vector<std::int64_t>> lengths = {
       {2048, 16, 17, 1}, {2000, 100, 3000}, std::vector<std::int64_t>(40, 1)};
   for (const auto& each : lengths)
     for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
       const Problem drawn = ch08::make_official_test_problem(packed(each, false, true), seed++);
-      check(drawn, type, Kernel::automatic);
+      require_match_with_dlast_state(drawn, type, Kernel::automatic);
     }
 }
 
