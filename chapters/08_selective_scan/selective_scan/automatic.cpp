@@ -77,4 +77,12 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, const BackwardGr
 }
 // [/snippet:automatic_rule]
 
+Route automatic_packed_forward(const ScanArgs& args, bool is_complex, int ring_segments) {
+  const std::string refusal = ring_forward_refusal(args, is_complex);
+  if (refusal.empty() && (fills_device(ring_forward_items(args, ring_segments)) || ring_segments > 1))
+    return {Kernel::ring, "version 5: packed sequences"};
+  if (!refusal.empty()) return {Kernel::blocked, "version 2: packed sequences (version 5 refuses " + refusal + ")"};
+  return {Kernel::blocked, "version 2: packed sequences, few channels"};
+}
+
 }  // namespace selective_scan::detail

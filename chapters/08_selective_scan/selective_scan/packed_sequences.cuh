@@ -8,6 +8,7 @@
 
 #include "scan_args.hpp"
 
+#include <climits>
 #include <cstdint>
 
 namespace selective_scan::detail {
@@ -57,5 +58,62 @@ __device__ StepSequences<kItems> sequences_of_steps(const ScanArgs& a, std::int6
   }
   return s;
 }
+
+// A walk through time tile by tile (version 5's forward) meets the boundaries in order: the
+// cursor keeps the sequence it is in and the step that begins the next, and hands each tile its
+// boundaries as bits. Warp-uniform: every lane of a block walks the same steps.
+struct TileSequences {
+  unsigned begins = 0;      // bit s: step s of the tile begins a sequence
+  std::int64_t before = 0;  // the sequence of the step before the tile (b without packing)
+  // The sequence of step s of the tile.
+  __device__ std::int64_t sequence(int s) const { return before + __popc(begins & ((2u << s) - 1u)); }
+};
+
+class SequenceCursor {
+ public:
+  SequenceCursor() = default;  // meets no boundary (a kernel built without packed sequences)
+  // From step first_step of batch row b on.
+  __device__ SequenceCursor(const ScanArgs& a, std::int64_t b, std::int64_t first_step)
+      : cu_(a.cu_seqlens), sequences_(a.sequences), sequence_(b) {
+    if (!cu_) return;
+    // The last sequence that begins before first_step (0 at step 0): a binary search.
+    std::int64_t low = 0, high = sequences_ - 1;
+    while (low < high) {
+      const std::int64_t middle = (low + high + 1) / 2;
+      if (cu_[middle] < first_step)
+        low = middle;
+      else
+        high = middle - 1;
+    }
+    sequence_ = low;
+    next_ = following(low);
+  }
+  // Whether a tile handed out so far held a boundary.
+  __device__ bool met_a_boundary() const { return met_; }
+  // Steps t0 ... t0 + kSteps - 1, and the cursor moved past them.
+  template <int kSteps>
+  __device__ TileSequences tile(std::int64_t t0) {
+    static_assert(kSteps <= 32, "one bit a step (sequence()'s mask at step 31: 2u << 31 is 0, less 1 all ones)");
+    TileSequences t;
+    t.before = sequence_;
+    while (next_ < t0 + kSteps) {
+      t.begins |= 1u << (next_ - t0);
+      ++sequence_;
+      next_ = following(sequence_);
+    }
+    met_ = met_ || t.begins;
+    return t;
+  }
+
+ private:
+  // The step that begins the sequence after q (none: past every step).
+  __device__ std::int64_t following(std::int64_t q) const {
+    return q + 1 < sequences_ ? std::int64_t(cu_[q + 1]) : INT64_MAX;
+  }
+  const std::int32_t* cu_ = nullptr;
+  std::int64_t sequences_ = 0, sequence_ = 0;
+  std::int64_t next_ = INT64_MAX;
+  bool met_ = false;
+};
 
 }  // namespace selective_scan::detail

@@ -117,7 +117,7 @@ __device__ __forceinline__ float wait_for(Word* word) {
 // order, h = b_j + exp(A sum_j(delta)) h. A window of them is loaded at once, so that their trips
 // through L2 overlap; only a summary not yet published is waited for. The order of the fold is
 // fixed, so the result does not depend on which block finished first.
-template <int kWindow = 8>
+template <bool kRestarts = false, int kWindow = 8>
 __device__ __forceinline__ float fold_summaries(Word* words, int segments, int dstate, std::int64_t channel, int s,
                                                 int state, float A2) {
   const auto word = [&](int j, int row) { return words + summary_index(segments, dstate, channel, j, row); };
@@ -133,7 +133,8 @@ __device__ __forceinline__ float fold_summaries(Word* words, int segments, int d
     for (int i = 0; i < kWindow && j0 + i < s; ++i) {
       const float b = end[i] & kReady ? value(end[i]) : wait_for(word(j0 + i, state));
       const float delta_sum = sum[i] & kReady ? value(sum[i]) : wait_for(word(j0 + i, dstate));
-      h = b + exp2f(A2 * delta_sum) * h;
+      // kRestarts: an infinite sum, where a packed sequence began, lets nothing through.
+      h = b + (kRestarts && isinf(delta_sum) ? 0.f : exp2f(A2 * delta_sum)) * h;
     }
   }
   return h;

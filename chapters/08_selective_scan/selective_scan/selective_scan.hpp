@@ -36,8 +36,9 @@
 // Packed sequences (ForwardParams::cu_seqlens): sequences of different lengths laid end to end in
 // batch 1, sequence q at steps cu_seqlens[q] ... cu_seqlens[q + 1] - 1, each from its own initial
 // state to its own last state (h is reset where a sequence begins); initial_state, last_state and
-// their gradients are then (sequences, dim, N). Version 2 takes such calls; every other version,
-// and automatic, hands them to it.
+// their gradients are then (sequences, dim, N). Version 2 takes such calls both ways, version 5
+// their forward (B and C both variable, up to 16 states); the other versions hand them to version
+// 2, and automatic chooses between the two.
 // A sequence can run in pieces: each piece's forward starts from the last state of the piece
 // before (initial_state <- last_state), and each piece's backward, last piece first, takes the
 // dinitial_state of the piece after it as its dlast_state. The pieces' gradients, per step

@@ -35,6 +35,7 @@
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "device_math.cuh"
+#include "packed_sequences.cuh"
 #include "scan_args.hpp"
 #include "segment_carry.cuh"
 #include "shared_ring.cuh"
@@ -44,6 +45,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -273,7 +275,9 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 // kCut: the kernel for cut sequences (pass 1 and the summaries); the other never sees a segment.
-template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut, bool kSliced>
+// kPacked: the kernel for packed sequences (packed_sequences.cuh), whose walk restarts where one
+// begins; the others are built without it (a tile's boundaries are then none at compile time).
+template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut, bool kSliced, bool kPacked>
 __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const carry::Split& split) {
   using Shared = RingShared<Input, P, S>;
   using TileType = typename Shared::TileType;
@@ -340,6 +344,28 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
     const auto summary = [&](int s, int row) {
       return split.words + carry::summary_index(segments, args.dstate, bd, s, row);
     };
+    // Packed sequences (packed_sequences.cuh): where sequence q's state k starts and ends, and
+    // the state a step that begins sequence q continues, its initial state (0 without one).
+    const auto state_at = [&](std::int64_t q, int k) { return (q * args.dim + d) * args.dstate + state0 + j + P * k; };
+    const auto initial = [&](std::int64_t q, int k) {
+      return args.initial_state && state0 + j + P * k < args.dstate ? args.initial_state[state_at(q, k)] : 0.f;
+    };
+    const auto tile_sequences = [&](SequenceCursor& cursor, std::int64_t t0) {
+      if constexpr (kPacked)
+        return cursor.tile<kTile>(t0);
+      else
+        return TileSequences{0u, at.b};
+    };
+    // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
+    // sequence's initial state -- and with `ends`, h is stored as the last state of the sequence
+    // before. (A kernel built without kPacked meets no boundary: h, at compile time.)
+    const auto continued = [&](float h_k, const TileSequences& sequences, int s, int k, bool ends) {
+      if (!(sequences.begins >> s & 1u)) return h_k;
+      const std::int64_t q = sequences.sequence(s);
+      if (ends && live && args.last_state && state0 + j + P * k < args.dstate)
+        args.last_state[state_at(q - 1, k)] = h_k;
+      return initial(q, k);
+    };
 
     // [snippet:segment_pass]
     // Pass 1, for a segment that another one continues: its summary, published at once -- the
@@ -349,11 +375,13 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       float end[K], delta_sum = 0.f;
 #pragma unroll
       for (int k = 0; k < K; ++k) end[k] = h[k];
+      SequenceCursor cursor = kPacked ? SequenceCursor(args, at.b, w.begin) : SequenceCursor();
       for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
         const int ring_slot = pipeline.wait(take);
         const TileType& tile = sh.tiles[ring_slot];
         float2* steps = sh.steps[warp][slot];
         stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
+        const TileSequences sequences = tile_sequences(cursor, t0);
 #pragma unroll 2
         for (int g0 = 0; g0 < kTile; g0 += kGroup) {
           const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
@@ -365,7 +393,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
             const float bs[kGroup] = {b.x, b.y, b.z, b.w};
 #pragma unroll
             for (int s = 0; s < kGroup; ++s)
-              end[k] = exp2_delta_A<Input>(delta[s], A2[k]) * end[k] + delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
+              end[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(end[k], sequences, g0 + s, k, false) +
+                       delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
           }
 #pragma unroll
           for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
@@ -376,24 +405,29 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (live && state0 + j + P * k < args.dstate) carry::publish(summary(w.segment, state0 + j + P * k), end[k]);
-      if (live && j == 0 && state0 == 0) carry::publish(summary(w.segment, args.dstate), delta_sum);
+      // Where a packed sequence begins, no state passes: an infinite sum, a decay of 0 to the fold.
+      if (live && j == 0 && state0 == 0)
+        carry::publish(summary(w.segment, args.dstate), cursor.met_a_boundary() ? INFINITY : delta_sum);
     }
     // Then h at the segment's start, from the summaries of every segment before it.
     if (w.segment > 0) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
         if (state0 + j + P * k < args.dstate)
-          h[k] = carry::fold_summaries(split.words, segments, args.dstate, bd, w.segment, state0 + j + P * k, A2[k]);
+          h[k] = carry::fold_summaries<kPacked>(split.words, segments, args.dstate, bd, w.segment, state0 + j + P * k,
+                                                A2[k]);
     }
     // [/snippet:segment_pass]
 
     // Pass 2: the outputs, from the segment's true starting state.
+    SequenceCursor cursor = kPacked ? SequenceCursor(args, at.b, w.begin) : SequenceCursor();
     for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
       const int ring_slot = pipeline.wait(take);
       const TileType& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       Input* const out_tile = out + t0;
       Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
+      const TileSequences sequences = tile_sequences(cursor, t0);
       // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
       const auto walk_tile = [&](auto whole) {
         const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
@@ -428,7 +462,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
           for (int s = 0; s < kGroup; ++s) {
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * h[k] + delta_u[s] * B4[k][s];
+              h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(h[k], sequences, g0 + s, k, true) +
+                     delta_u[s] * B4[k][s];
               y[s] += C4[k][s] * h[k];
             }
           }
@@ -464,10 +499,12 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       pipeline.release(ring_slot);
     }
     if (live && args.last_state && w.end == args.seqlen) {
+      // The last sequence's row: with packed sequences (batch 1) the last one's, else the channel's.
+      const std::int64_t last_row = kPacked ? (args.sequences - 1) * args.dim + d : bd;
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         const int n = state0 + j + P * k;
-        if (n < args.dstate) args.last_state[bd * args.dstate + n] = h[k];
+        if (n < args.dstate) args.last_state[last_row * args.dstate + n] = h[k];
       }
     }
   }
@@ -476,7 +513,8 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
 #endif  // __CUDA_ARCH__ >= 900
 
 // [snippet:ring_roles]
-template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut, bool kSliced = false>
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kCut, bool kSliced = false,
+          bool kPacked = false>
 __global__ __launch_bounds__(block_threads(tile_states(K, P)),
                              resident_blocks<Input, K, P>()) void ring_forward_kernel(ScanArgs args, bool bulk,
                                                                                       carry::Split split) {
@@ -501,7 +539,7 @@ __global__ __launch_bounds__(block_threads(tile_states(K, P)),
   if (threadIdx.x / 32 == Shared::kConsumerWarps)
     produce<Input, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, bulk, split);
   else
-    consume<Input, K, P, S, kBVariable, kCVariable, kCut, kSliced>(args, sh, split);
+    consume<Input, K, P, S, kBVariable, kCVariable, kCut, kSliced, kPacked>(args, sh, split);
 #endif
 }
 // [/snippet:ring_roles]
@@ -612,8 +650,16 @@ RingKernel kernel_for(const ScanArgs& args) {
     if (sixteen_lanes(args)) return ring_kernel<Input, 1, 16>(ring_forward_kernel<Input, 1, 16, true, true, false>);
   return ring_kernel<Input, 2, 8>(kernel_for_states<Input, 8, kCut>(args));
 }
+// Packed sequences (B and C both variable, up to 16 states, ring_forward_refusal) take the
+// 16-state layout of eight lanes a channel, built with the restarts (kPacked), cut or not.
+template <class Input, bool kCut>
+RingKernel packed_kernel() {
+  return ring_kernel<Input, 2, 8>(ring_forward_kernel<Input, 2, 8, true, true, kCut, false, true>);
+}
 // A block's channels: the layout's, the same for every input type.
-int block_channels(const ScanArgs& args) { return kernel_for<float, false>(args).block_channels; }
+int block_channels(const ScanArgs& args) {
+  return (args.cu_seqlens ? packed_kernel<float, false>() : kernel_for<float, false>(args)).block_channels;
+}
 
 // The slices (forward_slices): the 16-state layout of eight lanes a channel, cut, B and C both
 // variable (ring_forward_refusal).
@@ -635,7 +681,8 @@ bool sliced(const ScanArgs& args) {
 template <class Input>
 RingLaunch launch_for(const ScanArgs& args) {
   RingLaunch p;
-  const RingKernel uncut = kernel_for<Input, false>(args);
+  const bool packed = args.cu_seqlens != nullptr;
+  const RingKernel uncut = packed ? packed_kernel<Input, false>() : kernel_for<Input, false>(args);
   p.kernel = reinterpret_cast<const void*>(uncut.kernel);
   p.shared_bytes = uncut.shared_bytes;
   p.block_channels = uncut.block_channels;
@@ -658,12 +705,14 @@ RingLaunch launch_for(const ScanArgs& args) {
   // Four lanes are never cut: they start at 8192 channels, 256 groups, more than any GPU's
   // multiprocessors. Nor are other calls of more than 16 states (many_states).
   const std::int64_t groups = channel_blocks(args, p.block_channels);
-  if (four_lanes(args) || args.dstate > kStates || groups >= multiprocessors() || args.seqlen < kMinCutSteps) return p;
+  if ((four_lanes(args) && !packed) || args.dstate > kStates || groups >= multiprocessors() ||
+      args.seqlen < kMinCutSteps)
+    return p;
   // The places are the cut kernel's own: it takes more registers than the uncut one, and in
   // fp16 and bf16 fits three blocks a multiprocessor where the uncut one fits four. Counted with
   // the uncut kernel's four, a cut can make more blocks than fit, which then run in two rounds
   // (appendix A, "The measurements behind the library's rules").
-  KernelPointer cut_kernel = kernel_for<Input, true>(args).kernel;
+  KernelPointer cut_kernel = packed ? packed_kernel<Input, true>().kernel : kernel_for<Input, true>(args).kernel;
   const std::int64_t places =
       std::int64_t(multiprocessors()) *
       blocks_per_multiprocessor(reinterpret_cast<const void*>(cut_kernel), kCutThreads, p.shared_bytes);
@@ -730,6 +779,8 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
   if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (!(args.B.variable || args.C.variable)) return "B and C both constant";
+  if (args.cu_seqlens && (args.dstate > kStates || !(args.B.variable && args.C.variable)))
+    return "packed sequences past 16 states or with a constant B or C";
   return sm90_code_refusal(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args)));
 }
 
