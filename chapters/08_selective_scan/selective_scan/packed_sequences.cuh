@@ -13,29 +13,9 @@
 
 namespace selective_scan::detail {
 
-template <int kItems>
-struct StepSequences {
-  std::int64_t before =
-      0;                // the sequence of the step before the thread's first (b without packing; at step 0, its own)
-  unsigned begins = 0;  // bit i: step i is the first of a sequence after the channel's first
-  unsigned ends = 0;    // bit i: step i is the last of a sequence before the channel's last
-  __device__ bool begins_at(int i) const { return (begins >> i) & 1u; }
-  __device__ bool ends_at(int i) const { return (ends >> i) & 1u; }
-  // The sequence of step i: the one before, plus the sequences begun up to step i. (Counted from
-  // the bits rather than kept a step each, which would take kItems registers more.)
-  __device__ std::int64_t sequence(int i) const { return before + __popc(begins & ((2u << i) - 1u)); }
-};
-
-// The sequences of steps first_step ... first_step + kItems - 1 of batch row b. Steps past
-// seqlen belong to the last sequence and neither begin nor end one. A kernel built without
-// kPacked gets no boundaries at compile time, and its code is what it was before packing.
-template <int kItems, bool kPacked>
-__device__ StepSequences<kItems> sequences_of_steps(const ScanArgs& a, std::int64_t b, std::int64_t first_step) {
-  static_assert(kItems < 32, "one bit a step, and one more for sequence()'s mask");
-  StepSequences<kItems> s;
-  s.before = b;
-  if constexpr (!kPacked) return s;
-  // The last sequence that begins before first_step (0 at step 0): a binary search of the offsets.
+// The last packed sequence that begins before first_step (0 at step 0): a binary search of the
+// offsets.
+__device__ inline std::int64_t sequence_before(const ScanArgs& a, std::int64_t first_step) {
   std::int64_t low = 0, high = a.sequences - 1;
   while (low < high) {
     const std::int64_t middle = (low + high + 1) / 2;
@@ -44,19 +24,7 @@ __device__ StepSequences<kItems> sequences_of_steps(const ScanArgs& a, std::int6
     else
       high = middle - 1;
   }
-  s.before = low;
-  std::int64_t q = low, next = a.cu_seqlens[q + 1];  // the step that begins sequence q + 1
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const std::int64_t t = first_step + i;
-    if (t == next && q + 1 < a.sequences) {
-      ++q;
-      next = a.cu_seqlens[q + 1];
-      s.begins |= 1u << i;
-    }
-    if (t + 1 == next && q + 1 < a.sequences) s.ends |= 1u << i;
-  }
-  return s;
+  return low;
 }
 
 // A walk through time tile by tile (version 5's forward) meets the boundaries in order: the
@@ -76,17 +44,8 @@ class SequenceCursor {
   __device__ SequenceCursor(const ScanArgs& a, std::int64_t b, std::int64_t first_step)
       : cu_(a.cu_seqlens), sequences_(a.sequences), sequence_(b) {
     if (!cu_) return;
-    // The last sequence that begins before first_step (0 at step 0): a binary search.
-    std::int64_t low = 0, high = sequences_ - 1;
-    while (low < high) {
-      const std::int64_t middle = (low + high + 1) / 2;
-      if (cu_[middle] < first_step)
-        low = middle;
-      else
-        high = middle - 1;
-    }
-    sequence_ = low;
-    next_ = following(low);
+    sequence_ = sequence_before(a, first_step);
+    next_ = following(sequence_);
   }
   // Whether a tile handed out so far held a boundary.
   __device__ bool met_a_boundary() const { return met_; }
@@ -115,5 +74,37 @@ class SequenceCursor {
   std::int64_t next_ = INT64_MAX;
   bool met_ = false;
 };
+
+// The steps a thread of version 2 holds: their boundaries as a tile's, and where sequences end.
+struct StepSequences : TileSequences {
+  unsigned ends = 0;  // bit i: step i is the last of a sequence before the channel's last
+  __device__ bool begins_at(int i) const { return (begins >> i) & 1u; }
+  __device__ bool ends_at(int i) const { return (ends >> i) & 1u; }
+};
+
+// The sequences of steps first_step ... first_step + kItems - 1 of batch row b. Steps past
+// seqlen belong to the last sequence and neither begin nor end one. A kernel built without
+// kPacked gets no boundaries at compile time, and its code is what it was before packing.
+template <int kItems, bool kPacked>
+__device__ StepSequences sequences_of_steps(const ScanArgs& a, std::int64_t b, std::int64_t first_step) {
+  StepSequences s;
+  s.before = b;
+  if constexpr (!kPacked) return s;
+  s.before = sequence_before(a, first_step);
+  // Unrolled step by step, the bits at places known at compile time (a cursor's loop over the
+  // boundaries cost version 2's packed backward 120 bytes of spills more).
+  std::int64_t q = s.before, next = a.cu_seqlens[q + 1];  // the step that begins sequence q + 1
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const std::int64_t t = first_step + i;
+    if (t == next && q + 1 < a.sequences) {
+      ++q;
+      next = a.cu_seqlens[q + 1];
+      s.begins |= 1u << i;
+    }
+    if (t + 1 == next && q + 1 < a.sequences) s.ends |= 1u << i;
+  }
+  return s;
+}
 
 }  // namespace selective_scan::detail

@@ -32,9 +32,8 @@ bool offsets_fit_32(const StepParams& p) {
     for (const auto& [length, stride] : dimensions) farthest += double(length - 1) * double(stride);
     return farthest;
   };
-  const std::int64_t channels[] = {s.batch, s.heads, s.head_dim};
   const auto channel_tensor = [&](std::int64_t batch, std::int64_t head, std::int64_t dim) {
-    return reach({{channels[0], batch}, {channels[1], head}, {channels[2], dim}});
+    return reach({{s.batch, batch}, {s.heads, head}, {s.head_dim, dim}});
   };
   // Room below 2^31 for the grid's stride past the last item and a thread's states past a row.
   const double limit = double(INT32_MAX) - double(std::int64_t(1) << 21);

@@ -40,26 +40,25 @@ __device__ __forceinline__ Pair<S> shuffle_down(Pair<S> p, int offset) {
 // Packed sequences (packed_sequences.cuh): nothing crosses the step that begins a sequence.
 // Step i's map q_{t+1} -> q_t: (conj(Abar), conj(Abar) c), or where the step begins a sequence,
 // (0, the dlast_state of the sequence before), what the step before starts from.
-template <class S, class Input, bool kComplex, int kItems>
-__device__ Pair<S> reverse_map(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
-                               S a, S c) {
+template <class S, class Input, bool kComplex>
+__device__ Pair<S> reverse_map(const Channel<Input, kComplex>& ch, const StepSequences& sequences, int i, int n, S a,
+                               S c) {
   if (sequences.begins_at(i)) return {state_zero<S>(), ch.last_state_gradient(sequences.sequence(i) - 1, n)};
   return {conj(a), conj(a) * c};
 }
 // What step i hands the step before from g = dL/dh there: conj(Abar) g, or where the step begins
 // a sequence, that sequence's dinitial_state (stored here) and the step before gets the dlast_state
 // of the sequence it ends.
-template <class S, class Input, bool kComplex, int kItems>
-__device__ S hand_back(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n, S a,
-                       S g) {
+template <class S, class Input, bool kComplex>
+__device__ S hand_back(const Channel<Input, kComplex>& ch, const StepSequences& sequences, int i, int n, S a, S g) {
   if (!sequences.begins_at(i)) return conj(a) * g;
   const std::int64_t sequence = sequences.sequence(i);
   if (ch.args.dinitial_state) store_state(ch.args.dinitial_state, ch.state_index(sequence, n), conj(a) * g);
   return ch.last_state_gradient(sequence - 1, n);
 }
 // h before step i: the step before's, or where the step begins a sequence, its initial state.
-template <class S, class Input, bool kComplex, int kItems>
-__device__ S state_before(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
+template <class S, class Input, bool kComplex>
+__device__ S state_before(const Channel<Input, kComplex>& ch, const StepSequences& sequences, int i, int n,
                           S h_earlier) {
   return sequences.begins_at(i) ? ch.initial_state(sequences.sequence(i), n) : h_earlier;
 }
@@ -126,7 +125,7 @@ __global__ __launch_bounds__(kThreads) void blocked_backward_kernel(ScanArgs arg
       const std::int64_t t0 = c * kChunk;
       const int valid = int(std::min<std::int64_t>(kChunk, args.seqlen - t0));
       const int first = threadIdx.x * kItems;
-      const StepSequences<kItems> sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
+      const StepSequences sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
       float u[kItems], delta[kItems], slope[kItems], dy[kItems], du[kItems], ddelta[kItems];
       IO::load(ch.u + t0, valid, u, temp.io);
       __syncthreads();

@@ -109,9 +109,9 @@ __device__ void load_state_parameters(Channel<Input, kComplex>& ch, int n, std::
 
 // Step i's map h_prev -> h from its Abar and delta B u: (Abar, delta B u), or, where the step
 // begins a packed sequence, (0, Abar h0 + delta B u) from that sequence's initial state h0.
-template <class S, class Input, bool kComplex, int kItems>
-__device__ Pair<S> step_map(const Channel<Input, kComplex>& ch, const StepSequences<kItems>& sequences, int i, int n,
-                            S a, S bu) {
+template <class S, class Input, bool kComplex>
+__device__ Pair<S> step_map(const Channel<Input, kComplex>& ch, const StepSequences& sequences, int i, int n, S a,
+                            S bu) {
   if (!sequences.begins_at(i)) return {a, bu};
   return {state_zero<S>(), a * ch.initial_state(sequences.sequence(i), n) + bu};
 }

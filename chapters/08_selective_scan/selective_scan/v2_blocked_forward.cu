@@ -65,7 +65,7 @@ __global__ __launch_bounds__(kThreads) void blocked_forward_kernel(ScanArgs args
         y[i] = 0;
       }
       const int first = threadIdx.x * kItems;  // this thread's first step within the chunk
-      const StepSequences<kItems> sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
+      const StepSequences sequences = sequences_of_steps<kItems, kPacked>(args, ch.b, t0 + first);
       for (int n = 0; n < args.dstate; ++n) {
         S B[kItems], C[kItems];
         load_state_parameters<IO>(ch, n, t0, valid, B, C, temp.io);
