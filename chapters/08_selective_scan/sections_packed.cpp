@@ -160,12 +160,9 @@ void section_packed(Notebook& nb, const Options& o) {
     const double fwd = forward ? forward->median_ms : 0, fwd_bwd = both ? both->median_ms : 0;
     if (rows.empty()) one_sequence_ms[0] = fwd, one_sequence_ms[1] = fwd_bwd;
     const auto versus = [](double ms, double one) { return ms > 0 && one > 0 ? fmt::format("{:.2f}", ms / one) : "-"; };
-    rows.push_back({layout.name,
-                    layout.lengths.empty()
-                        ? "-"
-                        : fmt::format("{}-{}", *std::min_element(layout.lengths.begin(), layout.lengths.end()),
-                                      *std::max_element(layout.lengths.begin(), layout.lengths.end())),
-                    plan, fmt::format("{:.3f}", fwd), versus(fwd, one_sequence_ms[0]), fmt::format("{:.3f}", fwd_bwd),
+    const auto [shortest, longest] = std::minmax_element(layout.lengths.begin(), layout.lengths.end());
+    rows.push_back({layout.name, layout.lengths.empty() ? "-" : fmt::format("{}-{}", *shortest, *longest), plan,
+                    fmt::format("{:.3f}", fwd), versus(fwd, one_sequence_ms[0]), fmt::format("{:.3f}", fwd_bwd),
                     versus(fwd_bwd, one_sequence_ms[1])});
   }
   nb.table({"layout", "lengths", "plan", "fwd ms", "÷ one seq", "fwd+bwd ms", "÷ one seq"}, rows);

@@ -85,21 +85,24 @@ __global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
 
     const Offset d = run * channels + row;  // the channel within the head
     const bool active = d < head_dim;
+    // Where channel (b, h, d) is in a (batch, heads, head_dim) tensor, and (h, d) in a weight.
+    const auto channel = [&](const auto& t) {
+      return at(b, t.batch_stride) + at(h, t.head_stride) + at(d, t.dim_stride);
+    };
+    const auto weight = [&](const auto& t) { return at(h, t.head_stride) + at(d, t.dim_stride); };
     // Every value the channel reads is asked for before any is used, so that their trips to
     // memory overlap: one round trip a step, not three (the step size first, then the state, then
     // D and z after the sum -- a load after the state's store could not be moved ahead of it).
     float x = 0.f, y = 0.f, dt_raw = 0.f, dt_bias = 0.f, D = 0.f, z = 0.f, A_channel = 0.f;
     if (active) {
-      x = to_float(typed<Input>(p.x.data)[at(b, p.x.batch_stride) + at(h, p.x.head_stride) + at(d, p.x.dim_stride)]);
-      dt_raw = to_float(
-          typed<Input>(p.dt.data)[at(b, p.dt.batch_stride) + at(h, p.dt.head_stride) + at(d, p.dt.dim_stride)]);
-      if (p.dt_bias.data) dt_bias = p.dt_bias.data[at(h, p.dt_bias.head_stride) + at(d, p.dt_bias.dim_stride)];
-      if (p.D.data) D = p.D.data[at(h, p.D.head_stride) + at(d, p.D.dim_stride)];
-      if (p.z.data)
-        z = to_float(typed<Input>(p.z.data)[at(b, p.z.batch_stride) + at(h, p.z.head_stride) + at(d, p.z.dim_stride)]);
+      x = to_float(typed<Input>(p.x.data)[channel(p.x)]);
+      dt_raw = to_float(typed<Input>(p.dt.data)[channel(p.dt)]);
+      if (p.dt_bias.data) dt_bias = p.dt_bias.data[weight(p.dt_bias)];
+      if (p.D.data) D = p.D.data[weight(p.D)];
+      if (p.z.data) z = to_float(typed<Input>(p.z.data)[channel(p.z)]);
       Stored* state = static_cast<Stored*>(p.state.data) + at(slot, p.state.slot_stride) + at(h, p.state.head_stride) +
                       at(d, p.state.dim_stride);
-      const float* A = p.A.data + at(h, p.A.head_stride) + at(d, p.A.dim_stride);
+      const float* A = p.A.data + weight(p.A);
       if constexpr (kDecayPerChannel) A_channel = __ldg(A);
       for (Offset first = Offset(lane) * kVector; first < dstate; first += Offset(lanes) * kVector) {
         Stored h_prev[kVector];
@@ -144,8 +147,7 @@ __global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
     if (active && lane == 0) {
       if (p.D.data) y += D * x;
       if (p.z.data) y *= silu(z);
-      static_cast<Input*>(p.out.data)[at(b, p.out.batch_stride) + at(h, p.out.head_stride) + at(d, p.out.dim_stride)] =
-          from_float<Input>(y);
+      static_cast<Input*>(p.out.data)[channel(p.out)] = from_float<Input>(y);
     }
   }
 }
