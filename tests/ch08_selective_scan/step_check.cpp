@@ -114,7 +114,8 @@ std::string describe(const StepProblem& p, DataType type, const Layout& layout) 
     << " heads " << p.heads << " head_dim " << p.head_dim << " dstate " << p.dstate << " groups " << p.groups
     << " slots " << p.slots << (p.indices.empty() ? " no indices" : " indices") << " D " << !p.D.empty() << " z "
     << !p.z.empty() << " dt_bias " << !p.dt_bias.empty() << " softplus " << p.softplus << " per-head strides "
-    << layout.compact_per_head << " state offset " << layout.state_offset << " gaps " << layout.gaps;
+    << layout.compact_per_head << " state offset " << layout.state_offset << " gaps " << layout.gaps
+    << " B and C strided " << layout.B_C_strided;
   return s.str();
 }
 
@@ -141,7 +142,7 @@ StepOutcome run_and_compare(const StepProblem& drawn, DataType type, const Layou
   Placed dt(p.dt, layout.compact_per_head ? per_head({p.batch, H, P}, {H, 1, 0}) : channels(), type);
   Placed A(p.A, layout.compact_per_head ? per_head({H, P, N}, {1, 0, 0}) : rows({H, P, N}, 1, layout.gaps ? 4 : 0),
            DataType::float32);
-  const Strided group_rows = layout.gaps ? rows({p.batch, G, N}, 2, 1) : rows({p.batch, G, N}, 1, 0);
+  const Strided group_rows = layout.B_C_strided ? rows({p.batch, G, N}, 2, 1) : rows({p.batch, G, N}, 1, gap);
   Placed B(p.B, group_rows, type), C(p.C, group_rows, type);
   const auto weights = [&] {
     if (layout.compact_per_head) return per_head({H, P}, {1, 0});

@@ -19,6 +19,7 @@ struct Layout {
                                   //   over what they repeat (the problem must be drawn per_head)
   std::int64_t state_offset = 0;  // elements before the state's first (1: its rows off 16 bytes)
   bool gaps = false;              // rows further apart than their lengths, channels 2 apart, the gaps NaN
+  bool B_C_strided = false;       // B and C 2 apart along dstate (one state a load), the gaps NaN
 };
 
 struct StepOutcome {

@@ -57,7 +57,9 @@ TEST_CASE("step: every type, both forms, 1 to 256 states", "[gpu]") {
         mamba1.batch = 3, mamba1.head_dim = 70, mamba1.dstate = dstate;
         const auto one = run(with_options(mamba1, c), type, layout, unsigned(c));
         ++c;
-        CHECK(one.plan.vector == (dstate % 4 == 0 ? 4 : 1));
+        // 32 bytes of state a load: 8 fp32 states, 16 fp16 or bf16 (one state: one).
+        const int wide = state_fp32 || type == DataType::float32 ? 8 : 16;
+        CHECK(one.plan.vector == (dstate == 1 ? 1 : wide));
         // Heads of 129 channels in 2 groups, per head (Mamba-2's module, zero strides) every other time.
         StepShape heads;
         heads.batch = 2, heads.heads = 4, heads.head_dim = 129, heads.dstate = dstate, heads.groups = 2;
@@ -119,7 +121,7 @@ TEST_CASE("step: continuous batching, a pool of states with pads", "[gpu]") {
     }
 }
 
-TEST_CASE("step: one state a load, where the rows are off 16 bytes or not whole vectors", "[gpu]") {
+TEST_CASE("step: loads of 4 or of one state, where the rows are off 16 bytes, not whole vectors or strided", "[gpu]") {
   REQUIRE_GPU();
   for (DataType type : kTypes)
     for (bool state_fp32 : state_fp32_choices(type)) {
@@ -135,6 +137,11 @@ TEST_CASE("step: one state a load, where the rows are off 16 bytes or not whole 
       CHECK(run(s, type, layout, 401).plan.vector == 4);
       s.dstate = 18;  // rows of 4 and a half vectors
       CHECK(run(s, type, layout, 402).plan.vector == 1);
+      s.dstate = 252;  // loads of 4, two a lane on most of a warp's lanes
+      CHECK(run(s, type, layout, 403).plan.vector == 4);
+      s.dstate = 16;
+      layout.B_C_strided = true;  // B and C not contiguous along dstate
+      CHECK(run(s, type, layout, 404).plan.vector == 1);
     }
 }
 
@@ -149,7 +156,7 @@ TEST_CASE("step: strided tensors, their gaps left alone", "[gpu]") {
         s.slots = Slots::pool;
         Layout layout;
         layout.state_fp32 = state_fp32;
-        layout.gaps = true;  // rows 8 elements apart keep the loads of 4
+        layout.gaps = true;  // rows 8 elements further apart (A's 4) keep loads of 4, not of 32 bytes
         CHECK(run(s, type, layout, unsigned(500 + dstate)).plan.vector == 4);
       }
 }

@@ -253,21 +253,26 @@ void with_states(StepParams& p, int dstate) {
 
 // The valid call has 8 heads of 64 channels at batch 4: a small call, whose blocks shrink (to a
 // warp where that gives fewer than 4 x 132 blocks). Its tensors are small: 32-bit offsets.
-TEST_CASE("step: the plan loads four states where the rows allow it") {
+TEST_CASE("step: the plan loads 32 bytes of states where the rows allow it") {
   StepParams p = valid_call();
   const std::string offsets = ", 32-bit offsets";
-  SECTION("bf16 state, 16 states: a vector of 4 (8 bytes), 4 lanes a channel") {
+  SECTION("bf16 state, 16 states: a vector of 16 (32 bytes), a lane a channel") {
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
+          "16 states a load, 1 lane a channel, 32 channels a block, a decay a state" + offsets);
   }
-  SECTION("fp32 state: a vector of 4 (16 bytes)") {
+  SECTION("fp32 state: a vector of 8 (32 bytes)") {
     p.state.type = DataType::float32;
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
+          "8 states a load, 2 lanes a channel, 16 channels a block, a decay a state" + offsets);
   }
-  SECTION("fp32 state, 256 states: a warp a channel, two vectors a lane") {
+  SECTION("fp32 state, 256 states: a warp a channel") {
     p.state.type = DataType::float32;
     with_states(p, 256);
+    CHECK(step_plan_of(p).summary() ==
+          "8 states a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
+  }
+  SECTION("252 states, not whole vectors of 8 but of 4: loads of 4, a warp a channel, two a lane on most lanes") {
+    with_states(p, 252);
     CHECK(step_plan_of(p).summary() ==
           "4 states a load, 32 lanes a channel, 2 channels a block, a decay a state" + offsets);
   }
@@ -289,7 +294,7 @@ TEST_CASE("step: the plan loads four states where the rows allow it") {
   SECTION("A constant along dstate: one decay a channel, A's alignment no matter") {
     p.A = {shifted(p.A.data, 4), 1, 0, 0};
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a channel" + offsets);
+          "16 states a load, 1 lane a channel, 32 channels a block, a decay a channel" + offsets);
   }
   SECTION("one state: a lane a channel") {
     p.sizes.dstate = 1;
@@ -300,11 +305,11 @@ TEST_CASE("step: the plan loads four states where the rows allow it") {
   SECTION("a head of 4 channels: a warp a block") {
     p.sizes.head_dim = 4;
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state" + offsets);
+          "16 states a load, 1 lane a channel, 32 channels a block, a decay a state" + offsets);
   }
   SECTION("x's batch rows 2^31 elements apart: 64-bit offsets") {
     p.x.batch_stride = std::int64_t(1) << 31;
-    CHECK(step_plan_of(p).summary() == "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state");
+    CHECK(step_plan_of(p).summary() == "16 states a load, 1 lane a channel, 32 channels a block, a decay a state");
     CHECK_FALSE(step_plan_of(p).offsets_32);
   }
   SECTION("a pool of state slots reaching 2^31 elements: 64-bit offsets") {
@@ -319,13 +324,13 @@ TEST_CASE("step: the plan's blocks, at batch 1 and 64 of Mamba-1") {
   p.state = {p.state.data, DataType::bfloat16, 5120 * 16, 0, 16};
   p.A = {p.A.data, 0, 16, 1};
   p.state_batch_indices = nullptr;
-  SECTION("batch 1: 5120 channels in blocks of a warp, 640 blocks") {
+  SECTION("batch 1: 5120 channels in blocks of a warp, 160 blocks") {
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 8 channels a block, a decay a state, 32-bit offsets");
+          "16 states a load, 1 lane a channel, 32 channels a block, a decay a state, 32-bit offsets");
   }
-  SECTION("batch 64: blocks of 128 threads, 10240 blocks") {
+  SECTION("batch 64: blocks of 128 threads, 2560 blocks") {
     p.sizes.batch = 64;
     CHECK(step_plan_of(p).summary() ==
-          "4 states a load, 4 lanes a channel, 32 channels a block, a decay a state, 32-bit offsets");
+          "16 states a load, 1 lane a channel, 128 channels a block, a decay a state, 32-bit offsets");
   }
 }

@@ -1,9 +1,10 @@
 // The one-token step (step.hpp): every state of a batch of sequences advanced by one token, in
 // place. The step is memory-bound: each state element is read once and written once, and that
 // traffic (batch x heads x head_dim x dstate elements, twice) dwarfs everything else. So:
-//   - a few threads (lanes) share a channel, each taking four neighbouring states in one load (16
-//     bytes of fp32, 8 of fp16 or bf16) where the rows allow it (step_plan.cpp decides), and the
-//     lanes add up the output by shuffles: small threads, so that many fit on a multiprocessor;
+//   - a thread loads 32 bytes of neighbouring states (8 fp32, 16 fp16 or bf16), and B and C (and A
+//     where it varies along dstate) for those states, in 16-byte loads where the rows allow it
+//     (step_plan.cpp decides): the bytes a thread has in flight are what hides the memory's
+//     latency. A few threads (lanes) share a longer row and add up the output by shuffles;
 //   - a block takes channels of one sequence and one head, which all read the same B and C row:
 //     each lane reads its part of the row itself, the block's other channels find it in L1, and
 //     nothing waits at a barrier, so a thread issues all its loads at once;
@@ -25,28 +26,36 @@ namespace selective_scan {
 namespace detail {
 namespace {
 
-// kVector neighbouring values of a row: one access of kVector values where kVector > 1 (8 or 16
-// bytes; the plan checked that the row and the offset allow it), else one value.
-template <int kVector, class T>
-using VectorWord = std::conditional_t<sizeof(T) * kVector == 16, uint4, uint2>;
-template <int kVector, class T>
-__device__ __forceinline__ void load_vector(const T* p, T (&v)[kVector]) {
-  if constexpr (kVector == 1) {
-    v[0] = *p;
+// kCount neighbouring values of a row, in as few accesses as their bytes allow (16, 8 or 4 at a
+// time; the plan checked that every row and offset is aligned to them), or one value. Load reads
+// through the read-only path (A, B, C: read by many threads, written by none).
+template <int kBytes>
+using WordOf = std::conditional_t<kBytes % 16 == 0, uint4, std::conditional_t<kBytes % 8 == 0, uint2, unsigned>>;
+template <bool kReadOnly, int kCount, class T>
+__device__ __forceinline__ void load_row(const T* p, T (&v)[kCount]) {
+  if constexpr (kCount == 1) {
+    v[0] = kReadOnly ? __ldg(p) : *p;
   } else {
-    static_assert(sizeof(T) * kVector == 16 || sizeof(T) * kVector == 8, "one 8- or 16-byte word");
-    const VectorWord<kVector, T> word = *reinterpret_cast<const VectorWord<kVector, T>*>(p);
-    std::memcpy(v, &word, sizeof word);
+    constexpr int kBytes = kCount * int(sizeof(T));
+    using Word = WordOf<kBytes>;
+    Word words[kBytes / sizeof(Word)];
+#pragma unroll
+    for (int w = 0; w < int(kBytes / sizeof(Word)); ++w)
+      words[w] = kReadOnly ? __ldg(reinterpret_cast<const Word*>(p) + w) : reinterpret_cast<const Word*>(p)[w];
+    std::memcpy(v, words, kBytes);
   }
 }
-template <int kVector, class T>
-__device__ __forceinline__ void store_vector(T* p, const T (&v)[kVector]) {
-  if constexpr (kVector == 1) {
+template <int kCount, class T>
+__device__ __forceinline__ void store_row(T* p, const T (&v)[kCount]) {
+  if constexpr (kCount == 1) {
     *p = v[0];
   } else {
-    VectorWord<kVector, T> word;
-    std::memcpy(&word, v, sizeof word);
-    *reinterpret_cast<VectorWord<kVector, T>*>(p) = word;
+    constexpr int kBytes = kCount * int(sizeof(T));
+    using Word = WordOf<kBytes>;
+    Word words[kBytes / sizeof(Word)];
+    std::memcpy(words, v, kBytes);
+#pragma unroll
+    for (int w = 0; w < int(kBytes / sizeof(Word)); ++w) reinterpret_cast<Word*>(p)[w] = words[w];
   }
 }
 
@@ -106,21 +115,21 @@ __global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
       if constexpr (kDecayPerChannel) A_channel = __ldg(A);
       for (Offset first = Offset(lane) * kVector; first < dstate; first += Offset(lanes) * kVector) {
         Stored h_prev[kVector];
-        load_vector<kVector>(state + first, h_prev);
+        load_row<false>(state + first, h_prev);
         [[maybe_unused]] float a[kVector];
         if constexpr (!kDecayPerChannel) {
-          if constexpr (kVector == 1) {
+          if constexpr (kVector == 1)
             a[0] = __ldg(A + at(first, p.A.state_stride));
-          } else {  // contiguous along dstate, the row on 16 bytes
-            const float4 four = __ldg(reinterpret_cast<const float4*>(A + first));
-            a[0] = four.x, a[1] = four.y, a[2] = four.z, a[3] = four.w;
-          }
+          else  // contiguous along dstate
+            load_row<true>(A + first, a);
         }
-        float B[kVector], C[kVector];
-#pragma unroll
-        for (int i = 0; i < kVector; ++i) {
-          B[i] = to_float(__ldg(B_row + at(first + i, p.B.state_stride)));
-          C[i] = to_float(__ldg(C_row + at(first + i, p.C.state_stride)));
+        Input B_raw[kVector], C_raw[kVector];
+        if constexpr (kVector == 1) {
+          B_raw[0] = __ldg(B_row + at(first, p.B.state_stride));
+          C_raw[0] = __ldg(C_row + at(first, p.C.state_stride));
+        } else {  // contiguous along dstate
+          load_row<true>(B_row + first, B_raw);
+          load_row<true>(C_row + first, C_raw);
         }
         // The step size once the loads are on their way (again on a lane's rare second pass:
         // cheaper than holding the loads back behind it).
@@ -134,11 +143,11 @@ __global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
 #pragma unroll
         for (int i = 0; i < kVector; ++i) {
           const float abar = kDecayPerChannel ? channel_decay : exp2_delta_A<Input>(dt, log2_scaled(a[i]));
-          const float next = abar * to_float(h_prev[i]) + dt_x * B[i];
-          y += next * C[i];  // the new state before it is rounded to Stored
+          const float next = abar * to_float(h_prev[i]) + dt_x * to_float(B_raw[i]);
+          y += next * to_float(C_raw[i]);  // the new state before it is rounded to Stored
           h_next[i] = from_float<Stored>(next);
         }
-        store_vector<kVector>(state + first, h_next);
+        store_row(state + first, h_next);
       }
     }
     // Every thread of the warp takes part (an inactive channel adds 0): the lanes of a channel
@@ -177,7 +186,9 @@ void launch_offsets(const StepParams& p, const StepPlan& plan, cudaStream_t stre
 
 template <class Input, class Stored>
 void launch_stored(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
-  if (plan.vector == kStepVector) return launch_offsets<Input, Stored, kStepVector>(p, plan, stream);
+  if (plan.vector == kStepVectorOf<Stored>)
+    return launch_offsets<Input, Stored, kStepVectorOf<Stored>>(p, plan, stream);
+  if (plan.vector == kStepNarrowVector) return launch_offsets<Input, Stored, kStepNarrowVector>(p, plan, stream);
   if (plan.vector == 1) return launch_offsets<Input, Stored, 1>(p, plan, stream);
   throw Error("selective_scan: internal error: no step kernel loads " + std::to_string(plan.vector) + " states");
 }

@@ -15,8 +15,6 @@ namespace selective_scan {
 namespace detail {
 namespace {
 
-bool on_16_bytes(const void* data) { return reinterpret_cast<std::uintptr_t>(data) % 16 == 0; }
-
 int power_of_two_at_least(std::int64_t n) {
   int p = 1;
   while (p < n) p *= 2;
@@ -61,25 +59,31 @@ StepPlan make_step_plan(const StepParams& p) {
   StepPlan plan;
   plan.decay_per_channel = p.A.state_stride == 0;
   plan.offsets_32 = offsets_fit_32(p);
-  // A load of four states needs every row of the state to start on four of its values (16 bytes
-  // of fp32, 8 of fp16 or bf16), and of A, where A is read along dstate, on 16 bytes. Four a
-  // thread, as the official kernel takes: wider loads would take more registers than the bytes
-  // they keep in flight are worth (appendix A, the step against ncu).
-  const auto rows_of = [](std::int64_t stride) { return stride % kStepVector == 0; };
-  const std::int64_t vector_bytes = kStepVector * element_bytes(p.state.type);
-  bool vector = s.dstate % kStepVector == 0 &&
-                reinterpret_cast<std::uintptr_t>(p.state.data) % std::uintptr_t(vector_bytes) == 0 &&
-                rows_of(p.state.slot_stride) && rows_of(p.state.head_stride) && rows_of(p.state.dim_stride);
-  if (!plan.decay_per_channel)
-    vector =
-        vector && p.A.state_stride == 1 && on_16_bytes(p.A.data) && rows_of(p.A.head_stride) && rows_of(p.A.dim_stride);
-  plan.vector = vector ? kStepVector : 1;
+  // A thread's states in one load: every row of the state, of A where A varies along dstate, and of
+  // B and C must start on that many of its values, and each tensor on as many bytes (up to 16).
+  const std::int64_t state_bytes = element_bytes(p.state.type), input_bytes = element_bytes(p.input_type);
+  const auto rows_of = [](int vector, const void* data, std::int64_t element,
+                          std::initializer_list<std::int64_t> strides) {
+    const std::int64_t bytes = std::min<std::int64_t>(16, vector * element);
+    return reinterpret_cast<std::uintptr_t>(data) % std::uintptr_t(bytes) == 0 &&
+           std::all_of(strides.begin(), strides.end(), [&](std::int64_t stride) { return stride % vector == 0; });
+  };
+  const auto loads_of = [&](int vector) {
+    return s.dstate % vector == 0 &&
+           rows_of(vector, p.state.data, state_bytes, {p.state.slot_stride, p.state.head_stride, p.state.dim_stride}) &&
+           p.B.state_stride == 1 && rows_of(vector, p.B.data, input_bytes, {p.B.batch_stride, p.B.group_stride}) &&
+           p.C.state_stride == 1 && rows_of(vector, p.C.data, input_bytes, {p.C.batch_stride, p.C.group_stride}) &&
+           (plan.decay_per_channel ||
+            (p.A.state_stride == 1 && rows_of(vector, p.A.data, 4, {p.A.head_stride, p.A.dim_stride})));
+  };
+  const int wide = kStepStateBytes / int(state_bytes);
+  plan.vector = loads_of(wide) ? wide : loads_of(kStepNarrowVector) ? kStepNarrowVector : 1;
   // A channel's states are spread over up to a warp's lanes; a thread takes several vectors only
-  // where a warp's lanes hold fewer than the states (fp32 with 256 states: two of 4).
+  // where a warp's lanes hold fewer than the states (256 states in loads of 4: two a lane).
   plan.lanes = std::min(32, power_of_two_at_least((s.dstate + plan.vector - 1) / plan.vector));
   // A block holds one sequence and head's channels, up to kStepThreads threads: fewer where the
   // head has fewer channels, but a whole warp at least. A small call (Mamba-1 at batch 1: 5120
-  // channels of 2 lanes, 80 blocks of 128 threads) takes smaller blocks, down to a warp, so that
+  // channels of a lane each, 40 blocks of 128 threads) takes smaller blocks, down to a warp, so that
   // it spreads over every multiprocessor of a large GPU instead of leaving some idle.
   const int fewest = 32 / plan.lanes;
   plan.channels = std::max(fewest, std::min(kStepThreads / plan.lanes, power_of_two_at_least(s.head_dim)));
