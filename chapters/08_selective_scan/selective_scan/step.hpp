@@ -108,17 +108,18 @@ struct StepParams {
 // [/snippet:step_params]
 
 // [snippet:step_functions]
-// How step() runs a call: a thread takes `vector` neighbouring states of a channel in one load
-// (4 where the state's rows start on 4 of its values, A's on 16 bytes where A varies along
-// dstate, and dstate is a multiple of 4; else 1), `lanes` threads share a channel, a block takes
-// `channels` channels of one sequence and head, which read the same B and C row.
+// How step() runs a call: a thread takes `vector` neighbouring states of a channel at once (32
+// bytes of them, 8 fp32 or 16 fp16 or bf16, where every row of the state, of B and C and of A
+// where it varies along dstate starts on that many values and dstate is a multiple; else 4 where
+// that holds for 4; else 1), `lanes` threads share a channel, a block takes `channels` channels
+// of one sequence and head, which read the same B and C row.
 struct StepPlan {
   int vector = 1;
   int lanes = 1;
   int channels = 1;
   bool decay_per_channel = false;  // A constant along dstate: one exponential a channel
   bool offsets_32 = false;         // every tensor's offsets fit in 31 bits: the kernel indexes in int32
-  // e.g. "4 states a load, 4 lanes a channel, 32 channels a block, a decay a state, 32-bit offsets"
+  // e.g. "16 states a load, 1 lane a channel, 128 channels a block, a decay a state, 32-bit offsets"
   std::string summary() const;
 };
 StepPlan step_plan_of(const StepParams& params);  // throws Error for parameters validate() rejects
