@@ -533,9 +533,10 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
 // sequence from its own initial state to its own last state (test_reference.cpp checks that this
 // equals a call for each sequence): lengths 1, 7 and 300; a boundary on a chunk's end (2048) and
 // others between and inside a thread's steps; three chunks; 40 sequences of one step. Every
-// version (version 2 takes both directions, version 5 the forward, cut into segments with few
-// channels; the others hand the call on), every type, real and complex A, every flag, with and
-// without initial states, the last states' gradients into the backward.
+// version (versions 2 and 5 take both directions, version 5 cut into segments of tiles with few
+// channels, of chunks at 2304 channels; the others hand the call on), every type, real and
+// complex A, every flag, with and without initial states, the last states' gradients into the
+// backward.
 TEST_CASE("packed sequences: one call with each sequence from its own state", "[gpu]") {
   REQUIRE_GPU();
   const auto packed = [](const std::vector<std::int64_t>& lengths, bool complex, bool every_flag,
@@ -562,9 +563,9 @@ TEST_CASE("packed sequences: one call with each sequence from its own state", "[
       const Problem drawn = ch08::make_official_test_problem(packed(each, false, true), seed++);
       require_match_with_dlast_state(drawn, type, Kernel::automatic);
     }
-  // Version 5's forward, not cut: channels enough to give every multiprocessor a block (2304 in
-  // groups of 16 are 144 blocks); the boundaries inside a tile, on a tile's first step, and a
-  // sequence of one step between them.
+  // Version 5, its forward not cut: channels enough to give every multiprocessor a block (2304 in
+  // groups of 16 are 144 blocks; the backward cuts on chunks); the boundaries inside a tile, on a
+  // tile's first step, and a sequence of one step between them.
   for (DataType type : {DataType::float32, DataType::bfloat16}) {
     const Problem drawn = ch08::make_official_test_problem(packed({500, 1, 11, 512}, false, true, 2304), seed++);
     require_match_with_dlast_state(drawn, type, Kernel::ring);

@@ -85,4 +85,13 @@ Route automatic_packed_forward(const ScanArgs& args, bool is_complex, int ring_s
   return {Kernel::blocked, "version 2: packed sequences, few channels"};
 }
 
+// As the forward: version 5 where it would take the call unpacked.
+Route automatic_packed_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
+  const std::string refusal = checkpoints_backward_refusal(args, is_complex);
+  if (refusal.empty() && (fills_device(checkpoints_backward_items(args, ring_grid)) || ring_grid.segments > 1))
+    return {Kernel::ring, "version 5: packed sequences"};
+  if (!refusal.empty()) return {Kernel::blocked, "version 2: packed sequences (version 5 refuses " + refusal + ")"};
+  return {Kernel::blocked, "version 2: packed sequences, few channels"};
+}
+
 }  // namespace selective_scan::detail

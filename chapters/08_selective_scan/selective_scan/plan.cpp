@@ -12,8 +12,8 @@ std::string version_name(Kernel k) {
   return name += std::to_string(int(k));
 }
 
-// Packed sequences (packed_sequences.cuh): version 2 restarts the state inside a channel both ways,
-// version 5 forwards; the other versions hand them on.
+// Packed sequences (packed_sequences.cuh): versions 2 and 5 restart the state inside a channel
+// both ways; the other versions hand them to version 2.
 Route packed_forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
   switch (asked) {
     case Kernel::automatic: return automatic_packed_forward(args, is_complex, ring_segments);
@@ -25,10 +25,16 @@ Route packed_forward_route(Kernel asked, const ScanArgs& args, bool is_complex, 
     default: return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
   }
 }
-Route packed_backward_route(Kernel asked) {
-  if (asked == Kernel::automatic) return {Kernel::blocked, "version 2: packed sequences"};
-  if (asked == Kernel::blocked) return {Kernel::blocked, ""};
-  return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
+Route packed_backward_route(Kernel asked, const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
+  switch (asked) {
+    case Kernel::automatic: return automatic_packed_backward(args, is_complex, ring_grid);
+    case Kernel::blocked: return {Kernel::blocked, ""};
+    case Kernel::ring:
+      if (const std::string no = checkpoints_backward_refusal(args, is_complex); !no.empty())
+        return {Kernel::blocked, "version 5's backward refuses " + no + "; version 2 takes packed sequences"};
+      return {Kernel::ring, ""};
+    default: return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
+  }
 }
 
 Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
@@ -79,15 +85,15 @@ CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& b
   if (asked == Kernel::automatic || asked == Kernel::ring) {
     if (ring_forward_refusal(forward_args, is_complex).empty())
       call.ring_forward = ring_forward_launch(forward_args, type);
-    if (!packed && checkpoints_backward_refusal(backward_args, is_complex).empty())
+    if (checkpoints_backward_refusal(backward_args, is_complex).empty())
       call.ring_backward = checkpoints_backward_grid(backward_args);
   }
   const bool forward_workspace = sizing || forward_args.workspace;
   const int ring_segments = forward_workspace ? call.ring_forward.segments : 1;
   const Route forward = packed ? packed_forward_route(asked, forward_args, is_complex, ring_segments)
                                : forward_route(asked, forward_args, is_complex, ring_segments);
-  const Route backward =
-      packed ? packed_backward_route(asked) : backward_route(asked, backward_args, is_complex, call.ring_backward);
+  const Route backward = packed ? packed_backward_route(asked, backward_args, is_complex, call.ring_backward)
+                                : backward_route(asked, backward_args, is_complex, call.ring_backward);
   plan.forward = forward.body, plan.backward = backward.body;
   if (plan.forward == Kernel::ring) {
     const std::int64_t channels = forward_args.batch * forward_args.dim;
@@ -102,7 +108,7 @@ CallPlan make_plan(Kernel asked, const ScanArgs& forward_args, const ScanArgs& b
   // as the most permissive call could (api.cpp: as_backward_sees), so where that backward is not
   // version 5's, no real one is.
   if (asked == Kernel::automatic && plan.backward != Kernel::ring) plan.state_checkpoints_floats = 0;
-  // Packed sequences' backward is version 2's, which reads no kept states.
+  // Packed sequences keep no states: version 5's backward recomputes them from the chunk states.
   if (packed) plan.state_checkpoints_floats = 0;
   // Version 5's backward reads h where version 5's forward kept it, and recomputes it otherwise.
   plan.backward_reads_kept_states =

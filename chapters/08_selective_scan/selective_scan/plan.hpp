@@ -24,9 +24,10 @@ std::string not_built(Kernel k);
 // would not, or where the forward has, or for the sizes will have, no workspace).
 Route automatic_forward(const ScanArgs& args, bool is_complex, int ring_segments);
 Route automatic_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid);
-// Packed sequences' forward: version 5 where it would run the call unpacked (its work items fill
-// the GPU, or it cuts the sequence into segments), else version 2.
+// Packed sequences, each direction: version 5 where it would run the call unpacked (its work items
+// fill the GPU, or it cuts the sequence into segments), else version 2.
 Route automatic_packed_forward(const ScanArgs& args, bool is_complex, int ring_segments);
+Route automatic_packed_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid);
 
 // The plan of a call, and the launch decisions that go with it: made once, here, and run as
 // they are by api.cpp.

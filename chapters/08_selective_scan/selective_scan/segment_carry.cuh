@@ -145,7 +145,9 @@ __device__ __forceinline__ float fold_summaries(Word* words, int segments, int d
 // For the backward's second launch, one state of segment s: forwards, h at its start, the
 // summaries of segments 0 ... s - 1 folded in order; backwards, q at its end, those of segments
 // S - 1 ... s + 1. Each fold is x = b_j + exp(A sum_j(delta)) x, as a chain of waits would have
-// done it, link by link. The first launch wrote the summaries: nothing to wait for.
+// done it, link by link. The first launch wrote the summaries: nothing to wait for. kRestarts: an
+// infinite sum, where a packed sequence began, lets nothing through.
+template <bool kRestarts = false>
 __device__ __forceinline__ float fold_backward(const float* summaries, int segments, int dstate, std::int64_t channel,
                                                int s, Direction direction, int state, float A2) {
   const int first = direction == kForwards ? 0 : segments - 1, step = direction == kForwards ? 1 : -1;
@@ -153,7 +155,8 @@ __device__ __forceinline__ float fold_backward(const float* summaries, int segme
 #pragma unroll 8
   for (int j = first; j != s; j += step) {
     const float* row = summaries + backward_summary_index(segments, dstate, channel, j, direction, 0);
-    x = __ldg(row + state) + exp2f(A2 * __ldg(row + dstate)) * x;
+    const float delta_sum = __ldg(row + dstate);
+    x = __ldg(row + state) + (kRestarts && isinf(delta_sum) ? 0.f : exp2f(A2 * delta_sum)) * x;
   }
   return x;
 }

@@ -39,6 +39,7 @@
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "device_math.cuh"
+#include "packed_sequences.cuh"
 #include "reductions.cuh"
 #include "segment_carry.cuh"
 #include "sequence_access.cuh"
@@ -426,7 +427,10 @@ struct BlockWalk {
   }
 };
 
-template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+// kPacked: the kernel for packed sequences (packed_sequences.cuh), whose walks restart where one
+// begins, both ways; the others are built without it (a tile's boundaries are then none at
+// compile time, and their code is what it was).
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced, bool kPacked>
 struct ItemWalk {
   BlockWalk<Input, K, kGeneral>& launch;
   const ScanArgs& args;
@@ -473,7 +477,7 @@ struct ItemWalk {
       A2[k] = log2_scaled(A[k]);
       // What enters the last step from after it (the last segment's; the others fold theirs).
       // Not for the lanes past a group's channels: their gradients must stay 0.
-      if (live && args.dlast_state) q[k] = args.dlast_state[ch.state_index(n)];
+      if (live && args.dlast_state) q[k] = args.dlast_state[last_state_row(n)];
       if (!B_var) B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
       if (!C_var) C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
     }
@@ -484,6 +488,36 @@ struct ItemWalk {
   }
   // This thread's states of the call.
   __device__ int state(int k) const { return (kSliced ? w.state0 : 0) + launch.row_of(k); }
+  // Packed sequences: sequence q's state n in initial_state, last_state and their gradients, and
+  // the row of the call's last sequence (the channel's own without packing).
+  __device__ std::int64_t sequence_row(std::int64_t q, int n) const { return (q * args.dim + ch.d) * args.dstate + n; }
+  __device__ std::int64_t last_state_row(int n) const {
+    return kPacked ? sequence_row(args.sequences - 1, n) : ch.state_index(n);
+  }
+  // The steps of the tile at t0 that begin a packed sequence (none, at compile time, without).
+  __device__ TileSequences sequences_at(std::int64_t t0) const {
+    if constexpr (kPacked)
+      return SequenceCursor(args, 0, t0).template tile<kTile>(t0);
+    else
+      return TileSequences{0u, w.block.b};
+  }
+  // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
+  // sequence's initial state (0 without one).
+  __device__ float continued(float h, const TileSequences& sequences, int s, int k) const {
+    if (!(sequences.begins >> s & 1u)) return h;
+    const bool has = args.initial_state && state(k) < args.dstate;
+    return has ? args.initial_state[sequence_row(sequences.sequence(s), state(k))] : 0.f;
+  }
+  // The q that leaves step s of a tile for the step before: q itself, or where s begins a packed
+  // sequence, the gradient of the last state of the sequence before (0 without one), q being the
+  // gradient of this sequence's initial state, stored with `stores`.
+  __device__ float restarted(float q_k, const TileSequences& sequences, int s, int k, bool stores) const {
+    if (!(sequences.begins >> s & 1u)) return q_k;
+    if (!live || state(k) >= args.dstate) return 0.f;  // idle lanes' gradients stay 0
+    const std::int64_t q = sequences.sequence(s);
+    if (stores && args.dinitial_state) args.dinitial_state[sequence_row(q, state(k))] = q_k;
+    return args.dlast_state ? args.dlast_state[sequence_row(q - 1, state(k))] : 0.f;
+  }
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   __device__ void put(float* partial, float value) const {
     if (segments > 1)
@@ -552,7 +586,8 @@ struct ItemWalk {
   // [snippet:checkpoints_sweep]
   // A tile walked forwards: h through its steps and the sum of their delta; with `keep`, h
   // before each of its stretches into the block's checkpoints, from stretch `first` on.
-  __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first) const {
+  __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first,
+                             const TileSequences& sequences) const {
 #pragma unroll
     for (int g = 0; g < kTile; g += kGroup) {
       if (keep && g % kStretch == 0) {
@@ -569,7 +604,9 @@ struct ItemWalk {
         for (int e = 0; e < 2; ++e) {
           delta_sum += delta[e];
 #pragma unroll
-          for (int k = 0; k < K; ++k) h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * h[k] + delta_u[e] * B[k][s + e];
+          for (int k = 0; k < K; ++k)
+            h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * continued(h[k], sequences, g + s + e, k) +
+                   delta_u[e] * B[k][s + e];
         }
       }
     }
@@ -586,16 +623,19 @@ struct ItemWalk {
     for (int k = 0; k < K; ++k)
       h[k] = segment == 0 && args.initial_state && state(k) < args.dstate ? args.initial_state[ch.state_index(state(k))]
                                                                           : 0.f;
+    bool restarts = false;  // where a packed sequence begins, no state passes: an infinite sum
     for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
       const int ring_slot = launch.take(w, tile_ref(t0, Walk::ends));
       stage(sh.slots[ring_slot], t0, false);
-      sweep_tile(h, delta_sum, false, 0);
+      const TileSequences sequences = sequences_at(t0);
+      restarts = restarts || sequences.begins;
+      sweep_tile(h, delta_sum, false, 0, sequences);
       launch.release(ring_slot);
     }
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (live && state(k) < args.dstate) summary(carry::kForwards, state(k)) = h[k];
-    if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = delta_sum;
+    if (live && j == 0 && w.state0 == 0) summary(carry::kForwards, args.dstate) = restarts ? INFINITY : delta_sum;
   }
   // The last segment walks from the caller's gradient of the last state, as segment 0's forward
   // summary walks from the initial state.
@@ -604,10 +644,13 @@ struct ItemWalk {
     if (segment + 1 == segments && live && args.dlast_state)
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (state(k) < args.dstate) back[k] = args.dlast_state[ch.state_index(state(k))];
+        if (state(k) < args.dstate) back[k] = args.dlast_state[last_state_row(state(k))];
+    bool restarts = false;  // as summarize_forwards
     for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
       const int ring_slot = launch.take(w, tile_ref(t0, Walk::carry));
       const Slot<Input>& tile = sh.slots[ring_slot];
+      const TileSequences sequences = sequences_at(t0);
+      restarts = restarts || sequences.begins;
       // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
       for (int i = 0; i < kStepsPerLane; ++i) {
@@ -631,7 +674,9 @@ struct ItemWalk {
           const float2 step = sh.steps[warp][slot][g + s];
           delta_sum += step.x;
 #pragma unroll
-          for (int k = 0; k < K; ++k) back[k] = exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]);
+          for (int k = 0; k < K; ++k)
+            back[k] = restarted(exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]), sequences, g + s,
+                                k, false);
         }
       }
       launch.release(ring_slot);
@@ -639,7 +684,7 @@ struct ItemWalk {
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (live && state(k) < args.dstate) summary(carry::kBackwards, state(k)) = back[k];
-    if (live && j == 0 && w.state0 == 0) summary(carry::kBackwards, args.dstate) = delta_sum;
+    if (live && j == 0 && w.state0 == 0) summary(carry::kBackwards, args.dstate) = restarts ? INFINITY : delta_sum;
   }
   // [/snippet:checkpoints_summaries]
 
@@ -649,8 +694,8 @@ struct ItemWalk {
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (state(k) < args.dstate)
-        q[k] = carry::fold_backward(launch.cut.summaries, segments, args.dstate, bd, segment, carry::kBackwards,
-                                    state(k), A2[k]);
+        q[k] = carry::fold_backward<kPacked>(launch.cut.summaries, segments, args.dstate, bd, segment,
+                                             carry::kBackwards, state(k), A2[k]);
   }
 
   // h at a piece's start: the forward's state at a chunk's start (or the initial state), or,
@@ -662,8 +707,8 @@ struct ItemWalk {
       if (state(k) >= args.dstate || args.state_checkpoints) continue;
       const std::int64_t chunk = piece_t0 / kChunkLength;
       if (piece_t0 % kChunkLength != 0)
-        h[k] = carry::fold_backward(launch.cut.summaries, segments, args.dstate, bd, segment, carry::kForwards,
-                                    state(k), A2[k]);
+        h[k] = carry::fold_backward<kPacked>(launch.cut.summaries, segments, args.dstate, bd, segment, carry::kForwards,
+                                             state(k), A2[k]);
       else if (chunk > 0)
         h[k] = args.chunk_states[ch.chunk_state_index(chunk - 1, state(k))];
       else if (args.initial_state)
@@ -694,8 +739,8 @@ struct ItemWalk {
 
   // [snippet:checkpoints_recompute]
   // Abar_t and Abar_t h_{t-1} of the stretch's steps (from s0 in the tile), from its checkpoint.
-  __device__ void recompute_stretch(int s0, const float (&start)[K], float (&decay_at)[kStretch][K],
-                                    float (&carried)[kStretch][K]) const {
+  __device__ void recompute_stretch(int s0, const float (&start)[K], const TileSequences& sequences,
+                                    float (&decay_at)[kStretch][K], float (&carried)[kStretch][K]) const {
     float h[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) h[k] = start[k];
@@ -713,7 +758,7 @@ struct ItemWalk {
           for (int k = 0; k < K; ++k) {
             const int i = g + s + e;
             decay_at[i][k] = exp2_delta_A<Input>(delta[e], A2[k]);
-            carried[i][k] = decay_at[i][k] * h[k];
+            carried[i][k] = decay_at[i][k] * continued(h[k], sequences, s0 + i, k);
             h[k] = carried[i][k] + delta_u[e] * B[k][s + e];
           }
       }
@@ -724,7 +769,8 @@ struct ItemWalk {
   // [snippet:checkpoints_step]
   // The stretch's gradients, its step groups last first: q carried back through each step, dA
   // summed, dB and dC of each step, and the two sums over states that du and ddelta need.
-  __device__ void stretch_gradients(int s0, const float (&decay_at)[kStretch][K], const float (&carried)[kStretch][K]) {
+  __device__ void stretch_gradients(int s0, const TileSequences& sequences, const float (&decay_at)[kStretch][K],
+                                    const float (&carried)[kStretch][K]) {
 #pragma unroll
     for (int g = kStretch - kGroup; g >= 0; g -= kGroup) {
       const int tg = s0 + g;  // the group's first step in the tile
@@ -752,7 +798,7 @@ struct ItemWalk {
           step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
           dB[k][s] = delta_u[s] * grad;
           dC[k][s] = dy[s] * h_now;
-          q[k] = decay_at[i][k] * grad;
+          q[k] = restarted(decay_at[i][k] * grad, sequences, tg + s, k, true);
         }
       }
       // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
@@ -817,7 +863,7 @@ struct ItemWalk {
         const int ring_slot = launch.take(w, tile_ref(t0, Walk::sweep));
         stage(sh.slots[ring_slot], t0, false);
         float unused = 0.f;
-        sweep_tile(h, unused, true, tile_index * kStretchesPerTile);
+        sweep_tile(h, unused, true, tile_index * kStretchesPerTile, sequences_at(t0));
         launch.release(ring_slot);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
@@ -827,11 +873,12 @@ struct ItemWalk {
         float start[kStretchesPerTile][K];
         read_checkpoints(t0, tile_index, start);
         stage(sh.slots[ring_slot], t0, true);
+        const TileSequences sequences = sequences_at(t0);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
           float decay_at[kStretch][K], carried[kStretch][K];
-          recompute_stretch(st * kStretch, start[st], decay_at, carried);
-          stretch_gradients(st * kStretch, decay_at, carried);
+          recompute_stretch(st * kStretch, start[st], sequences, decay_at, carried);
+          stretch_gradients(st * kStretch, sequences, decay_at, carried);
         }
         launch.release(ring_slot);
         finish_tile(t0, step_sums);
@@ -866,13 +913,13 @@ struct ItemWalk {
 };
 
 // A block's walk: its items one after another, the ring a tile ahead of them throughout.
-template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced, bool kPacked>
 __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& launch_cut,
                               float* step_sums, const TensorMaps& maps, Shared<Input>& sh) {
   BlockWalk<Input, K, kGeneral> launch(args, workspace, launch_cut, maps, sh);
   launch.issue(first_tile(args, blockIdx.x, launch.cut));
   for (std::int64_t item = blockIdx.x; item < launch_items(args, launch.cut); item += gridDim.x) {
-    ItemWalk<Input, K, kBothVariable, kGeneral, kSliced> walk(launch, item);
+    ItemWalk<Input, K, kBothVariable, kGeneral, kSliced, kPacked> walk(launch, item);
     if (launch.cut.summarizing) {
       if (walk.w.summarizes_forwards(args, launch.cut)) walk.summarize_forwards();
       if (walk.w.summarizes_backwards()) walk.summarize_backwards();
@@ -886,7 +933,7 @@ __device__ void walk_backward(const ScanArgs& args, const WorkspaceLayout& works
 
 #endif  // __CUDA_ARCH__ >= 900
 
-template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced, bool kPacked = false>
 __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const __grid_constant__ ScanArgs args,
                                                                            WorkspaceLayout workspace, Cut cut,
                                                                            float* step_sums,
@@ -898,7 +945,7 @@ __global__ __launch_bounds__(kThreads, 3) void checkpoints_backward_kernel(const
   // Full: the thread that asks for the copies (and their bytes); empty: every thread, done reading.
   if (threadIdx.x == 0) ring::Pipeline<kStages>(sh.full, sh.empty).init(1, kThreads);
   __syncthreads();
-  walk_backward<Input, K, kBothVariable, kGeneral, kSliced>(args, workspace, cut, step_sums, maps, sh);
+  walk_backward<Input, K, kBothVariable, kGeneral, kSliced, kPacked>(args, workspace, cut, step_sums, maps, sh);
 #endif
 }
 
@@ -960,32 +1007,35 @@ std::size_t step_sums_bytes(const ScanArgs& args) {
 }
 
 // One launch of the kernel, on `blocks` blocks.
-template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced>
+template <class Input, int K, bool kBothVariable, bool kGeneral, bool kSliced, bool kPacked = false>
 void launch_kernel(unsigned blocks, const ScanArgs& args, const WorkspaceLayout& workspace, const Cut& cut,
                    float* step_sums, const TensorMaps& maps, cudaStream_t stream) {
-  const auto kernel = checkpoints_backward_kernel<Input, K, kBothVariable, kGeneral, kSliced>;
+  const auto kernel = checkpoints_backward_kernel<Input, K, kBothVariable, kGeneral, kSliced, kPacked>;
   allow_shared_memory(reinterpret_cast<const void*>(kernel), int(sizeof(Shared<Input>)));
   kernel<<<blocks, kThreads, sizeof(Shared<Input>), stream>>>(args, workspace, cut, step_sums, maps);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
 // Uncut sequences in one launch (of the general kernel where a group ends on a block of fewer
-// than 16 channels), or a cut's two: the summaries, then the gradients.
-template <class Input, int K, bool kBothVariable, bool kSliced = false>
+// than 16 channels, and for packed sequences, which are built only general), or a cut's two: the
+// summaries, then the gradients.
+template <class Input, int K, bool kBothVariable, bool kSliced = false, bool kPacked = false>
 void launch(const ScanArgs& args, const WorkspaceLayout& workspace, const BackwardGrid& grid, const Cut& cut,
             float* step_sums, const TensorMaps& maps, cudaStream_t stream) {
   if (cut.segments == 1) {
-    if (args.dims_per_group % kChannels == 0)
-      launch_kernel<Input, K, kBothVariable, false, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps,
-                                                             stream);
-    else
-      launch_kernel<Input, K, kBothVariable, true, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps, stream);
+    if constexpr (!kPacked)
+      if (args.dims_per_group % kChannels == 0)
+        return launch_kernel<Input, K, kBothVariable, false, kSliced>(grid.blocks, args, workspace, cut, step_sums,
+                                                                      maps, stream);
+    launch_kernel<Input, K, kBothVariable, true, kSliced, kPacked>(grid.blocks, args, workspace, cut, step_sums, maps,
+                                                                   stream);
     return;
   }
   const Cut first{cut.segments, cut.granule, true, cut.summaries};
-  launch_kernel<Input, K, kBothVariable, true, kSliced>(unsigned(launch_items(args, first)), args, workspace, first,
-                                                        step_sums, maps, stream);
-  launch_kernel<Input, K, kBothVariable, true, kSliced>(grid.blocks, args, workspace, cut, step_sums, maps, stream);
+  launch_kernel<Input, K, kBothVariable, true, kSliced, kPacked>(unsigned(launch_items(args, first)), args, workspace,
+                                                                 first, step_sums, maps, stream);
+  launch_kernel<Input, K, kBothVariable, true, kSliced, kPacked>(grid.blocks, args, workspace, cut, step_sums, maps,
+                                                                 stream);
 }
 
 }  // namespace
@@ -994,6 +1044,8 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if (is_complex) return "complex A";
   if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
+  if (args.cu_seqlens && (args.dstate > kStates || !(args.B.variable && args.C.variable)))
+    return "packed sequences past 16 states or with a constant B or C";
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
   if (!rows_on_16_bytes(args, 2, true)) return "a row not on 16 bytes";
@@ -1037,7 +1089,9 @@ void checkpoints_backward(const ScanArgs& args, const BackwardGrid& grid, cudaSt
   const TensorMaps maps = tensor_maps<Input>(args);
   // As the forward's few_states: with B and C both variable, a lane walks one state where the
   // call has at most 8 (its eight lanes' first), not two.
-  if (step_sums)
+  if (args.cu_seqlens)  // up to 16 states, B and C both variable (checkpoints_backward_refusal)
+    launch<Input, kWholeK, true, false, true>(args, workspace, grid, cut, step_sums, maps, stream);
+  else if (step_sums)
     launch<Input, kWholeK, true, true>(args, workspace, grid, cut, step_sums, maps, stream);
   else if (args.B.variable && args.C.variable && args.dstate <= P)
     launch<Input, 1, true>(args, workspace, grid, cut, step_sums, maps, stream);
