@@ -113,7 +113,7 @@ void section_packed(Notebook& nb, const Options& o) {
   const std::int64_t dim = bench ? 1536 : 256, total = bench ? 16384 : 2048;
   nb.text(
       fmt::format("Sequences of different lengths laid end to end in batch 1 (cu_seqlens), each from its own initial\n"
-                  "state to its own last state: version 2 takes such a call both ways, version 5 its forward.\n"
+                  "state to its own last state: versions 2 and 5 take such a call both ways.\n"
                   "Checked against the fp64 reference, then timed: one sequence of {} steps, and the same steps as 8\n"
                   "and as 64 packed sequences of uneven lengths, against a batch of 64 equal sequences (what a caller\n"
                   "pads uneven ones to), bf16, (dim {}, dstate 16), B and C variable, D, z, delta_bias, softplus on.",
