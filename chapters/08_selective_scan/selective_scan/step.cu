@@ -27,8 +27,8 @@ namespace detail {
 namespace {
 
 // kCount neighbouring values of a row, in as few accesses as their bytes allow (16, 8 or 4 at a
-// time; the plan checked that every row and offset is aligned to them), or one value. Load reads
-// through the read-only path (A, B, C: read by many threads, written by none).
+// time; the plan checked that every row and offset is aligned to them), or one value. kReadOnly
+// reads through the read-only path (A, B, C: read by many threads, written by none).
 template <int kBytes>
 using WordOf = std::conditional_t<kBytes % 16 == 0, uint4, std::conditional_t<kBytes % 8 == 0, uint2, unsigned>>;
 template <bool kReadOnly, int kCount, class T>

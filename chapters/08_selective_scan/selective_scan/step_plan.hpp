@@ -11,7 +11,8 @@ constexpr int kStepThreads = 128;  // the most threads a block of the step has
 // The bytes of state a thread loads at once where the rows allow it: 8 fp32 states or 16 fp16 or
 // bf16, two 16-byte loads. The step is bound by memory, and what covers the memory's latency is
 // the bytes in flight, each thread's loads: 32 a thread beat 8 and 16 at batch 8 and 64 of
-// Mamba-1 and Mamba-2, fp32 and bf16, and 64 lost in fp32; at batch 1 they tie (appendix A).
+// Mamba-1 and Mamba-2, fp32 and bf16, and 64 lost with fp32 inputs; at batch 1 they tie
+// (appendix A).
 constexpr int kStepStateBytes = 32;
 template <class Stored>
 constexpr int kStepVectorOf = kStepStateBytes / int(sizeof(Stored));
