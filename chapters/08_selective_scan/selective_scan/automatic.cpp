@@ -77,21 +77,26 @@ Route automatic_backward(const ScanArgs& args, bool is_complex, const BackwardGr
 }
 // [/snippet:automatic_rule]
 
-Route automatic_packed_forward(const ScanArgs& args, bool is_complex, int ring_segments) {
-  const std::string refusal = ring_forward_refusal(args, is_complex);
-  if (refusal.empty() && (fills_device(ring_forward_items(args, ring_segments)) || ring_segments > 1))
-    return {Kernel::ring, "version 5: packed sequences"};
+namespace {
+// Either direction of a packed call: version 5 where it takes the call (`refusal` empty) and its
+// work items fill the GPU or it cuts the sequence into segments (`fills_or_cuts`, asked only then),
+// as it would take it unpacked.
+template <class FillsOrCuts>
+Route automatic_packed(const std::string& refusal, FillsOrCuts fills_or_cuts) {
+  if (refusal.empty() && fills_or_cuts()) return {Kernel::ring, "version 5: packed sequences"};
   if (!refusal.empty()) return {Kernel::blocked, "version 2: packed sequences (version 5 refuses " + refusal + ")"};
   return {Kernel::blocked, "version 2: packed sequences, few channels"};
 }
+}  // namespace
 
-// As the forward: version 5 where it would take the call unpacked.
+Route automatic_packed_forward(const ScanArgs& args, bool is_complex, int ring_segments) {
+  return automatic_packed(ring_forward_refusal(args, is_complex),
+                          [&] { return fills_device(ring_forward_items(args, ring_segments)) || ring_segments > 1; });
+}
 Route automatic_packed_backward(const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
-  const std::string refusal = checkpoints_backward_refusal(args, is_complex);
-  if (refusal.empty() && (fills_device(checkpoints_backward_items(args, ring_grid)) || ring_grid.segments > 1))
-    return {Kernel::ring, "version 5: packed sequences"};
-  if (!refusal.empty()) return {Kernel::blocked, "version 2: packed sequences (version 5 refuses " + refusal + ")"};
-  return {Kernel::blocked, "version 2: packed sequences, few channels"};
+  return automatic_packed(checkpoints_backward_refusal(args, is_complex), [&] {
+    return fills_device(checkpoints_backward_items(args, ring_grid)) || ring_grid.segments > 1;
+  });
 }
 
 }  // namespace selective_scan::detail

@@ -13,28 +13,30 @@ std::string version_name(Kernel k) {
 }
 
 // Packed sequences (packed_sequences.cuh): versions 2 and 5 restart the state inside a channel
-// both ways; the other versions hand them to version 2.
-Route packed_forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
+// both ways; the other versions hand them to version 2. One direction (`direction`), with
+// automatic's route for it and version 5's refusal of it, each asked for only where it decides
+// (the other versions never ask the device).
+template <class AutomaticRoute, class Refusal>
+Route packed_route(Kernel asked, AutomaticRoute automatic, Refusal refusal, const std::string& direction) {
   switch (asked) {
-    case Kernel::automatic: return automatic_packed_forward(args, is_complex, ring_segments);
+    case Kernel::automatic: return automatic();
     case Kernel::blocked: return {Kernel::blocked, ""};
     case Kernel::ring:
-      if (const std::string no = ring_forward_refusal(args, is_complex); !no.empty())
-        return {Kernel::blocked, "version 5's forward refuses " + no + "; version 2 takes packed sequences"};
+      if (const std::string no = refusal(); !no.empty())
+        return {Kernel::blocked, "version 5's " + direction + " refuses " + no + "; version 2 takes packed sequences"};
       return {Kernel::ring, ""};
     default: return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
   }
 }
+Route packed_forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {
+  return packed_route(
+      asked, [&] { return automatic_packed_forward(args, is_complex, ring_segments); },
+      [&] { return ring_forward_refusal(args, is_complex); }, "forward");
+}
 Route packed_backward_route(Kernel asked, const ScanArgs& args, bool is_complex, const BackwardGrid& ring_grid) {
-  switch (asked) {
-    case Kernel::automatic: return automatic_packed_backward(args, is_complex, ring_grid);
-    case Kernel::blocked: return {Kernel::blocked, ""};
-    case Kernel::ring:
-      if (const std::string no = checkpoints_backward_refusal(args, is_complex); !no.empty())
-        return {Kernel::blocked, "version 5's backward refuses " + no + "; version 2 takes packed sequences"};
-      return {Kernel::ring, ""};
-    default: return {Kernel::blocked, version_name(asked) + " hands packed sequences to version 2"};
-  }
+  return packed_route(
+      asked, [&] { return automatic_packed_backward(args, is_complex, ring_grid); },
+      [&] { return checkpoints_backward_refusal(args, is_complex); }, "backward");
 }
 
 Route forward_route(Kernel asked, const ScanArgs& args, bool is_complex, int ring_segments) {

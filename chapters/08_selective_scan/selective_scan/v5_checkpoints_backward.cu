@@ -488,11 +488,9 @@ struct ItemWalk {
   }
   // This thread's states of the call.
   __device__ int state(int k) const { return (kSliced ? w.state0 : 0) + launch.row_of(k); }
-  // Packed sequences: sequence q's state n in initial_state, last_state and their gradients, and
-  // the row of the call's last sequence (the channel's own without packing).
-  __device__ std::int64_t sequence_row(std::int64_t q, int n) const { return (q * args.dim + ch.d) * args.dstate + n; }
+  // Where state n of the call's last sequence ends: the channel's own row without packing.
   __device__ std::int64_t last_state_row(int n) const {
-    return kPacked ? sequence_row(args.sequences - 1, n) : ch.state_index(n);
+    return kPacked ? ch.state_index(ch.last_sequence(), n) : ch.state_index(n);
   }
   // The steps of the tile at t0 that begin a packed sequence (none, at compile time, without).
   __device__ TileSequences sequences_at(std::int64_t t0) const {
@@ -505,8 +503,7 @@ struct ItemWalk {
   // sequence's initial state (0 without one).
   __device__ float continued(float h, const TileSequences& sequences, int s, int k) const {
     if (!(sequences.begins >> s & 1u)) return h;
-    const bool has = args.initial_state && state(k) < args.dstate;
-    return has ? args.initial_state[sequence_row(sequences.sequence(s), state(k))] : 0.f;
+    return state(k) < args.dstate ? ch.initial_state(sequences.sequence(s), state(k)) : 0.f;
   }
   // The q that leaves step s of a tile for the step before: q itself, or where s begins a packed
   // sequence, the gradient of the last state of the sequence before (0 without one), q being the
@@ -515,8 +512,8 @@ struct ItemWalk {
     if (!(sequences.begins >> s & 1u)) return q_k;
     if (!live || state(k) >= args.dstate) return 0.f;  // idle lanes' gradients stay 0
     const std::int64_t q = sequences.sequence(s);
-    if (stores && args.dinitial_state) args.dinitial_state[sequence_row(q, state(k))] = q_k;
-    return args.dlast_state ? args.dlast_state[sequence_row(q - 1, state(k))] : 0.f;
+    if (stores && args.dinitial_state) args.dinitial_state[ch.state_index(q, state(k))] = q_k;
+    return ch.last_state_gradient(q - 1, state(k));
   }
   // With a cut, several blocks add into a channel's partial sums (zeroed by the launcher).
   __device__ void put(float* partial, float value) const {
