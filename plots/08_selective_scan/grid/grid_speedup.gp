@@ -1,7 +1,7 @@
 # automatic's speedup over the official kernel -- run `gnuplot grid_speedup.gp` in this directory
-set terminal svg size 1100,820 dynamic font 'DejaVu Sans,12'
+set terminal svg size 1100,1230 dynamic font 'DejaVu Sans,12'
 set output 'grid_speedup.svg'
-set multiplot layout 2,2 title 'Speedup of Kernel::automatic over the official kernel (NVIDIA H200, 2026-11-28; 16 states, z, D, delta\_bias on)'
+set multiplot layout 3,2 title 'Speedup of Kernel::automatic over the official kernel (NVIDIA H200, 2026-11-30; 16 states, z, D, delta\_bias on)'
 set logscale cb 2
 set cbrange [0.25:4]
 set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')
@@ -21,4 +21,8 @@ set title 'bf16, forward'
 plot 'grid_speedup.dat' index 2 using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index 2 using 1:2:(sprintf('%.2f', $3)) with labels font ',10'
 set title 'bf16, forward + backward'
 plot 'grid_speedup.dat' index 3 using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index 3 using 1:2:(sprintf('%.2f', $3)) with labels font ',10'
+set title 'fp16, forward'
+plot 'grid_speedup.dat' index 4 using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index 4 using 1:2:(sprintf('%.2f', $3)) with labels font ',10'
+set title 'fp16, forward + backward'
+plot 'grid_speedup.dat' index 5 using 1:2:(0.5):(0.5):3 with boxxy fillstyle solid 1.0 noborder fillcolor palette, '' index 5 using 1:2:(sprintf('%.2f', $3)) with labels font ',10'
 unset multiplot
