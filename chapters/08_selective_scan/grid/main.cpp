@@ -238,8 +238,15 @@ int run(const Options& o) {
               selective_scan::backward(p);
             },
             o.repetitions);
-        fmt::print("{:<36} {:<10} issue / GPU alone: fwd {:.1f} / {:.1f} us, f+b {:.1f} / {:.1f} us\n", "", "",
-                   1000 * f.host_ms, 1000 * f.gpu_ms, 1000 * b.host_ms, 1000 * b.gpu_ms);
+        // Of a forward's issue, what validate and the plan take (the rest: the launches).
+        const double checks =
+            common::time_cpu([&] { return selective_scan::validate(p.forward); }, 1, o.repetitions).median_ms;
+        const double plan =
+            common::time_cpu([&] { return selective_scan::plan_of(p.forward); }, 1, o.repetitions).median_ms;
+        fmt::print(
+            "{:<36} {:<10} issue / GPU alone: fwd {:.1f} / {:.1f} us (validate {:.1f}, plan {:.1f}), f+b {:.1f} / "
+            "{:.1f} us\n",
+            "", "", 1000 * f.host_ms, 1000 * f.gpu_ms, 1000 * checks, 1000 * plan, 1000 * b.host_ms, 1000 * b.gpu_ms);
       }
       if (c.kernel == Kernel::automatic && !c.keep_states && off) {
         ++compared;

@@ -10,8 +10,23 @@
 
 #include <climits>
 #include <cstdint>
+#include <string>
 
 namespace selective_scan::detail {
+
+// Version 5's forward and backward build the restarts (kPacked) only into their layout of
+// `layout_states` states with B and C both variable: the packed calls either refuses besides.
+inline std::string ring_packed_refusal(const ScanArgs& a, int layout_states) {
+  if (a.cu_seqlens && (a.dstate > layout_states || !(a.B.variable && a.C.variable)))
+    return "packed sequences past 16 states or with a constant B or C";
+  return "";
+}
+
+// Where state n of packed sequence q (or of batch row q without packing) of channel d lives in
+// initial_state, last_state and their gradients: (sequences or batch, dim, dstate).
+__host__ __device__ inline std::int64_t sequence_state_index(const ScanArgs& a, std::int64_t q, std::int64_t d, int n) {
+  return (q * a.dim + d) * a.dstate + n;
+}
 
 // The last packed sequence that begins before first_step (0 at step 0): a binary search of the
 // offsets.
@@ -33,6 +48,7 @@ __device__ inline std::int64_t sequence_before(const ScanArgs& a, std::int64_t f
 struct TileSequences {
   unsigned begins = 0;      // bit s: step s of the tile begins a sequence
   std::int64_t before = 0;  // the sequence of the step before the tile (b without packing)
+  __device__ bool begins_at(int s) const { return (begins >> s) & 1u; }
   // The sequence of step s of the tile.
   __device__ std::int64_t sequence(int s) const { return before + __popc(begins & ((2u << s) - 1u)); }
 };
@@ -75,10 +91,43 @@ class SequenceCursor {
   bool met_ = false;
 };
 
+// The same, backwards (version 5's backward walks its tiles last first): the cursor keeps the
+// sequence of the last step not yet handed out and the step that begins it, and hands each tile
+// its boundaries as bits, one offset read a boundary. Step 0 begins sequence 0 but no bit marks it,
+// as the forward cursor's tiles have none there.
+class ReverseSequenceCursor {
+ public:
+  ReverseSequenceCursor() = default;  // meets no boundary (a kernel built without packed sequences)
+  // Back from step last_step of batch row b.
+  __device__ ReverseSequenceCursor(const ScanArgs& a, std::int64_t b, std::int64_t last_step)
+      : cu_(a.cu_seqlens), sequence_(b) {
+    if (!cu_) return;
+    sequence_ = sequence_before(a, last_step + 1);  // the sequence that holds last_step
+    begin_ = cu_[sequence_];
+  }
+  // Steps t0 ... t0 + kSteps - 1, every later step handed out already, and the cursor moved
+  // before them.
+  template <int kSteps>
+  __device__ TileSequences tile(std::int64_t t0) {
+    static_assert(kSteps <= 32, "one bit a step");
+    TileSequences t;
+    while (cu_ && sequence_ > 0 && begin_ >= t0) {
+      t.begins |= 1u << (begin_ - t0);
+      --sequence_;
+      begin_ = cu_[sequence_];
+    }
+    t.before = sequence_;  // the sequence of step t0 - 1
+    return t;
+  }
+
+ private:
+  const std::int32_t* cu_ = nullptr;
+  std::int64_t sequence_ = 0, begin_ = 0;
+};
+
 // The steps a thread of version 2 holds: their boundaries as a tile's, and where sequences end.
 struct StepSequences : TileSequences {
   unsigned ends = 0;  // bit i: step i is the last of a sequence before the channel's last
-  __device__ bool begins_at(int i) const { return (begins >> i) & 1u; }
   __device__ bool ends_at(int i) const { return (ends >> i) & 1u; }
 };
 

@@ -112,6 +112,13 @@ __device__ __forceinline__ float wait_for(Word* word) {
 }
 // [/snippet:carry_words]
 
+// The decay a summary's sum of delta lets through, exp(A sum); kRestarts: 0 where the sum is
+// infinite, the mark of a segment in which a packed sequence began (no state passes it).
+template <bool kRestarts>
+__device__ __forceinline__ float decay_through(float A2, float delta_sum) {
+  return kRestarts && isinf(delta_sum) ? 0.f : exp2f(A2 * delta_sum);
+}
+
 // [snippet:carry_fold]
 // h at the start of segment s, for one state: the summaries of segments 0 ... s - 1 folded in
 // order, h = b_j + exp(A sum_j(delta)) h. A window of them is loaded at once, so that their trips
@@ -133,8 +140,7 @@ __device__ __forceinline__ float fold_summaries(Word* words, int segments, int d
     for (int i = 0; i < kWindow && j0 + i < s; ++i) {
       const float b = end[i] & kReady ? value(end[i]) : wait_for(word(j0 + i, state));
       const float delta_sum = sum[i] & kReady ? value(sum[i]) : wait_for(word(j0 + i, dstate));
-      // kRestarts: an infinite sum, where a packed sequence began, lets nothing through.
-      h = b + (kRestarts && isinf(delta_sum) ? 0.f : exp2f(A2 * delta_sum)) * h;
+      h = b + decay_through<kRestarts>(A2, delta_sum) * h;
     }
   }
   return h;
@@ -156,7 +162,7 @@ __device__ __forceinline__ float fold_backward(const float* summaries, int segme
   for (int j = first; j != s; j += step) {
     const float* row = summaries + backward_summary_index(segments, dstate, channel, j, direction, 0);
     const float delta_sum = __ldg(row + dstate);
-    x = __ldg(row + state) + (kRestarts && isinf(delta_sum) ? 0.f : exp2f(A2 * delta_sum)) * x;
+    x = __ldg(row + state) + decay_through<kRestarts>(A2, delta_sum) * x;
   }
   return x;
 }

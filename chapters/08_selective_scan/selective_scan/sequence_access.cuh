@@ -4,6 +4,7 @@
 #pragma once
 
 #include "device_math.cuh"
+#include "packed_sequences.cuh"
 #include "scan_args.hpp"
 
 namespace selective_scan::detail {
@@ -73,7 +74,7 @@ struct Channel {
   __device__ std::int64_t state_index(int n) const { return bd * args.dstate + n; }
   // Where state n of sequence q starts or ends (initial_state, last_state and their gradients):
   // q is b, or with packed sequences (batch 1) the packed sequence's index.
-  __device__ std::int64_t state_index(std::int64_t q, int n) const { return (q * args.dim + d) * args.dstate + n; }
+  __device__ std::int64_t state_index(std::int64_t q, int n) const { return sequence_state_index(args, q, d, n); }
   // Sequence q's initial state (0 without one), and the gradient of its last state (0 without).
   __device__ S initial_state(std::int64_t q, int n) const {
     return args.initial_state ? load_state<S>(args.initial_state, state_index(q, n)) : state_zero<S>();

@@ -492,24 +492,34 @@ struct ItemWalk {
   __device__ std::int64_t last_state_row(int n) const {
     return kPacked ? ch.state_index(ch.last_sequence(), n) : ch.state_index(n);
   }
-  // The steps of the tile at t0 that begin a packed sequence (none, at compile time, without).
-  __device__ TileSequences sequences_at(std::int64_t t0) const {
+  // Cursors over packed sequences' boundaries (packed_sequences.cuh), for walks forwards from
+  // step t0 and backwards from the item's last step: one search of the offsets a walk, then one
+  // read a boundary. sequences_at hands out the next tile's boundaries (none, at compile time,
+  // without packing).
+  __device__ SequenceCursor forwards_from(std::int64_t t0) const {
+    return kPacked ? SequenceCursor(args, 0, t0) : SequenceCursor();
+  }
+  __device__ ReverseSequenceCursor backwards() const {
+    return kPacked ? ReverseSequenceCursor(args, 0, w.t_end - 1) : ReverseSequenceCursor();
+  }
+  template <class Cursor>
+  __device__ TileSequences sequences_at(Cursor& cursor, std::int64_t t0) const {
     if constexpr (kPacked)
-      return SequenceCursor(args, 0, t0).template tile<kTile>(t0);
+      return cursor.template tile<kTile>(t0);
     else
       return TileSequences{0u, w.block.b};
   }
   // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
   // sequence's initial state (0 without one).
   __device__ float continued(float h, const TileSequences& sequences, int s, int k) const {
-    if (!(sequences.begins >> s & 1u)) return h;
+    if (!sequences.begins_at(s)) return h;
     return state(k) < args.dstate ? ch.initial_state(sequences.sequence(s), state(k)) : 0.f;
   }
   // The q that leaves step s of a tile for the step before: q itself, or where s begins a packed
   // sequence, the gradient of the last state of the sequence before (0 without one), q being the
   // gradient of this sequence's initial state, stored with `stores`.
   __device__ float restarted(float q_k, const TileSequences& sequences, int s, int k, bool stores) const {
-    if (!(sequences.begins >> s & 1u)) return q_k;
+    if (!sequences.begins_at(s)) return q_k;
     if (!live || state(k) >= args.dstate) return 0.f;  // idle lanes' gradients stay 0
     const std::int64_t q = sequences.sequence(s);
     if (stores && args.dinitial_state) args.dinitial_state[ch.state_index(q, state(k))] = q_k;
@@ -621,10 +631,11 @@ struct ItemWalk {
       h[k] = segment == 0 && args.initial_state && state(k) < args.dstate ? args.initial_state[ch.state_index(state(k))]
                                                                           : 0.f;
     bool restarts = false;  // where a packed sequence begins, no state passes: an infinite sum
+    SequenceCursor cursor = forwards_from(w.t_begin);
     for (std::int64_t t0 = w.t_begin; t0 < w.t_end; t0 += kTile) {
       const int ring_slot = launch.take(w, tile_ref(t0, Walk::ends));
       stage(sh.slots[ring_slot], t0, false);
-      const TileSequences sequences = sequences_at(t0);
+      const TileSequences sequences = sequences_at(cursor, t0);
       restarts = restarts || sequences.begins;
       sweep_tile(h, delta_sum, false, 0, sequences);
       launch.release(ring_slot);
@@ -643,10 +654,11 @@ struct ItemWalk {
       for (int k = 0; k < K; ++k)
         if (state(k) < args.dstate) back[k] = args.dlast_state[last_state_row(state(k))];
     bool restarts = false;  // as summarize_forwards
+    ReverseSequenceCursor cursor = backwards();
     for (std::int64_t t0 = w.last_tile(); t0 >= w.t_begin; t0 -= kTile) {
       const int ring_slot = launch.take(w, tile_ref(t0, Walk::carry));
       const Slot<Input>& tile = sh.slots[ring_slot];
-      const TileSequences sequences = sequences_at(t0);
+      const TileSequences sequences = sequences_at(cursor, t0);
       restarts = restarts || sequences.begins;
       // (delta, dout times the gate) of each step, 0 past the end, and the C rows.
 #pragma unroll
@@ -849,18 +861,20 @@ struct ItemWalk {
   // stretch) there is no sweep: the tiles read their checkpoints from there, and the segment is
   // one piece.
   __device__ void gradients(float* step_sums) {
+    ReverseSequenceCursor back = backwards();  // the tiles' walk back, across the pieces
     for (std::int64_t piece_end = w.t_end; piece_end > w.t_begin;) {
       const std::int64_t piece_t0 = args.state_checkpoints ? w.t_begin : w.piece_begin(piece_end - 1);
       const int tiles = int((piece_end - piece_t0 + kTile - 1) / kTile);
       // 1. The sweep: h before every stretch of the piece, from h at its start.
       float h[K];
       piece_start_state(piece_t0, h);
+      SequenceCursor sweep = forwards_from(piece_t0);
       for (int tile_index = 0; tile_index < (args.state_checkpoints ? 0 : tiles); ++tile_index) {
         const std::int64_t t0 = piece_t0 + tile_index * kTile;
         const int ring_slot = launch.take(w, tile_ref(t0, Walk::sweep));
         stage(sh.slots[ring_slot], t0, false);
         float unused = 0.f;
-        sweep_tile(h, unused, true, tile_index * kStretchesPerTile, sequences_at(t0));
+        sweep_tile(h, unused, true, tile_index * kStretchesPerTile, sequences_at(sweep, t0));
         launch.release(ring_slot);
       }
       // 2. The tiles backwards, and in each tile its stretches backwards.
@@ -870,7 +884,7 @@ struct ItemWalk {
         float start[kStretchesPerTile][K];
         read_checkpoints(t0, tile_index, start);
         stage(sh.slots[ring_slot], t0, true);
-        const TileSequences sequences = sequences_at(t0);
+        const TileSequences sequences = sequences_at(back, t0);
 #pragma unroll
         for (int st = kStretchesPerTile - 1; st >= 0; --st) {
           float decay_at[kStretch][K], carried[kStretch][K];
@@ -1041,8 +1055,7 @@ std::string checkpoints_backward_refusal(const ScanArgs& args, bool is_complex) 
   if (is_complex) return "complex A";
   if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (args.deterministic) return "deterministic (it adds dB and dC with atomics)";
-  if (args.cu_seqlens && (args.dstate > kStates || !(args.B.variable && args.C.variable)))
-    return "packed sequences past 16 states or with a constant B or C";
+  if (const std::string packed = ring_packed_refusal(args, kStates); !packed.empty()) return packed;
   // The tensor copies need every row on 16 bytes; checked at 2 bytes a value, the narrowest
   // type, since the workspace is sized before the call's type is known.
   if (!rows_on_16_bytes(args, 2, true)) return "a row not on 16 bytes";

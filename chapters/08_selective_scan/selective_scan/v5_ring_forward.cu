@@ -286,8 +286,14 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
   const int slot = lane / P, j = lane % P;
   const int c = warp * Shared::kChannelsPerWarp + slot;
   const bool has_z = args.z.data != nullptr;
-  static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum four steps with one butterfly");
-  const bool finishes = j < kGroup;  // P > 4: lanes 4, 8, ... apart hold the same sums
+  // The steps whose outputs a channel's lanes sum at once: one a lane, up to 16. Summed four at a
+  // time, three lanes in four of a 16-lane channel held copies of a sum, and every group paid
+  // for the butterfly's chain of shuffles and for finishing its outputs; with one step a lane,
+  // a stage's shuffles are independent of each other and no lane finishes a step for nothing.
+  // Past 4 states a lane the walk amortizes the sums, and 16 more registers would spill.
+  constexpr int kSumSteps = K > 4 ? kGroup : P < 16 ? P : 16;
+  static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum whole groups of steps");
+  const bool finishes = j < kSumSteps;  // P = 32: lanes 16 apart hold the same sums
   const int segments = kCut ? split.segments : 1;
   const int slices = kSliced ? state_slices(args) : 1;
   const std::int64_t units = channel_blocks(args, kChannels) * slices, items = units * segments;
@@ -346,7 +352,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
     };
     // Packed sequences (packed_sequences.cuh): where sequence q's state k starts and ends, and
     // the state a step that begins sequence q continues, its initial state (0 without one).
-    const auto state_at = [&](std::int64_t q, int k) { return (q * args.dim + d) * args.dstate + state0 + j + P * k; };
+    const auto state_at = [&](std::int64_t q, int k) { return sequence_state_index(args, q, d, state0 + j + P * k); };
     const auto initial = [&](std::int64_t q, int k) {
       return args.initial_state && state0 + j + P * k < args.dstate ? args.initial_state[state_at(q, k)] : 0.f;
     };
@@ -360,7 +366,7 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
     // sequence's initial state -- and with `ends`, h is stored as the last state of the sequence
     // before. (A kernel built without kPacked meets no boundary: h, at compile time.)
     const auto continued = [&](float h_k, const TileSequences& sequences, int s, int k, bool ends) {
-      if (!(sequences.begins >> s & 1u)) return h_k;
+      if (!sequences.begins_at(s)) return h_k;
       const std::int64_t q = sequences.sequence(s);
       if (ends && live && args.last_state && state0 + j + P * k < args.dstate)
         args.last_state[state_at(q - 1, k)] = h_k;
@@ -435,44 +441,48 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
         stage(tile, steps, in_range);
         // [snippet:ring_walk]
 #pragma unroll(K > 4 ? 1 : 2)
-        for (int g0 = 0; g0 < kTile; g0 += kGroup) {
-          if (kept && g0 % kStretch == 0 && in_range(g0)) {
+        for (int g0 = 0; g0 < kTile; g0 += kSumSteps) {
+          float y[kSumSteps] = {};
 #pragma unroll
-            for (int k = 0; k < K; ++k)
-              if (state0 + j + P * k < args.dstate)
-                kept[(t0 + g0) / kStretch * args.dstate + state0 + j + P * k] = h[k];
-          }
-          float B4[K][kGroup], C4[K][kGroup];
+          for (int q = 0; q < kSumSteps; q += kGroup) {
+            const int g = g0 + q;
+            if (kept && g % kStretch == 0 && in_range(g)) {
 #pragma unroll
-          for (int k = 0; k < K; ++k) {
-            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-            const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g0]) : float4{};
-            const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s) {
-              B4[k][s] = kBVariable ? bs[s] : B_const[k];
-              C4[k][s] = kCVariable ? cs[s] : C_const[k];
+              for (int k = 0; k < K; ++k)
+                if (state0 + j + P * k < args.dstate)
+                  kept[(t0 + g) / kStretch * args.dstate + state0 + j + P * k] = h[k];
             }
-          }
-          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-          float y[kGroup] = {};
-#pragma unroll
-          for (int s = 0; s < kGroup; ++s) {
+            float B4[K][kGroup], C4[K][kGroup];
 #pragma unroll
             for (int k = 0; k < K; ++k) {
-              h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(h[k], sequences, g0 + s, k, true) +
-                     delta_u[s] * B4[k][s];
-              y[s] += C4[k][s] * h[k];
+              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g]) : float4{};
+              const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g]) : float4{};
+              const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+              for (int s = 0; s < kGroup; ++s) {
+                B4[k][s] = kBVariable ? bs[s] : B_const[k];
+                C4[k][s] = kCVariable ? cs[s] : C_const[k];
+              }
+            }
+            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g]);
+            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g + 2]);
+            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+#pragma unroll
+            for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+              for (int k = 0; k < K; ++k) {
+                h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(h[k], sequences, g + s, k, true) +
+                       delta_u[s] * B4[k][s];
+                y[q + s] += C4[k][s] * h[k];
+              }
             }
           }
-          // Lane j ends with the sum over the channel's lanes of step j % 4 of the group.
-          float total = reduce_scatter<kGroup, 1>(y);
+          // Lane j ends with the sum over the channel's lanes of step j % kSumSteps of the group.
+          float total = reduce_scatter<kSumSteps, 1>(y);
 #pragma unroll
-          for (int far = kGroup; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
+          for (int far = kSumSteps; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
           // [/snippet:ring_walk]
-          const int s = g0 + j % kGroup;
+          const int s = g0 + j % kSumSteps;
           if (kSliced) {
             if (live && finishes && in_range(s)) atomicAdd(slice_outputs + bd * args.seqlen + t0 + s, total);
           } else if (live && finishes && in_range(s)) {
@@ -499,13 +509,11 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       pipeline.release(ring_slot);
     }
     if (live && args.last_state && w.end == args.seqlen) {
-      // The last sequence's row: with packed sequences (batch 1) the last one's, else the channel's.
-      const std::int64_t last_row = kPacked ? (args.sequences - 1) * args.dim + d : bd;
+      // The last sequence's: with packed sequences (batch 1) the last one's, else the channel's.
+      const std::int64_t last = kPacked ? args.sequences - 1 : at.b;
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int n = state0 + j + P * k;
-        if (n < args.dstate) args.last_state[last_row * args.dstate + n] = h[k];
-      }
+      for (int k = 0; k < K; ++k)
+        if (state0 + j + P * k < args.dstate) args.last_state[state_at(last, k)] = h[k];
     }
   }
 }
@@ -779,8 +787,7 @@ std::string ring_forward_refusal(const ScanArgs& args, bool is_complex) {
   if (is_complex) return "complex A";
   if (args.dstate > kStates && !(args.B.variable && args.C.variable)) return "dstate > 16 with a constant B or C";
   if (!(args.B.variable || args.C.variable)) return "B and C both constant";
-  if (args.cu_seqlens && (args.dstate > kStates || !(args.B.variable && args.C.variable)))
-    return "packed sequences past 16 states or with a constant B or C";
+  if (const std::string packed = ring_packed_refusal(args, kStates); !packed.empty()) return packed;
   return sm90_code_refusal(reinterpret_cast<const void*>(kernel_for_rows<float, 2, 8, false>(args)));
 }
 

@@ -14,19 +14,22 @@ namespace selective_scan::detail {
 // A butterfly over the kN lanes lane ^ (m * kStride), m < kN, each holding v[0 .. kN): returns
 // the sum over those lanes of v[r], where r = (lane / kStride) % kN. At each stage a lane keeps
 // half of its values, sends the other half to its partner and adds what the partner sent back.
+// (A stage a template: with the half a loop variable, nvcc left a 16-value stage's loop rolled
+// and v in local memory.)
+template <int kHalf, int kStride, int kN>
+__device__ __forceinline__ void butterfly_stage(float (&v)[kN], int r) {
+  const bool upper = r & kHalf;
+#pragma unroll
+  for (int i = 0; i < kHalf; ++i) {
+    const float keep = upper ? v[i + kHalf] : v[i];
+    const float send = upper ? v[i] : v[i + kHalf];
+    v[i] = keep + __shfl_xor_sync(0xffffffffu, send, kHalf * kStride);
+  }
+  if constexpr (kHalf > 1) butterfly_stage<kHalf / 2, kStride>(v, r);
+}
 template <int kN, int kStride>
 __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
-  const int r = (threadIdx.x % 32 / kStride) % kN;
-#pragma unroll
-  for (int half = kN / 2; half >= 1; half /= 2) {
-    const bool upper = r & half;
-#pragma unroll
-    for (int i = 0; i < half; ++i) {
-      const float keep = upper ? v[i + half] : v[i];
-      const float send = upper ? v[i] : v[i + half];
-      v[i] = keep + __shfl_xor_sync(0xffffffffu, send, half * kStride);
-    }
-  }
+  if constexpr (kN > 1) butterfly_stage<kN / 2, kStride>(v, (threadIdx.x % 32 / kStride) % kN);
   return v[0];
 }
 // [/snippet:reduce_scatter]
