@@ -15,7 +15,7 @@
 namespace selective_scan::detail {
 
 // Version 5's forward and backward build the restarts (kPacked) only into their layout of
-// `layout_states` states with B and C both variable: the packed calls either refuses besides.
+// `layout_states` states with B and C both variable, and refuse every other packed call.
 inline std::string ring_packed_refusal(const ScanArgs& a, int layout_states) {
   if (a.cu_seqlens && (a.dstate > layout_states || !(a.B.variable && a.C.variable)))
     return "packed sequences past 16 states or with a constant B or C";
