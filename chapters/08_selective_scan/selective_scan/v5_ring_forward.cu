@@ -272,6 +272,226 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
 }
 // [/snippet:ring_producer]
 
+// What a consumer thread walks in one work item: a channel of the block, and its K states
+// n = state0 + j + P k (j = lane % P) with their decays, rows of B and C where those are
+// constant, and h. Lanes past the block's channels (a group's last block) walk its first channel
+// again and write nothing: `live` guards every store, `row` is the channel they read.
+template <int K, int P>
+struct ChannelStates {
+  int j, state0;
+  bool live;
+  int row;
+  std::int64_t bd, d;  // the channel's row of (batch x dim), and its channel
+  float A2[K], h[K], B_const[K], C_const[K];
+  __device__ int state(int k) const { return state0 + j + P * k; }
+};
+template <int K, int P>
+__device__ __forceinline__ ChannelStates<K, P> channel_of(const WorkItem& w, const BlockChannels& at, int c, int j) {
+  ChannelStates<K, P> ch;
+  ch.j = j;
+  ch.state0 = w.state0;
+  ch.live = c < at.count;
+  ch.row = ch.live ? c : 0;
+  ch.bd = at.first + ch.row;
+  ch.d = at.d0 + ch.row;
+  return ch;
+}
+// The channel's decays, its constant rows of B and C, and h at the segment's start where that is
+// the call's initial state.
+template <bool kBVariable, bool kCVariable, int K, int P>
+__device__ __forceinline__ void load_states(const ScanArgs& args, const WorkItem& w, ChannelStates<K, P>& ch) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int n = ch.state(k);
+    ch.A2[k] = ch.h[k] = ch.B_const[k] = ch.C_const[k] = 0.f;
+    if (n >= args.dstate) continue;
+    ch.A2[k] = log2_scaled(args.A[ch.d * args.A_dim_stride + n]);
+    if (!kBVariable) ch.B_const[k] = static_cast<const float*>(args.B.data)[ch.d * args.B.dim_stride + n];
+    if (!kCVariable) ch.C_const[k] = static_cast<const float*>(args.C.data)[ch.d * args.C.dim_stride + n];
+    if (args.initial_state && w.segment == 0) ch.h[k] = args.initial_state[ch.bd * args.dstate + n];
+  }
+}
+
+// Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
+template <int P, class TileType, class InRange>
+__device__ __forceinline__ void stage_steps(const ScanArgs& args, const TileType& tile, int row, int j,
+                                            float delta_bias, float2* steps, InRange in_range) {
+#pragma unroll
+  for (int i = 0; i < kTile / P; ++i) {
+    const int s = j + P * i;
+    float x = to_float(tile.delta[row][s]) + delta_bias;
+    if (args.delta_softplus) x = softplus_fast(x);
+    steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[row][s])} : float2{0.f, 0.f};
+  }
+  __syncwarp();
+}
+
+// Packed sequences (packed_sequences.cuh): which sequences a tile holds (a kernel built without
+// kPacked meets no boundary: the channel's own row, at compile time).
+template <bool kPacked>
+__device__ __forceinline__ TileSequences tile_sequences(SequenceCursor& cursor, const BlockChannels& at,
+                                                        std::int64_t t0) {
+  if constexpr (kPacked)
+    return cursor.tile<kTile>(t0);
+  else
+    return TileSequences{0u, at.b};
+}
+// The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
+// sequence's initial state (0 without one) -- and with `ends`, h is stored as the last state of
+// the sequence before.
+template <int K, int P>
+__device__ __forceinline__ float continued(const ScanArgs& args, const ChannelStates<K, P>& ch, float h_k,
+                                           const TileSequences& sequences, int s, int k, bool ends) {
+  if (!sequences.begins_at(s)) return h_k;
+  const std::int64_t q = sequences.sequence(s);
+  const int n = ch.state(k);
+  if (ends && ch.live && args.last_state && n < args.dstate)
+    args.last_state[sequence_state_index(args, q - 1, ch.d, n)] = h_k;
+  return args.initial_state && n < args.dstate ? args.initial_state[sequence_state_index(args, q, ch.d, n)] : 0.f;
+}
+
+// [snippet:segment_pass]
+// Pass 1, for a segment that another one continues: its summary, published at once -- the
+// state at its end from h = 0 (segment 0: from its initial state), and the sum of its delta,
+// which gives the product of its decays, exp(A sum(delta)).
+template <class Input, int K, int P, int S, bool kBVariable, bool kPacked>
+__device__ __forceinline__ void summarize_segment(const ScanArgs& args, RingShared<Input, P, S>& sh,
+                                                  ring::RingPosition<RingShared<Input, P, S>::kStages>& take,
+                                                  const carry::Split& split, int segments, const WorkItem& w,
+                                                  const BlockChannels& at, const ChannelStates<K, P>& ch,
+                                                  float delta_bias) {
+  const ring::Pipeline<RingShared<Input, P, S>::kStages> pipeline(sh.full, sh.empty);
+  const int j = ch.j;
+  float2* const steps = sh.steps[threadIdx.x / 32][threadIdx.x % 32 / P];
+  float end[K], delta_sum = 0.f;
+#pragma unroll
+  for (int k = 0; k < K; ++k) end[k] = ch.h[k];
+  SequenceCursor cursor = kPacked ? SequenceCursor(args, at.b, w.begin) : SequenceCursor();
+  for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
+    const int ring_slot = pipeline.wait(take);
+    const auto& tile = sh.tiles[ring_slot];
+    // Segments but the last end on a whole tile.
+    stage_steps<P>(args, tile, ch.row, j, delta_bias, steps, [](int) { return true; });
+    const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
+#pragma unroll 2
+    for (int g0 = 0; g0 < kTile; g0 += kGroup) {
+      const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+      const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+      const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+        const float bs[kGroup] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+        for (int s = 0; s < kGroup; ++s)
+          end[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) * continued(args, ch, end[k], sequences, g0 + s, k, false) +
+                   delta_u[s] * (kBVariable ? bs[s] : ch.B_const[k]);
+      }
+#pragma unroll
+      for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
+    }
+    __syncwarp();  // before the next tile's staging overwrites steps
+    pipeline.release(ring_slot);
+  }
+  const auto summary = [&](int row) {
+    return split.words + carry::summary_index(segments, args.dstate, ch.bd, w.segment, row);
+  };
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (ch.live && ch.state(k) < args.dstate) carry::publish(summary(ch.state(k)), end[k]);
+  // Where a packed sequence begins, no state passes: an infinite sum, a decay of 0 to the fold.
+  if (ch.live && j == 0 && ch.state0 == 0)
+    carry::publish(summary(args.dstate), cursor.met_a_boundary() ? INFINITY : delta_sum);
+}
+// [/snippet:segment_pass]
+
+// Where a channel's results go: its outputs (out, and out_z with the gate), the states kept for
+// the backward, and past 16 states with few channels, each slice's part of every output.
+template <class Input>
+struct ChannelOutputs {
+  Input* out;
+  Input* out_z;          // nullptr without z
+  float* kept;           // h before every kStretch-th step, the channel's rows of dstate; or nullptr
+  float* slice_outputs;  // kSliced only
+  float D;
+};
+
+// Pass 2 on one tile: the recurrence from the segment's true starting state, each step's output
+// summed over the channel's lanes and finished. A whole tile (every tile but perhaps the last,
+// kWhole) takes it without checks.
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kSliced, bool kPacked, bool kWhole, int S>
+__device__ __forceinline__ void walk_output_tile(const ScanArgs& args, RingShared<Input, P, S>& sh, int ring_slot,
+                                                 ChannelStates<K, P>& ch, const ChannelOutputs<Input>& to,
+                                                 const TileSequences& sequences, float delta_bias, std::int64_t t0,
+                                                 int valid) {
+  const auto& tile = sh.tiles[ring_slot];
+  float2* const steps = sh.steps[threadIdx.x / 32][threadIdx.x % 32 / P];
+  Input* const out_tile = to.out + t0;
+  Input* const out_z_tile = to.out_z ? to.out_z + t0 : nullptr;
+  // The steps whose outputs a channel's lanes sum at once: one a lane, up to 16. Summed four at a
+  // time, three lanes in four of a 16-lane channel held copies of a sum, and every group paid
+  // for the butterfly's chain of shuffles and for finishing its outputs; with one step a lane,
+  // a stage's shuffles are independent of each other and no lane finishes a step for nothing.
+  // Past 4 states a lane the walk amortizes the sums, and 16 more registers would spill.
+  constexpr int kSumSteps = K > 4 ? kGroup : P < 16 ? P : 16;
+  static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum whole groups of steps");
+  const int j = ch.j;
+  const bool finishes = j < kSumSteps;  // P = 32: lanes 16 apart hold the same sums
+  const auto in_range = [&](int s) { return kWhole || s < valid; };
+  stage_steps<P>(args, tile, ch.row, j, delta_bias, steps, in_range);
+  // [snippet:ring_walk]
+#pragma unroll(K > 4 ? 1 : 2)
+  for (int g0 = 0; g0 < kTile; g0 += kSumSteps) {
+    float y[kSumSteps] = {};
+#pragma unroll
+    for (int q = 0; q < kSumSteps; q += kGroup) {
+      const int g = g0 + q;
+      if (to.kept && g % kStretch == 0 && in_range(g)) {
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (ch.state(k) < args.dstate) to.kept[(t0 + g) / kStretch * args.dstate + ch.state(k)] = ch.h[k];
+      }
+      float B4[K][kGroup], C4[K][kGroup];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g]) : float4{};
+        const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g]) : float4{};
+        const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
+#pragma unroll
+        for (int s = 0; s < kGroup; ++s) {
+          B4[k][s] = kBVariable ? bs[s] : ch.B_const[k];
+          C4[k][s] = kCVariable ? cs[s] : ch.C_const[k];
+        }
+      }
+      const float4 s01 = *reinterpret_cast<const float4*>(&steps[g]);
+      const float4 s23 = *reinterpret_cast<const float4*>(&steps[g + 2]);
+      const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+#pragma unroll
+      for (int s = 0; s < kGroup; ++s) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          ch.h[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) * continued(args, ch, ch.h[k], sequences, g + s, k, true) +
+                    delta_u[s] * B4[k][s];
+          y[q + s] += C4[k][s] * ch.h[k];
+        }
+      }
+    }
+    // Lane j ends with the sum over the channel's lanes of step j % kSumSteps of the group.
+    float total = reduce_scatter<kSumSteps, 1>(y);
+#pragma unroll
+    for (int far = kSumSteps; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
+    // [/snippet:ring_walk]
+    const int s = g0 + j % kSumSteps;
+    if (kSliced) {
+      if (ch.live && finishes && in_range(s)) atomicAdd(to.slice_outputs + ch.bd * args.seqlen + t0 + s, total);
+    } else if (ch.live && finishes && in_range(s)) {
+      const float value = total + to.D * to_float(tile.u[ch.row][s]);
+      out_tile[s] = from_float<Input>(value);
+      if (to.out_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[ch.row][s])));
+    }
+  }
+}
+
 // A consumer warp: channel slot = lane / P of the warp's channels, states j, j + P, ... (j =
 // lane % P), so that the P lanes of a channel read P neighbouring rows of B or C: different banks.
 // kCut: the kernel for cut sequences (pass 1 and the summaries); the other never sees a segment.
@@ -280,240 +500,74 @@ __device__ void produce(const ScanArgs& args, RingShared<Input, P, S>& sh, bool 
 template <class Input, int K, int P, int S, bool kBVariable, bool kCVariable, bool kCut, bool kSliced, bool kPacked>
 __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const carry::Split& split) {
   using Shared = RingShared<Input, P, S>;
-  using TileType = typename Shared::TileType;
   constexpr int kChannels = Shared::kChannels;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int slot = lane / P, j = lane % P;
   const int c = warp * Shared::kChannelsPerWarp + slot;
-  const bool has_z = args.z.data != nullptr;
-  // The steps whose outputs a channel's lanes sum at once: one a lane, up to 16. Summed four at a
-  // time, three lanes in four of a 16-lane channel held copies of a sum, and every group paid
-  // for the butterfly's chain of shuffles and for finishing its outputs; with one step a lane,
-  // a stage's shuffles are independent of each other and no lane finishes a step for nothing.
-  // Past 4 states a lane the walk amortizes the sums, and 16 more registers would spill.
-  constexpr int kSumSteps = K > 4 ? kGroup : P < 16 ? P : 16;
-  static_assert(P % kGroup == 0 && (P & (P - 1)) == 0, "a channel's lanes sum whole groups of steps");
-  const bool finishes = j < kSumSteps;  // P = 32: lanes 16 apart hold the same sums
   const int segments = kCut ? split.segments : 1;
   const int slices = kSliced ? state_slices(args) : 1;
   const std::int64_t units = channel_blocks(args, kChannels) * slices, items = units * segments;
-  // Past 16 states with few channels: each slice's part of every output, summed over the slices.
-  float* const slice_outputs =
+  ChannelOutputs<Input> to;
+  to.slice_outputs =
       kSliced ? reinterpret_cast<float*>(static_cast<char*>(args.workspace) + slice_outputs_offset(args, segments))
               : nullptr;
   const ring::Pipeline<Shared::kStages> pipeline(sh.full, sh.empty);
   ring::RingPosition<Shared::kStages> take;  // the next slot to walk
   for (std::int64_t item = kCut ? sh.first_item : blockIdx.x; item < items; item += gridDim.x) {
     const WorkItem w(args, item, units, segments, slices);
-    // This thread's state k of the call: state(k) = state0 + j + P k (0 unless sliced).
-    const int state0 = w.state0;
     const BlockChannels at(args, w.group, kChannels);
-    // Lanes past the block's channels (a group's last block) walk its first channel again and
-    // write nothing: `live` guards every store, `row` is the channel they read.
-    const bool live = c < at.count;
-    const int row = live ? c : 0;
-    const std::int64_t bd = at.first + row, d = at.d0 + row;
-    const float D = args.D ? args.D[d] : 0.f;
-    const float delta_bias = args.delta_bias ? args.delta_bias[d] : 0.f;
-    Input* out = static_cast<Input*>(args.out.data) + at.b * args.out.batch_stride + d * args.out.dim_stride;
-    Input* out_z =
-        has_z ? static_cast<Input*>(args.out_z.data) + at.b * args.out_z.batch_stride + d * args.out_z.dim_stride
-              : nullptr;
-    // h before every kStretch-th step, for the backward (when kept): the channel's rows of dstate.
+    ChannelStates<K, P> ch = channel_of<K, P>(w, at, c, j);
+    to.D = args.D ? args.D[ch.d] : 0.f;
+    const float delta_bias = args.delta_bias ? args.delta_bias[ch.d] : 0.f;
+    to.out = static_cast<Input*>(args.out.data) + at.b * args.out.batch_stride + ch.d * args.out.dim_stride;
+    to.out_z = args.z.data ? static_cast<Input*>(args.out_z.data) + at.b * args.out_z.batch_stride +
+                                 ch.d * args.out_z.dim_stride
+                           : nullptr;
     // (Found from the channel's first row, not from each tile's: a pointer a tile cost the fp32
     // forward 3-5% at (1, 5120, 8192).)
-    float* const kept = live && args.state_checkpoints ? args.state_checkpoints + kept_row(args, bd, 0) : nullptr;
-    float A2[K], h[K], B_const[K], C_const[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int n = state0 + j + P * k;
-      A2[k] = h[k] = B_const[k] = C_const[k] = 0.f;
-      if (n >= args.dstate) continue;
-      A2[k] = log2_scaled(args.A[d * args.A_dim_stride + n]);
-      if (!kBVariable) B_const[k] = static_cast<const float*>(args.B.data)[d * args.B.dim_stride + n];
-      if (!kCVariable) C_const[k] = static_cast<const float*>(args.C.data)[d * args.C.dim_stride + n];
-      if (args.initial_state && w.segment == 0) h[k] = args.initial_state[bd * args.dstate + n];
-    }
-    // Stage (delta, delta u) of a tile: lane j of a channel takes steps j, j + P, ...; 0 past the end.
-    const auto stage = [&](const TileType& tile, float2* steps, auto in_range) {
-#pragma unroll
-      for (int i = 0; i < kTile / P; ++i) {
-        const int s = j + P * i;
-        float x = to_float(tile.delta[row][s]) + delta_bias;
-        if (args.delta_softplus) x = softplus_fast(x);
-        steps[s] = in_range(s) ? float2{x, x * to_float(tile.u[row][s])} : float2{0.f, 0.f};
-      }
-      __syncwarp();
-    };
-    // Where segment s publishes its summary: row n = j + P k of this thread's state k, row dstate
-    // for its sum of delta.
-    const auto summary = [&](int s, int row) {
-      return split.words + carry::summary_index(segments, args.dstate, bd, s, row);
-    };
-    // Packed sequences (packed_sequences.cuh): where sequence q's state k starts and ends, and
-    // the state a step that begins sequence q continues, its initial state (0 without one).
-    const auto state_at = [&](std::int64_t q, int k) { return sequence_state_index(args, q, d, state0 + j + P * k); };
-    const auto initial = [&](std::int64_t q, int k) {
-      return args.initial_state && state0 + j + P * k < args.dstate ? args.initial_state[state_at(q, k)] : 0.f;
-    };
-    const auto tile_sequences = [&](SequenceCursor& cursor, std::int64_t t0) {
-      if constexpr (kPacked)
-        return cursor.tile<kTile>(t0);
-      else
-        return TileSequences{0u, at.b};
-    };
-    // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
-    // sequence's initial state -- and with `ends`, h is stored as the last state of the sequence
-    // before. (A kernel built without kPacked meets no boundary: h, at compile time.)
-    const auto continued = [&](float h_k, const TileSequences& sequences, int s, int k, bool ends) {
-      if (!sequences.begins_at(s)) return h_k;
-      const std::int64_t q = sequences.sequence(s);
-      if (ends && live && args.last_state && state0 + j + P * k < args.dstate)
-        args.last_state[state_at(q - 1, k)] = h_k;
-      return initial(q, k);
-    };
+    to.kept = ch.live && args.state_checkpoints ? args.state_checkpoints + kept_row(args, ch.bd, 0) : nullptr;
+    load_states<kBVariable, kCVariable>(args, w, ch);
 
-    // [snippet:segment_pass]
-    // Pass 1, for a segment that another one continues: its summary, published at once -- the
-    // state at its end from h = 0 (segment 0: from its initial state), and the sum of its delta,
-    // which gives the product of its decays, exp(A sum(delta)).
-    if (w.segment + 1 < segments) {
-      float end[K], delta_sum = 0.f;
-#pragma unroll
-      for (int k = 0; k < K; ++k) end[k] = h[k];
-      SequenceCursor cursor = kPacked ? SequenceCursor(args, at.b, w.begin) : SequenceCursor();
-      for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
-        const int ring_slot = pipeline.wait(take);
-        const TileType& tile = sh.tiles[ring_slot];
-        float2* steps = sh.steps[warp][slot];
-        stage(tile, steps, [](int) { return true; });  // segments but the last end on a whole tile
-        const TileSequences sequences = tile_sequences(cursor, t0);
-#pragma unroll 2
-        for (int g0 = 0; g0 < kTile; g0 += kGroup) {
-          const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-          const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-          const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-#pragma unroll
-          for (int k = 0; k < K; ++k) {
-            const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-            const float bs[kGroup] = {b.x, b.y, b.z, b.w};
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s)
-              end[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(end[k], sequences, g0 + s, k, false) +
-                       delta_u[s] * (kBVariable ? bs[s] : B_const[k]);
-          }
-#pragma unroll
-          for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
-        }
-        __syncwarp();  // before the next tile's staging overwrites steps
-        pipeline.release(ring_slot);
-      }
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (live && state0 + j + P * k < args.dstate) carry::publish(summary(w.segment, state0 + j + P * k), end[k]);
-      // Where a packed sequence begins, no state passes: an infinite sum, a decay of 0 to the fold.
-      if (live && j == 0 && state0 == 0)
-        carry::publish(summary(w.segment, args.dstate), cursor.met_a_boundary() ? INFINITY : delta_sum);
-    }
+    if (w.segment + 1 < segments)
+      summarize_segment<Input, K, P, S, kBVariable, kPacked>(args, sh, take, split, segments, w, at, ch, delta_bias);
     // Then h at the segment's start, from the summaries of every segment before it.
     if (w.segment > 0) {
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (state0 + j + P * k < args.dstate)
-          h[k] = carry::fold_summaries<kPacked>(split.words, segments, args.dstate, bd, w.segment, state0 + j + P * k,
-                                                A2[k]);
+        if (ch.state(k) < args.dstate)
+          ch.h[k] = carry::fold_summaries<kPacked>(split.words, segments, args.dstate, ch.bd, w.segment, ch.state(k),
+                                                   ch.A2[k]);
     }
-    // [/snippet:segment_pass]
 
     // Pass 2: the outputs, from the segment's true starting state.
     SequenceCursor cursor = kPacked ? SequenceCursor(args, at.b, w.begin) : SequenceCursor();
     for (std::int64_t t0 = w.begin; t0 < w.end; t0 += kTile, take.advance()) {
       const int ring_slot = pipeline.wait(take);
-      const TileType& tile = sh.tiles[ring_slot];
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
-      Input* const out_tile = out + t0;
-      Input* const out_z_tile = has_z ? out_z + t0 : nullptr;
-      const TileSequences sequences = tile_sequences(cursor, t0);
-      // The tile's work; a whole tile (every tile but perhaps the last) takes it without checks.
-      const auto walk_tile = [&](auto whole) {
-        const auto in_range = [&](int s) { return decltype(whole)::value || s < valid; };
-        float2* steps = sh.steps[warp][slot];
-        stage(tile, steps, in_range);
-        // [snippet:ring_walk]
-#pragma unroll(K > 4 ? 1 : 2)
-        for (int g0 = 0; g0 < kTile; g0 += kSumSteps) {
-          float y[kSumSteps] = {};
-#pragma unroll
-          for (int q = 0; q < kSumSteps; q += kGroup) {
-            const int g = g0 + q;
-            if (kept && g % kStretch == 0 && in_range(g)) {
-#pragma unroll
-              for (int k = 0; k < K; ++k)
-                if (state0 + j + P * k < args.dstate)
-                  kept[(t0 + g) / kStretch * args.dstate + state0 + j + P * k] = h[k];
-            }
-            float B4[K][kGroup], C4[K][kGroup];
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-              const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g]) : float4{};
-              const float4 cc = kCVariable ? *reinterpret_cast<const float4*>(&tile.C[j + P * k][g]) : float4{};
-              const float bs[kGroup] = {b.x, b.y, b.z, b.w}, cs[kGroup] = {cc.x, cc.y, cc.z, cc.w};
-#pragma unroll
-              for (int s = 0; s < kGroup; ++s) {
-                B4[k][s] = kBVariable ? bs[s] : B_const[k];
-                C4[k][s] = kCVariable ? cs[s] : C_const[k];
-              }
-            }
-            const float4 s01 = *reinterpret_cast<const float4*>(&steps[g]);
-            const float4 s23 = *reinterpret_cast<const float4*>(&steps[g + 2]);
-            const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
-#pragma unroll
-            for (int s = 0; s < kGroup; ++s) {
-#pragma unroll
-              for (int k = 0; k < K; ++k) {
-                h[k] = exp2_delta_A<Input>(delta[s], A2[k]) * continued(h[k], sequences, g + s, k, true) +
-                       delta_u[s] * B4[k][s];
-                y[q + s] += C4[k][s] * h[k];
-              }
-            }
-          }
-          // Lane j ends with the sum over the channel's lanes of step j % kSumSteps of the group.
-          float total = reduce_scatter<kSumSteps, 1>(y);
-#pragma unroll
-          for (int far = kSumSteps; far < P; far *= 2) total += __shfl_xor_sync(0xffffffffu, total, far);
-          // [/snippet:ring_walk]
-          const int s = g0 + j % kSumSteps;
-          if (kSliced) {
-            if (live && finishes && in_range(s)) atomicAdd(slice_outputs + bd * args.seqlen + t0 + s, total);
-          } else if (live && finishes && in_range(s)) {
-            const float value = total + D * to_float(tile.u[c][s]);
-            out_tile[s] = from_float<Input>(value);
-            if (has_z) out_z_tile[s] = from_float<Input>(value * silu_fast(to_float(tile.z[c][s])));
-          }
-        }
-      };
+      const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
       if (valid == kTile)
-        walk_tile(std::true_type{});
+        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, kPacked, true>(args, sh, ring_slot, ch, to,
+                                                                                      sequences, delta_bias, t0, valid);
       else
-        walk_tile(std::false_type{});
+        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, kPacked, false>(
+            args, sh, ring_slot, ch, to, sequences, delta_bias, t0, valid);
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
-      if (live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {
+      if (ch.live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int n = state0 + j + P * k;
-          if (n < args.dstate) args.chunk_states[(bd * args.chunks + t_end / kChunkLength) * args.dstate + n] = h[k];
-        }
+        for (int k = 0; k < K; ++k)
+          if (ch.state(k) < args.dstate)
+            args.chunk_states[(ch.bd * args.chunks + t_end / kChunkLength) * args.dstate + ch.state(k)] = ch.h[k];
       }
       __syncwarp();  // before the next tile's staging overwrites steps
       pipeline.release(ring_slot);
     }
-    if (live && args.last_state && w.end == args.seqlen) {
+    if (ch.live && args.last_state && w.end == args.seqlen) {
       // The last sequence's: with packed sequences (batch 1) the last one's, else the channel's.
       const std::int64_t last = kPacked ? args.sequences - 1 : at.b;
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (state0 + j + P * k < args.dstate) args.last_state[state_at(last, k)] = h[k];
+        if (ch.state(k) < args.dstate) args.last_state[sequence_state_index(args, last, ch.d, ch.state(k))] = ch.h[k];
     }
   }
 }
