@@ -64,8 +64,8 @@ std::string sizes_do_not_fit(const Sizes& s, bool is_complex) {
 std::string reach_does_not_fit(const char* what, std::initializer_list<StridedDimension> dimensions, std::int64_t row,
                                const char* row_name, std::int64_t element_bytes) {
   if (row < 1) return "";
-  // Every call checks a dozen tensors this way: the sum first, with no string built unless the
-  // message is needed (building them each time took most of validate()'s 2-3 µs).
+  // Every call checks a dozen tensors this way, so the sum comes first and the message is built
+  // only for a tensor that does not fit (PERFORMANCE.md, "The host's share of a short call").
   std::int64_t reach = row;  // one past the last element: sum of (length - 1) * stride, plus the row
   bool fits = true;
   for (const StridedDimension& d : dimensions) {

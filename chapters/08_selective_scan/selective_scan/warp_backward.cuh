@@ -36,8 +36,9 @@ __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
 
 // The same sums with the stages left as loops (the backward kernels'): v's index is then known
 // only at run time, so v lives in local memory, which the L1 cache serves. The backward walks
-// need every register for their states, and the values ptxas spills to make room for v in
-// registers cost more than v's trips to L1 (PERFORMANCE.md, "Version 4's backward ...").
+// need every register for their states, and the values ptxas spilled to make room for v in
+// registers cost version 4's backward more than v's trips to L1 (PERFORMANCE.md, "The backward
+// kernels' butterflies left rolled", which says what is measured of this form so far).
 template <int kN, int kStride>
 __device__ __forceinline__ float reduce_scatter_in_memory(float (&v)[kN]) {
   const int r = (threadIdx.x % 32 / kStride) % kN;
