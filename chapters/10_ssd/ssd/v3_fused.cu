@@ -26,6 +26,7 @@
 #include "v3_fused.hpp"
 
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "fused_args.hpp"
 #include "launch.cuh"
 #include "v3_tiles.cuh"
@@ -33,13 +34,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <string>
 #include <type_traits>
 
 namespace ssd::detail {
 namespace {
 
+using selective_scan::detail::allow_shared_memory;
+using selective_scan::detail::blocks_per_multiprocessor;
+using selective_scan::detail::multiprocessors;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -315,19 +318,11 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 using Walk = void (*)(FusedArgs);
 
 // The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
-// the runtime once a device and kernel (it depends on the registers and shared memory it takes).
+// the driver once a device and kernel (chapter 08's device facts remember the answers).
 std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
-  thread_local std::map<std::pair<int, Walk>, std::int64_t> per_device;
-  int device = 0;
-  SSD_CHECK(cudaGetDevice(&device));
-  std::int64_t& resident = per_device[{device, walk}];
-  if (resident == 0) {
-    int per_multiprocessor = 0, multiprocessors = 0;
-    SSD_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, walk, kWarps * 32, bytes));
-    SSD_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    resident = std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors);
-  }
-  return resident;
+  const int per_multiprocessor =
+      blocks_per_multiprocessor(reinterpret_cast<const void*>(walk), kWarps * 32, int(bytes));
+  return std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors());
 }
 
 template <class T, int NS>
@@ -338,8 +333,7 @@ void launch(FusedArgs args, cudaStream_t stream) {
   const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
   const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
-  for (Walk kernel : {summary, walk})
-    SSD_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  for (Walk kernel : {summary, walk}) allow_shared_memory(reinterpret_cast<const void*>(kernel), int(bytes));
   // As many segments a row as fill the GPU once, whole chunks each.
   const Sizes& s = args.s;
   const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;

@@ -23,6 +23,7 @@
 // fp32. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
 // blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "launch.cuh"
 #include "layouts.hpp"
 #include "v3_fused.hpp"
@@ -37,6 +38,7 @@ namespace ssd::detail {
 namespace {
 
 using namespace v3;
+using selective_scan::detail::allow_shared_memory;
 using selective_scan::detail::sigmoid;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -433,8 +435,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
 template <class T, int NS>
 void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
   const std::size_t bytes = BackwardShared<NS>::bytes();
-  SSD_CHECK(
-      cudaFuncSetAttribute(fused_backward_kernel<T, NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  allow_shared_memory(reinterpret_cast<const void*>(fused_backward_kernel<T, NS>), int(bytes));
   const Sizes& s = args.s;
   fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();

@@ -26,6 +26,7 @@
 
 #include "async_copy.cuh"
 #include "check.hpp"
+#include "device_facts.hpp"
 #include "fused_args.hpp"
 #include "launch.cuh"
 #include "v3_tiles.cuh"
@@ -39,6 +40,7 @@
 namespace ssd::detail {
 namespace {
 
+using selective_scan::detail::allow_shared_memory;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace wg = warpgroup_mma;
@@ -341,7 +343,7 @@ template <class T, int NS>
 void launch(const FusedArgs& args, cudaStream_t stream) {
   const auto kernel = warpgroup_forward_kernel<T, NS>;
   const std::size_t bytes = Layout<NS>::bytes;
-  SSD_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  allow_shared_memory(reinterpret_cast<const void*>(kernel), int(bytes));
   const std::int64_t units = args.s.batch * args.s.heads * args.channel_blocks;
   kernel<<<unsigned(units), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();
