@@ -510,16 +510,19 @@ struct ItemWalk {
       return TileSequences{0u, w.block.b};
   }
   // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
-  // sequence's initial state (0 without one).
+  // sequence's initial state (0 without one). kBoundaries: the tile may hold a sequence's start
+  // (else h, at compile time: most tiles of packed sequences walk as unpacked ones).
+  template <bool kBoundaries>
   __device__ float continued(float h, const TileSequences& sequences, int s, int k) const {
-    if (!sequences.begins_at(s)) return h;
+    if (!kBoundaries || !sequences.begins_at(s)) return h;
     return state(k) < args.dstate ? ch.initial_state(sequences.sequence(s), state(k)) : 0.f;
   }
   // The q that leaves step s of a tile for the step before: q itself, or where s begins a packed
   // sequence, the gradient of the last state of the sequence before (0 without one), q being the
   // gradient of this sequence's initial state, stored with `stores`.
+  template <bool kBoundaries>
   __device__ float restarted(float q_k, const TileSequences& sequences, int s, int k, bool stores) const {
-    if (!sequences.begins_at(s)) return q_k;
+    if (!kBoundaries || !sequences.begins_at(s)) return q_k;
     if (!live || state(k) >= args.dstate) return 0.f;  // idle lanes' gradients stay 0
     const std::int64_t q = sequences.sequence(s);
     if (stores && args.dinitial_state) args.dinitial_state[ch.state_index(q, state(k))] = q_k;
@@ -593,6 +596,7 @@ struct ItemWalk {
   // [snippet:checkpoints_sweep]
   // A tile walked forwards: h through its steps and the sum of their delta; with `keep`, h
   // before each of its stretches into the block's checkpoints, from stretch `first` on.
+  template <bool kBoundaries>
   __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first,
                              const TileSequences& sequences) const {
 #pragma unroll
@@ -612,13 +616,20 @@ struct ItemWalk {
           delta_sum += delta[e];
 #pragma unroll
           for (int k = 0; k < K; ++k)
-            h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * continued(h[k], sequences, g + s + e, k) +
+            h[k] = exp2_delta_A<Input>(delta[e], A2[k]) * continued<kBoundaries>(h[k], sequences, g + s + e, k) +
                    delta_u[e] * B[k][s + e];
         }
       }
     }
   }
   // [/snippet:checkpoints_sweep]
+  __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first,
+                             const TileSequences& sequences) const {
+    if (kPacked && sequences.begins)
+      sweep_tile<true>(h, delta_sum, keep, first, sequences);
+    else
+      sweep_tile<false>(h, delta_sum, keep, first, sequences);
+  }
 
   // [snippet:checkpoints_summaries]
   // The first launch of a cut: the segment's summaries, walked from h = 0 and from q = 0, for
@@ -674,20 +685,26 @@ struct ItemWalk {
       }
       launch.convert_rows(tile, false, C_var);
       __syncwarp();
+      const auto walk = [&](auto boundaries) {
 #pragma unroll
-      for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
-        float C[K][kGroup];
-        read_C(g, C);
+        for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
+          float C[K][kGroup];
+          read_C(g, C);
 #pragma unroll
-        for (int s = kGroup - 1; s >= 0; --s) {
-          const float2 step = sh.steps[warp][slot][g + s];
-          delta_sum += step.x;
+          for (int s = kGroup - 1; s >= 0; --s) {
+            const float2 step = sh.steps[warp][slot][g + s];
+            delta_sum += step.x;
 #pragma unroll
-          for (int k = 0; k < K; ++k)
-            back[k] = restarted(exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]), sequences, g + s,
-                                k, false);
+            for (int k = 0; k < K; ++k)
+              back[k] = restarted<decltype(boundaries)::value>(
+                  exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]), sequences, g + s, k, false);
+          }
         }
-      }
+      };
+      if (kPacked && sequences.begins)
+        walk(std::true_type{});
+      else
+        walk(std::false_type{});
       launch.release(ring_slot);
     }
 #pragma unroll
@@ -748,6 +765,7 @@ struct ItemWalk {
 
   // [snippet:checkpoints_recompute]
   // Abar_t and Abar_t h_{t-1} of the stretch's steps (from s0 in the tile), from its checkpoint.
+  template <bool kBoundaries>
   __device__ void recompute_stretch(int s0, const float (&start)[K], const TileSequences& sequences,
                                     float (&decay_at)[kStretch][K], float (&carried)[kStretch][K]) const {
     float h[K];
@@ -767,7 +785,7 @@ struct ItemWalk {
           for (int k = 0; k < K; ++k) {
             const int i = g + s + e;
             decay_at[i][k] = exp2_delta_A<Input>(delta[e], A2[k]);
-            carried[i][k] = decay_at[i][k] * continued(h[k], sequences, s0 + i, k);
+            carried[i][k] = decay_at[i][k] * continued<kBoundaries>(h[k], sequences, s0 + i, k);
             h[k] = carried[i][k] + delta_u[e] * B[k][s + e];
           }
       }
@@ -778,6 +796,7 @@ struct ItemWalk {
   // [snippet:checkpoints_step]
   // The stretch's gradients, its step groups last first: q carried back through each step, dA
   // summed, dB and dC of each step, and the two sums over states that du and ddelta need.
+  template <bool kBoundaries>
   __device__ void stretch_gradients(int s0, const TileSequences& sequences, const float (&decay_at)[kStretch][K],
                                     const float (&carried)[kStretch][K]) {
 #pragma unroll
@@ -807,7 +826,7 @@ struct ItemWalk {
           step_sums[kGroup + s] = fmaf(grad, B[k][s], step_sums[kGroup + s]);
           dB[k][s] = delta_u[s] * grad;
           dC[k][s] = dy[s] * h_now;
-          q[k] = restarted(decay_at[i][k] * grad, sequences, tg + s, k, true);
+          q[k] = restarted<kBoundaries>(decay_at[i][k] * grad, sequences, tg + s, k, true);
         }
       }
       // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
@@ -828,6 +847,16 @@ struct ItemWalk {
     }
   }
   // [/snippet:checkpoints_step]
+  // A tile's stretches, last first, each from its checkpoint.
+  template <bool kBoundaries>
+  __device__ void tile_gradients(const float (&start)[kStretchesPerTile][K], const TileSequences& sequences) {
+#pragma unroll
+    for (int st = kStretchesPerTile - 1; st >= 0; --st) {
+      float decay_at[kStretch][K], carried[kStretch][K];
+      recompute_stretch<kBoundaries>(st * kStretch, start[st], sequences, decay_at, carried);
+      stretch_gradients<kBoundaries>(st * kStretch, sequences, decay_at, carried);
+    }
+  }
 
   // After a tile's stretches: its dB and dC into the block's sums, and its steps finished (du and
   // ddelta), or past 16 states their sums over this slice's states added for
@@ -885,12 +914,10 @@ struct ItemWalk {
         read_checkpoints(t0, tile_index, start);
         stage(sh.slots[ring_slot], t0, true);
         const TileSequences sequences = sequences_at(back, t0);
-#pragma unroll
-        for (int st = kStretchesPerTile - 1; st >= 0; --st) {
-          float decay_at[kStretch][K], carried[kStretch][K];
-          recompute_stretch(st * kStretch, start[st], sequences, decay_at, carried);
-          stretch_gradients(st * kStretch, sequences, decay_at, carried);
-        }
+        if (kPacked && sequences.begins)
+          tile_gradients<true>(start, sequences);
+        else
+          tile_gradients<false>(start, sequences);
         launch.release(ring_slot);
         finish_tile(t0, step_sums);
       }

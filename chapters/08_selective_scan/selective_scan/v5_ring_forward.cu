@@ -338,11 +338,11 @@ __device__ __forceinline__ TileSequences tile_sequences(SequenceCursor& cursor, 
 }
 // The state step s of a tile goes on from: h, or where the step begins a packed sequence, that
 // sequence's initial state (0 without one) -- and with `ends`, h is stored as the last state of
-// the sequence before.
-template <int K, int P>
+// the sequence before. kBoundaries: the tile may hold a boundary (else h, at compile time).
+template <bool kBoundaries, int K, int P>
 __device__ __forceinline__ float continued(const ScanArgs& args, const ChannelStates<K, P>& ch, float h_k,
                                            const TileSequences& sequences, int s, int k, bool ends) {
-  if (!sequences.begins_at(s)) return h_k;
+  if (!kBoundaries || !sequences.begins_at(s)) return h_k;
   const std::int64_t q = sequences.sequence(s);
   const int n = ch.state(k);
   if (ends && ch.live && args.last_state && n < args.dstate)
@@ -373,23 +373,31 @@ __device__ __forceinline__ void summarize_segment(const ScanArgs& args, RingShar
     // Segments but the last end on a whole tile.
     stage_steps<P>(args, tile, ch.row, j, delta_bias, steps, [](int) { return true; });
     const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
+    // A tile of packed sequences without a boundary (most of them) walks as an unpacked one.
+    const auto walk = [&](auto boundaries) {
 #pragma unroll 2
-    for (int g0 = 0; g0 < kTile; g0 += kGroup) {
-      const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
-      const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
-      const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
+      for (int g0 = 0; g0 < kTile; g0 += kGroup) {
+        const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
+        const float4 s23 = *reinterpret_cast<const float4*>(&steps[g0 + 2]);
+        const float delta[kGroup] = {s01.x, s01.z, s23.x, s23.z}, delta_u[kGroup] = {s01.y, s01.w, s23.y, s23.w};
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
-        const float bs[kGroup] = {b.x, b.y, b.z, b.w};
+        for (int k = 0; k < K; ++k) {
+          const float4 b = kBVariable ? *reinterpret_cast<const float4*>(&tile.B[j + P * k][g0]) : float4{};
+          const float bs[kGroup] = {b.x, b.y, b.z, b.w};
 #pragma unroll
-        for (int s = 0; s < kGroup; ++s)
-          end[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) * continued(args, ch, end[k], sequences, g0 + s, k, false) +
-                   delta_u[s] * (kBVariable ? bs[s] : ch.B_const[k]);
+          for (int s = 0; s < kGroup; ++s)
+            end[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) *
+                         continued<decltype(boundaries)::value>(args, ch, end[k], sequences, g0 + s, k, false) +
+                     delta_u[s] * (kBVariable ? bs[s] : ch.B_const[k]);
+        }
+#pragma unroll
+        for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
       }
-#pragma unroll
-      for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
-    }
+    };
+    if (kPacked && sequences.begins)
+      walk(std::true_type{});
+    else
+      walk(std::false_type{});
     __syncwarp();  // before the next tile's staging overwrites steps
     pipeline.release(ring_slot);
   }
@@ -418,8 +426,10 @@ struct ChannelOutputs {
 
 // Pass 2 on one tile: the recurrence from the segment's true starting state, each step's output
 // summed over the channel's lanes and finished. A whole tile (every tile but perhaps the last,
-// kWhole) takes it without checks.
-template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kSliced, bool kPacked, bool kWhole, int S>
+// kWhole) takes it without checks, and a tile without a packed sequence's start (!kBoundaries)
+// without the restarts.
+template <class Input, int K, int P, bool kBVariable, bool kCVariable, bool kSliced, bool kBoundaries, bool kWhole,
+          int S>
 __device__ __forceinline__ void walk_output_tile(const ScanArgs& args, RingShared<Input, P, S>& sh, int ring_slot,
                                                  ChannelStates<K, P>& ch, const ChannelOutputs<Input>& to,
                                                  const TileSequences& sequences, float delta_bias, std::int64_t t0,
@@ -470,7 +480,8 @@ __device__ __forceinline__ void walk_output_tile(const ScanArgs& args, RingShare
       for (int s = 0; s < kGroup; ++s) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          ch.h[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) * continued(args, ch, ch.h[k], sequences, g + s, k, true) +
+          ch.h[k] = exp2_delta_A<Input>(delta[s], ch.A2[k]) *
+                        continued<kBoundaries>(args, ch, ch.h[k], sequences, g + s, k, true) +
                     delta_u[s] * B4[k][s];
           y[q + s] += C4[k][s] * ch.h[k];
         }
@@ -545,12 +556,15 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       const int ring_slot = pipeline.wait(take);
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
-      if (valid == kTile)
-        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, kPacked, true>(args, sh, ring_slot, ch, to,
-                                                                                      sequences, delta_bias, t0, valid);
-      else
+      if (kPacked && sequences.begins)  // most tiles of packed sequences hold no start: they walk as unpacked
         walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, kPacked, false>(
             args, sh, ring_slot, ch, to, sequences, delta_bias, t0, valid);
+      else if (valid == kTile)
+        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, true>(args, sh, ring_slot, ch, to,
+                                                                                    sequences, delta_bias, t0, valid);
+      else
+        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, false>(args, sh, ring_slot, ch, to,
+                                                                                     sequences, delta_bias, t0, valid);
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
       if (ch.live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {
