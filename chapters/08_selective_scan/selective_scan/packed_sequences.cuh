@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace selective_scan::detail {
 
@@ -52,6 +53,17 @@ struct TileSequences {
   // The sequence of step s of the tile.
   __device__ std::int64_t sequence(int s) const { return before + __popc(begins & ((2u << s) - 1u)); }
 };
+
+// Runs walk(std::true_type{}) for a tile that holds a packed sequence's start, else
+// walk(std::false_type{}): a walk built with its restarts only where a tile needs them, since
+// most tiles of packed sequences hold none (and none at all without kPacked, at compile time).
+template <bool kPacked, class Walk>
+__device__ __forceinline__ void by_boundaries(const TileSequences& sequences, Walk walk) {
+  if (kPacked && sequences.begins)
+    walk(std::true_type{});
+  else
+    walk(std::false_type{});
+}
 
 class SequenceCursor {
  public:

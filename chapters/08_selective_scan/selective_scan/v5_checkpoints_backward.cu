@@ -625,10 +625,9 @@ struct ItemWalk {
   // [/snippet:checkpoints_sweep]
   __device__ void sweep_tile(float (&h)[K], float& delta_sum, bool keep, int first,
                              const TileSequences& sequences) const {
-    if (kPacked && sequences.begins)
-      sweep_tile<true>(h, delta_sum, keep, first, sequences);
-    else
-      sweep_tile<false>(h, delta_sum, keep, first, sequences);
+    by_boundaries<kPacked>(sequences, [&](auto boundaries) {
+      sweep_tile<decltype(boundaries)::value>(h, delta_sum, keep, first, sequences);
+    });
   }
 
   // [snippet:checkpoints_summaries]
@@ -685,7 +684,7 @@ struct ItemWalk {
       }
       launch.convert_rows(tile, false, C_var);
       __syncwarp();
-      const auto walk = [&](auto boundaries) {
+      by_boundaries<kPacked>(sequences, [&](auto boundaries) {
 #pragma unroll
         for (int g = kTile - kGroup; g >= 0; g -= kGroup) {
           float C[K][kGroup];
@@ -700,11 +699,7 @@ struct ItemWalk {
                   exp2_delta_A<Input>(step.x, A2[k]) * fmaf(step.y, C[k][s], back[k]), sequences, g + s, k, false);
           }
         }
-      };
-      if (kPacked && sequences.begins)
-        walk(std::true_type{});
-      else
-        walk(std::false_type{});
+      });
       launch.release(ring_slot);
     }
 #pragma unroll
@@ -914,10 +909,8 @@ struct ItemWalk {
         read_checkpoints(t0, tile_index, start);
         stage(sh.slots[ring_slot], t0, true);
         const TileSequences sequences = sequences_at(back, t0);
-        if (kPacked && sequences.begins)
-          tile_gradients<true>(start, sequences);
-        else
-          tile_gradients<false>(start, sequences);
+        by_boundaries<kPacked>(sequences,
+                               [&](auto boundaries) { tile_gradients<decltype(boundaries)::value>(start, sequences); });
         launch.release(ring_slot);
         finish_tile(t0, step_sums);
       }

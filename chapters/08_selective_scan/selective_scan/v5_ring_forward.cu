@@ -373,8 +373,7 @@ __device__ __forceinline__ void summarize_segment(const ScanArgs& args, RingShar
     // Segments but the last end on a whole tile.
     stage_steps<P>(args, tile, ch.row, j, delta_bias, steps, [](int) { return true; });
     const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
-    // A tile of packed sequences without a boundary (most of them) walks as an unpacked one.
-    const auto walk = [&](auto boundaries) {
+    by_boundaries<kPacked>(sequences, [&](auto boundaries) {
 #pragma unroll 2
       for (int g0 = 0; g0 < kTile; g0 += kGroup) {
         const float4 s01 = *reinterpret_cast<const float4*>(&steps[g0]);
@@ -393,11 +392,7 @@ __device__ __forceinline__ void summarize_segment(const ScanArgs& args, RingShar
 #pragma unroll
         for (int s = 0; s < kGroup; ++s) delta_sum += delta[s];
       }
-    };
-    if (kPacked && sequences.begins)
-      walk(std::true_type{});
-    else
-      walk(std::false_type{});
+    });
     __syncwarp();  // before the next tile's staging overwrites steps
     pipeline.release(ring_slot);
   }
