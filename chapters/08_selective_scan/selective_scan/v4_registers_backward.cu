@@ -225,17 +225,17 @@ struct ChannelWalk {
         }
       }
       // Lane j of the channel ends with value j: the sums of step j (j < 4) or of step j - 4.
-      const float summed = reduce_scatter_in_memory<2 * kGroup, 1>(step_sums);
+      const float summed = reduce_scatter<2 * kGroup, 1>(step_sums);
       sh.sums[warp][slot][j / kGroup][g + j % kGroup] = summed;
       // Channel slot s of the warp ends with step g + s of the four channels' dB, dC.
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         if (ch.B_var)
-          sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter_in_memory<kGroup, P>(dB[k]);
+          sh.time_gradients[warp][0][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dB[k]);
         else
           for (int s = 0; s < kGroup; ++s) dB_sum[k] += dB[k][s];
         if (ch.C_var)
-          sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter_in_memory<kGroup, P>(dC[k]);
+          sh.time_gradients[warp][1][n0 + k][g + slot] = reduce_scatter<kGroup, P>(dC[k]);
         else
           for (int s = 0; s < kGroup; ++s) dC_sum[k] += dC[k][s];
       }

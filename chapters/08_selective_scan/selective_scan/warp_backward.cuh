@@ -34,27 +34,6 @@ __device__ __forceinline__ float reduce_scatter(float (&v)[kN]) {
 }
 // [/snippet:reduce_scatter]
 
-// The same sums with the stages left as loops (the backward kernels'): v's index is then known
-// only at run time, so v lives in local memory, which the L1 cache serves. The backward walks
-// need every register for their states, and the values ptxas spilled to make room for v in
-// registers cost version 4's backward more than v's trips to L1 (PERFORMANCE.md, "The backward
-// kernels' butterflies left rolled", which says what is measured of this form so far).
-template <int kN, int kStride>
-__device__ __forceinline__ float reduce_scatter_in_memory(float (&v)[kN]) {
-  const int r = (threadIdx.x % 32 / kStride) % kN;
-#pragma unroll 1
-  for (int half = kN / 2; half >= 1; half /= 2) {
-    const bool upper = r & half;
-#pragma unroll 1
-    for (int i = 0; i < half; ++i) {
-      const float keep = upper ? v[i + half] : v[i];
-      const float send = upper ? v[i] : v[i + half];
-      v[i] = keep + __shfl_xor_sync(0xffffffffu, send, half * kStride);
-    }
-  }
-  return v[0];
-}
-
 // The warp's dB and dC of one tile of `valid` steps from t0, summed over its channels in
 // time_gradients[0 = B, 1 = C][state][step]: a lane a step, 32 consecutive addresses an add.
 template <class Channel, int kRows, int kColumns>
