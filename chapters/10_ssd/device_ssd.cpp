@@ -218,14 +218,31 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
   });
 }
 
-std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
-  static float never_read[1];
+namespace {
+
+float never_read[1];
+
+ssd::ForwardParams sizes_only(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
   ssd::ForwardParams f;
   f.sizes = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
   f.input_type = type, f.kernel = kernel;
   f.x = f.dt = f.B = f.C = f.y = never_read;
   f.A = never_read;
-  return ssd::validate(f);
+  return f;
+}
+
+}  // namespace
+
+std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
+  return ssd::validate(sizes_only(shape, type, kernel));
+}
+
+std::string gpu_backward_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
+  ssd::BackwardParams b;
+  b.forward = sizes_only(shape, type, kernel);
+  b.dy = b.dx = b.ddt = never_read;
+  b.dA = b.dB = b.dC = never_read;
+  return ssd::validate(b);
 }
 
 common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref) {

@@ -23,6 +23,9 @@ Problem as_gpu_sees(Problem p, ssd::DataType type);
 // (ssd::validate on the sizes alone, no options: nothing is touched). Version 3 takes fp32 only
 // where a block may have its pairs' shared memory.
 std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
+// The same for a backward whose forward asks for `kernel` (version 3's backward needs more shared
+// memory than its forward).
+std::string gpu_backward_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
 
 // The forward of `p` (as the GPU sees it) by `kernel`: y and the final states.
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);

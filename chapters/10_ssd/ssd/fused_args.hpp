@@ -24,7 +24,8 @@ struct FusedArgs {
   int segments;
   std::int64_t segment_chunks;
   float *segment_states, *segment_decays;
-  // Where given, the state entering each chunk, rounded to the input type as step 2 reads it:
+  // Where given, the state entering each chunk, in the input type as step 2 reads it (rounded to
+  // 16 bits, or fp32's hi + lo):
   // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
   void* entering_states;
   // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the

@@ -17,8 +17,8 @@
 //   3  fused       the five stages in one kernel on the tensor cores (mma.sync, sm_80+), a block
 //                  walking a head's chunks of 64 with the state in its registers; fp16 and bf16
 //                  up to 256 states, fp32 up to 128 as pairs of bf16 (hi + lo, three products for
-//                  one); its backward, fp16 and bf16 only, walks the chunks in reverse from the
-//                  states its forward leaves at each chunk (not deterministic: float atomics)
+//                  one); its backward walks the chunks in reverse from the states its forward
+//                  leaves at each chunk (not deterministic: float atomics)
 // A backward runs version 3's where the forward's kernel is fused, or automatic and version 3
 // takes the call; else version 1's.
 //

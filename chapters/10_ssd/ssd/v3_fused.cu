@@ -168,24 +168,21 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     if (!kSummary) {
       load(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate, projection,
            NS, s.dstate, a.bc_in_vectors);
-      if constexpr (kPairs) {  // the entering state as pairs: each lane's accumulators where they lie
-        for (int j = 0; j < kStateTiles; ++j)
-          for (int e = 0; e < 4; e += 2)
-            put_two<true>(hs + (row0 + g + e / 2 * 8) * L::kStateRow + half * NS / 2 + 8 * j + 2 * q, kLo, state[j][e],
-                          state[j][e + 1]);
-      } else {
-        store_accumulators(hs, L::kStateRow, state, row0, half * NS / 2);
-      }
+      store_accumulators<kPairs>(hs, L::kStateRow, state, row0, half * NS / 2, kLo);
     }
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();
     // The entering state's tile, whole now, copied out from shared memory in rows: from the
     // accumulators, each lane's scattered pairs cost the walk registers it needs elsewhere.
-    if constexpr (kPass == Pass::output_and_states && !kPairs)  // fused_forward_states: 16-bit inputs only
-      store_tile(
-          static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate,
-          s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
+    if constexpr (kPass == Pass::output_and_states) {
+      T* const entering =
+          static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate;
+      if constexpr (kPairs)  // fp32, as hi + lo: the state as the products here took it
+        store_tile_pairs(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
+      else
+        store_tile(entering, s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
+    }
     if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
 
@@ -327,8 +324,6 @@ std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
 
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
-  if (Operand<T>::pairs && args.entering_states)  // fused_backward_refuses keeps fp32 from here
-    throw Error("ssd version 3: the entering states are written for 16-bit inputs only");
   const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
   const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
   const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>

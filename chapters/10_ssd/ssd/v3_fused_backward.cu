@@ -20,7 +20,8 @@
 // decay are zero where their two ends lie in different sequences, and so is every gradient that
 // flows through them.
 // Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
-// fp32. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
+// fp32; fp32 inputs are multiplied as the forward multiplies them, bf16 pairs (hi + lo), three
+// products for one. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
 // blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
 #include "check.hpp"
 #include "device_facts.hpp"
@@ -58,27 +59,73 @@ struct BackwardArgs {
   bool x_in_vectors, bc_in_vectors, states_in_vectors, dbc_in_vectors;
 };
 
-// The block's shared memory: tiles of T (x, dy, z then dx, u, du, du exp(acs); B, C; the entering
-// state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position.
-template <int NS>
+// The block's shared memory: tiles of 16-bit operands (x, dy, z then dx, u, du, du exp(acs); B, C;
+// the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
+// pairs take each tile twice (hi halves, then lo halves kElements further), which past 64 states
+// would not fit a block: they keep x, du, B, C, h, dh, Mᵀ and W alone. Step 2 reads dy, z and u
+// from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
+// in its own tile once step 5 is done with it.
+template <int NS, bool kPairs>
 struct BackwardShared {
-  static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
-  static constexpr int kX = 0, kDy = kX + kQ * kXRow, kZ = kDy + kQ * kXRow, kU = kZ + kQ * kXRow,
-                       kDu = kU + kQ * kXRow, kScaledDu = kDu + kQ * kXRow, kB = kScaledDu + kQ * kXRow,
-                       kC = kB + kQ * kStateRow, kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow,
-                       kMt = kDh + kP * kStateRow, kW = kMt + kQ * kChunkRow, kElements = kW + kQ * kChunkRow;
+  static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad, kXTile = kQ * kXRow;
+  static constexpr int kOwn = kPairs ? 0 : kXTile;  // the tiles that 16-bit inputs alone keep
+  static constexpr int kX = 0, kDy = kX + kXTile, kZ = kDy + kOwn, kU = kZ + kOwn, kDu = kU + kOwn,
+                       kScaledDu = kDu + kOwn, kB = kScaledDu + kXTile, kC = kB + kQ * kStateRow,
+                       kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow, kMt = kDh + kP * kStateRow,
+                       kW = kMt + kQ * kChunkRow, kElements = kW + kQ * kChunkRow;
   // step, acs (base 2), weight, to_last = exp(acs_last − acs), decay_to = exp(acs), ds = ∂L/∂acs,
   // row_a = x·(Mᵀ du), row_b = x·BD; then the positions' sequence numbers (int32) and one float,
   // <dh, h>.
   static constexpr int kFloats = 8;
-  static constexpr std::size_t bytes() { return kElements * 2 + ((kFloats + 1) * kQ + 1) * 4; }
+  static constexpr std::size_t bytes() { return kElements * 2 * (kPairs ? 2 : 1) + ((kFloats + 1) * kQ + 1) * 4; }
 };
 
-std::size_t backward_shared_bytes(int dstate) {
+// For 16-bit inputs, or fp32 ones (as pairs).
+std::size_t backward_shared_bytes(int dstate, bool pairs) {
   const int tile = state_tile(dstate);
-  return tile == 64    ? BackwardShared<64>::bytes()
-         : tile == 128 ? BackwardShared<128>::bytes()
-                       : BackwardShared<256>::bytes();
+  if (pairs) return tile == 64 ? BackwardShared<64, true>::bytes() : BackwardShared<128, true>::bytes();
+  return tile == 64    ? BackwardShared<64, false>::bytes()
+         : tile == 128 ? BackwardShared<128, false>::bytes()
+                       : BackwardShared<256, false>::bytes();
+}
+
+// Eight neighbouring values of a row of T as floats (zero from `valid` on): two 16-byte loads for
+// fp32 rows or one for 16-bit rows where `in_vectors`, else one at a time.
+template <class T>
+__device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int valid, bool in_vectors) {
+  if (in_vectors && valid >= 8) {
+    if constexpr (std::is_same_v<T, float>) {
+      const float4 first = *reinterpret_cast<const float4*>(row), second = *reinterpret_cast<const float4*>(row + 4);
+      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+    } else {
+      const uint4 piece = *reinterpret_cast<const uint4*>(row);
+      const std::uint32_t* const words = reinterpret_cast<const std::uint32_t*>(&piece);
+      for (int k = 0; k < 4; ++k) {
+        const float2 two = warp_mma::unpack<T>(words[k]);
+        v[2 * k] = two.x, v[2 * k + 1] = two.y;
+      }
+    }
+    return;
+  }
+  for (int k = 0; k < 8; ++k) v[k] = k < valid ? to_float(row[k]) : 0.f;
+}
+
+// Eight floats into a row of T (those from `valid` on left alone), as load_eight reads them.
+template <class T>
+__device__ __forceinline__ void store_eight(T* row, const float (&v)[8], int valid, bool in_vectors) {
+  if (in_vectors && valid >= 8) {
+    if constexpr (std::is_same_v<T, float>) {
+      *reinterpret_cast<float4*>(row) = make_float4(v[0], v[1], v[2], v[3]);
+      *reinterpret_cast<float4*>(row + 4) = make_float4(v[4], v[5], v[6], v[7]);
+    } else {
+      std::uint32_t words[4];
+      for (int k = 0; k < 4; ++k) words[k] = warp_mma::pack<T>(v[2 * k], v[2 * k + 1]);
+      *reinterpret_cast<uint4*>(row) = *reinterpret_cast<const uint4*>(words);
+    }
+    return;
+  }
+  for (int k = 0; k < 8 && k < valid; ++k) row[k] = from_float<T>(v[k]);
 }
 
 __device__ __forceinline__ float sum_over_quad(float v) {  // the 4 lanes of one row g
@@ -130,20 +177,25 @@ __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const f
     }
 }
 
+// T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
 template <class T, int NS>
 __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_backward_refuses keeps a call from here
 #else
-  using L = BackwardShared<NS>;
+  using M = typename Operand<T>::type;
+  constexpr bool kPairs = Operand<T>::pairs;
+  using L = BackwardShared<NS, kPairs>;
+  // Where a tile's lo halves lie, in elements and in bytes after its hi ones (0 without pairs).
+  constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
-  T *const tiles = reinterpret_cast<T *>(shared);
-  T *const xs = tiles + L::kX, *const dys = tiles + L::kDy, *const zs = tiles + L::kZ, *const us = tiles + L::kU;
-  T *const dus = tiles + L::kDu, *const scaled_du = tiles + L::kScaledDu, *const bs = tiles + L::kB;
-  T *const cs = tiles + L::kC, *const hs = tiles + L::kH, *const dhs = tiles + L::kDh;
-  T *const mt = tiles + L::kMt, *const ws = tiles + L::kW;
-  T *const dxs = zs;  // z is read in step 2 only; dx's tile takes its place in step 4
-  float *const step = reinterpret_cast<float *>(tiles + L::kElements);
+  M *const tiles = reinterpret_cast<M *>(shared);
+  M *const xs = tiles + L::kX, *const dys = tiles + L::kDy, *const zs = tiles + L::kZ, *const us = tiles + L::kU;
+  M *const dus = tiles + L::kDu, *const scaled_du = tiles + L::kScaledDu, *const bs = tiles + L::kB;
+  M *const cs = tiles + L::kC, *const hs = tiles + L::kH, *const dhs = tiles + L::kDh;
+  M *const mt = tiles + L::kMt, *const ws = tiles + L::kW;
+  M *const dxs = zs;  // 16-bit: z is read in step 2 only; dx's tile takes its place in step 4
+  float *const step = reinterpret_cast<float *>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const weight = acs + kQ, *const to_last = weight + kQ, *const decay_to = to_last + kQ;
   float *const ds = decay_to + kQ, *const row_a = ds + kQ, *const row_b = row_a + kQ;
   std::int32_t *const seq = reinterpret_cast<std::int32_t *>(row_b + kQ);
@@ -185,18 +237,25 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     // row's end, each position takes the last one's.
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    load_tile(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    load_tile(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if (z) {
-      load_tile(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-      load_tile(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    const auto load = [&](M *to, int stride, const T *from, std::int64_t from_stride, int rows, int cols,
+                          int valid_rows, int valid_cols, bool in_vectors) {
+      if constexpr (kPairs)
+        load_tile_pairs(to, stride, kLo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+      else
+        load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+    };
+    load(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    if constexpr (!kPairs) {
+      load(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      if (z) {
+        load(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        load(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      }
     }
-    load_tile(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
-              a.bc_in_vectors);
-    load_tile(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
-              a.bc_in_vectors);
-    load_tile(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
-    store_accumulators(dhs, L::kStateRow, dh, row0, half * NS / 2);
+    load(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
+    store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);
     if (threadIdx.x < kQ) {
       ds[threadIdx.x] = row_a[threadIdx.x] = row_b[threadIdx.x] = 0.f;
@@ -216,69 +275,73 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       }
     }
     // Step 2: the gate, eight channels a thread (always the same eight: 256 is a multiple of 8).
+    // dy, z and u from their tiles, or for pairs from global memory (zero past the chunk's rows).
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      float du[8], dz[8] = {};
+      const int valid = t < len ? channels - p : 0;
+      float dout[8], zv[8] = {}, uv[8] = {}, du[8], dz[8] = {};
+      if constexpr (kPairs) {
+        load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
+        if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
+        if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+      } else {
+        for (int k = 0; k < 8; ++k) {
+          dout[k] = to_float(dys[t * L::kXRow + p + k]);
+          if (z) zv[k] = to_float(zs[t * L::kXRow + p + k]), uv[k] = to_float(us[t * L::kXRow + p + k]);
+        }
+      }
       for (int k = 0; k < 8; ++k) {
-        const float dout = to_float(dys[t * L::kXRow + p + k]);
-        du[k] = dout;
+        du[k] = dout[k];
         if (z) {
-          const float zk = to_float(zs[t * L::kXRow + p + k]), sig = sigmoid(zk);
-          du[k] = dout * zk * sig;
-          dz[k] = dout * to_float(us[t * L::kXRow + p + k]) * sig * (1.f + zk * (1.f - sig));
+          const float sig = sigmoid(zv[k]);
+          du[k] = dout[k] * zv[k] * sig;
+          dz[k] = dout[k] * uv[k] * sig * (1.f + zv[k] * (1.f - sig));
         }
-        du_x[k] += du[k] * to_float(xs[t * L::kXRow + p + k]);
+        du_x[k] += du[k] * get_one<kPairs>(xs + t * L::kXRow + p + k, kLo);
       }
-      std::uint32_t packed[4];
-      for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(du[2 * k], du[2 * k + 1]);
-      *reinterpret_cast<uint4 *>(dus + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(packed);
-      if (z && t < len && p < channels) {
-        T *const to = static_cast<T *>(a.dz) + x_at + t * width + p;
-        if (a.x_in_vectors) {
-          for (int k = 0; k < 4; ++k) packed[k] = mma::pack<T>(dz[2 * k], dz[2 * k + 1]);
-          *reinterpret_cast<uint4 *>(to) = *reinterpret_cast<const uint4 *>(packed);
-        } else {
-          for (int k = 0; k < 8 && p + k < channels; ++k) to[k] = from_float<T>(dz[k]);
-        }
-      }
+      for (int k = 0; k < 4; ++k) put_two<kPairs>(dus + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
+      if (z && valid > 0) store_eight(static_cast<T *>(a.dz) + x_at + t * width + p, dz, valid, a.x_in_vectors);
     }
+    // du exp(acs), step 6's operand, into `to`: its own tile, or du's once step 5 is done with it.
+    const auto scale_du = [&](M *to) {
+      for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
+        const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+        const M *in = dus + t * L::kXRow + p;
+        float v[8];
+        for (int k = 0; k < 8; ++k) v[k] = get_one<kPairs>(in + k, kLo) * decay_to[t];
+        for (int k = 0; k < 4; ++k) put_two<kPairs>(to + t * L::kXRow + p + 2 * k, kLo, v[2 * k], v[2 * k + 1]);
+      }
+    };
     __syncthreads();
-    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {  // du exp(acs): step 6's operand
-      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      const T *in = dus + t * L::kXRow + p;
-      std::uint32_t out[4];
-      for (int k = 0; k < 4; ++k)
-        out[k] = mma::pack<T>(to_float(in[2 * k]) * decay_to[t], to_float(in[2 * k + 1]) * decay_to[t]);
-      *reinterpret_cast<uint4 *>(scaled_du + t * L::kXRow + p) = *reinterpret_cast<const uint4 *>(out);
-    }
+    if constexpr (!kPairs) scale_du(scaled_du);
 
     // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
     // half). A tile wholly below the diagonal (every t < s) is not needed.
     float gt[4][4] = {}, bd[4][4] = {}, xd[4][4] = {};
     const bool needs_g = 32 * half + 31 >= row0;
     for (int k0 = 0; k0 < NS; k0 += 16) {
-      std::uint32_t ba[4], bb[4];
-      a_row_major(ba, bs, L::kStateRow, row0, k0);
+      Fragment<kPairs> ba, bb;
+      a_row_major(ba, bs, L::kStateRow, row0, k0, kLoBytes);
       for (int pair = 0; pair < 2; ++pair) {
         const int col0 = 32 * half + 16 * pair;
         if (needs_g) {
-          b_column_major(bb, cs, L::kStateRow, col0, k0);
-          mma::multiply_add<T>(gt[2 * pair], ba, bb[0], bb[1]);
-          mma::multiply_add<T>(gt[2 * pair + 1], ba, bb[2], bb[3]);
+          b_column_major(bb, cs, L::kStateRow, col0, k0, kLoBytes);
+          multiply_add_fragments<M>(gt[2 * pair], ba, bb, 0);
+          multiply_add_fragments<M>(gt[2 * pair + 1], ba, bb, 2);
         }
-        b_column_major(bb, dhs, L::kStateRow, col0, k0);
-        mma::multiply_add<T>(bd[2 * pair], ba, bb[0], bb[1]);
-        mma::multiply_add<T>(bd[2 * pair + 1], ba, bb[2], bb[3]);
+        b_column_major(bb, dhs, L::kStateRow, col0, k0, kLoBytes);
+        multiply_add_fragments<M>(bd[2 * pair], ba, bb, 0);
+        multiply_add_fragments<M>(bd[2 * pair + 1], ba, bb, 2);
       }
     }
     if (needs_g) {
       for (int k0 = 0; k0 < kP; k0 += 16) {
-        std::uint32_t xa[4], bb[4];
-        a_row_major(xa, xs, L::kXRow, row0, k0);
+        Fragment<kPairs> xa, bb;
+        a_row_major(xa, xs, L::kXRow, row0, k0, kLoBytes);
         for (int pair = 0; pair < 2; ++pair) {
-          b_column_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0);
-          mma::multiply_add<T>(xd[2 * pair], xa, bb[0], bb[1]);
-          mma::multiply_add<T>(xd[2 * pair + 1], xa, bb[2], bb[3]);
+          b_column_major(bb, dus, L::kXRow, 32 * half + 16 * pair, k0, kLoBytes);
+          multiply_add_fragments<M>(xd[2 * pair], xa, bb, 0);
+          multiply_add_fragments<M>(xd[2 * pair + 1], xa, bb, 2);
         }
       }
       float from_rows[2] = {}, from_columns[4][2] = {};
@@ -293,8 +356,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
             from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
             from_columns[j][e] += gt[j][2 * r + e] * w[e];
           }
-          *reinterpret_cast<std::uint32_t *>(mt + row * L::kChunkRow + col) = mma::pack<T>(m[0], m[1]);
-          *reinterpret_cast<std::uint32_t *>(ws + row * L::kChunkRow + col) = mma::pack<T>(w[0], w[1]);
+          put_two<kPairs>(mt + row * L::kChunkRow + col, kLo, m[0], m[1]);
+          put_two<kPairs>(ws + row * L::kChunkRow + col, kLo, w[0], w[1]);
         }
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(from_rows[r]);
@@ -311,7 +374,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       for (int j = 0; j < kStateTiles; ++j)
         for (int e = 0; e < 4; ++e) {
           const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-          dot += dh[j][e] * to_float(hs[p * L::kStateRow + n]);
+          dot += dh[j][e] * get_one<kPairs>(hs + p * L::kStateRow + n, kLo);
         }
       dot = sum_over_warp(dot);
       if (lane == 0) atomicAdd(state_dot, dot);
@@ -320,7 +383,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
 
     // Step 4: dx, rows s, channels in this warp's half; Mᵀ du over t ≥ s only.
     float mdu[4][4] = {};
-    add_product<false>(mdu, mt, L::kChunkRow, dus, L::kXRow, row0, 32 * half, row0, kQ);
+    add_product<false, kPairs>(mdu, mt, L::kChunkRow, dus, L::kXRow, row0, 32 * half, row0, kQ, kLoBytes);
     {
       float dot_a[2] = {}, dot_b[2] = {};
       for (int j = 0; j < 4; ++j)
@@ -328,13 +391,23 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
           const int row = row0 + g + 8 * r, p = 32 * half + 8 * j + 2 * q;
           float out[2];
           for (int e = 0; e < 2; ++e) {
-            const float xv = to_float(xs[row * L::kXRow + p + e]);
+            const float xv = get_one<kPairs>(xs + row * L::kXRow + p + e, kLo);
             dot_a[r] += xv * mdu[j][2 * r + e];
             dot_b[r] += xv * bd[j][2 * r + e];
             out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
-                     d_of[j][e] * to_float(dus[row * L::kXRow + p + e]);
+                     d_of[j][e] * get_one<kPairs>(dus + row * L::kXRow + p + e, kLo);
           }
-          *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<T>(out[0], out[1]);
+          if constexpr (kPairs) {  // fp32 straight out: a tile of dx would not fit beside the pairs
+            float *const to = static_cast<float *>(a.dx) + x_at + row * width + p;
+            if (row < len && p < channels) {
+              if (a.x_in_vectors)
+                *reinterpret_cast<float2 *>(to) = make_float2(out[0], out[1]);
+              else
+                for (int e = 0; e < 2 && p + e < channels; ++e) to[e] = out[e];
+            }
+          } else {
+            *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<M>(out[0], out[1]);
+          }
         }
       for (int r = 0; r < 2; ++r) {
         const float va = sum_over_quad(dot_a[r]), vb = sum_over_quad(dot_b[r]);
@@ -345,32 +418,38 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
     for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
       float acc[kGroup / 8][4] = {};
-      add_product<false>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP);  // x dh
+      add_product<false, kPairs>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP, kLoBytes);  // x dh
       scale_rows(acc, weight, row0);
-      add_product<false>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ);  // + W C over t ≥ s
+      add_product<false, kPairs>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ, kLoBytes);  // + W C, t ≥ s
       add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
 
       for (auto &tile : acc)
         for (float &v : tile) v = 0.f;
-      add_product<false>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP);  // du h
+      add_product<false, kPairs>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP, kLoBytes);  // du h
       float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
       for (int j = 0; j < kGroup / 8; ++j)
         for (int e = 0; e < 4; ++e)
-          c_dot[e / 2] += to_float(cs[(row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2]) * acc[j][e];
+          c_dot[e / 2] += get_one<kPairs>(cs + (row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2, kLo) *
+                          acc[j][e];
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(c_dot[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
       }
       scale_rows(acc, decay_to, row0);
-      add_product<true>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16);  // + Wᵀ B over s ≤ t
+      add_product<true, kPairs>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16, kLoBytes);  // + Wᵀ B, s ≤ t
       add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
+    if constexpr (kPairs) {  // du exp(acs) in du's tile, now that every warp is past step 5
+      __syncthreads();
+      scale_du(dus);
+      __syncthreads();
+    }
     // Step 6: dh through the chunk, this warp's rows p and half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
-    add_product<true>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ);
+    add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
     __syncthreads();
 
     if (warp == 0) {
@@ -397,7 +476,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
         if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
       }
     }
-    store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
+    if constexpr (!kPairs) store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
     __syncthreads();
   }
 
@@ -434,7 +513,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
 
 template <class T, int NS>
 void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
-  const std::size_t bytes = BackwardShared<NS>::bytes();
+  const std::size_t bytes = BackwardShared<NS, Operand<T>::pairs>::bytes();
   allow_shared_memory(reinterpret_cast<const void*>(fused_backward_kernel<T, NS>), int(bytes));
   const Sizes& s = args.s;
   fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
@@ -445,8 +524,6 @@ void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
 
 std::string fused_backward_refuses(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
-  if (f.input_type == DataType::float32)
-    return "version 3's backward takes fp16 and bf16 inputs (its forward also takes fp32, as bf16 pairs)";
   if (std::string problem = fused_refuses(f); !problem.empty()) return problem;
   if (p.deterministic) return "version 3's backward adds its gradients with float atomics, which is not deterministic";
   int device = 0, shared_per_block = 0;
@@ -455,7 +532,7 @@ std::string fused_backward_refuses(const BackwardParams& p) {
     cudaGetLastError();
     return {};
   }
-  const std::size_t needed = backward_shared_bytes(f.sizes.dstate);
+  const std::size_t needed = backward_shared_bytes(f.sizes.dstate, f.input_type == DataType::float32);
   if (needed > std::size_t(shared_per_block))
     return "version 3's backward needs " + std::to_string(needed) + " bytes of shared memory a block for " +
            std::to_string(f.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
@@ -467,8 +544,9 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   const Sizes& s = f.sizes;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ, steps = s.batch * s.seqlen * s.heads;
   const std::int64_t bc = s.batch * s.seqlen * s.groups * std::int64_t(s.dstate);
-  Scratch<unsigned char> u(std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * 2), stream),
-      entering(std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * 2), stream);
+  const std::int64_t element = f.input_type == DataType::float32 ? 4 : 2;  // u and the entering states: the input type
+  Scratch<unsigned char> u(std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * element), stream),
+      entering(std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * element), stream);
   Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
   SSD_CHECK(cudaMemsetAsync(ddt_prime.get(), 0, std::size_t(steps) * 4, stream));
   SSD_CHECK(cudaMemsetAsync(p.dA, 0, std::size_t(s.heads) * 4, stream));
@@ -511,12 +589,13 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                               reinterpret_cast<std::uintptr_t>(p.dC) % 16 == 0 && s.dstate % 4 == 0};
   by_type(f.input_type, [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (!std::is_same_v<T, float>) {
-      const int tile = state_tile(s.dstate);
-      if (tile == 64) return launch_backward<T, 64>(args, stream);
-      if (tile == 128) return launch_backward<T, 128>(args, stream);
+    const int tile = state_tile(s.dstate);
+    if (tile == 64) return launch_backward<T, 64>(args, stream);
+    if (tile == 128) return launch_backward<T, 128>(args, stream);
+    if constexpr (Operand<T>::pairs)  // fused_refuses keeps fp32 from here
+      throw Error("ssd version 3: fp32 inputs take at most " + std::to_string(kMaxPairedStates) + " states");
+    else
       launch_backward<T, 256>(args, stream);
-    }
   });
   fold_step_gradients(f, ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
   if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);

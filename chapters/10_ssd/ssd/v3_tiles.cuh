@@ -208,15 +208,16 @@ __device__ __forceinline__ float clamped_step(float dt, float bias, bool dt_soft
 }
 
 // A warp's accumulators (kTiles tiles of 16 × 8, as add_product leaves them: rows [row0, row0 + 16),
-// columns [col0 + 8 j, col0 + 8 j + 8)) into a shared tile as T, each lane's pairs where they lie.
-template <class T, int kTiles>
-__device__ __forceinline__ void store_accumulators(T* tile, int stride, const float (&acc)[kTiles][4], int row0,
-                                                   int col0) {
+// columns [col0 + 8 j, col0 + 8 j + 8)) into a shared tile of M, each lane's pairs where they lie
+// (with kPairs, as bf16 pairs whose lo halves lie `lo` elements after).
+template <bool kPairs = false, class M, int kTiles>
+__device__ __forceinline__ void store_accumulators(M* tile, int stride, const float (&acc)[kTiles][4], int row0,
+                                                   int col0, int lo = 0) {
   const int lane = int(threadIdx.x) % 32;
   for (int j = 0; j < kTiles; ++j)
     for (int e = 0; e < 4; e += 2) {
       const int row = row0 + lane / 4 + e / 2 * 8, col = col0 + 8 * j + 2 * (lane % 4);
-      *reinterpret_cast<std::uint32_t*>(tile + row * stride + col) = warp_mma::pack<T>(acc[j][e], acc[j][e + 1]);
+      put_two<kPairs>(tile + row * stride + col, lo, acc[j][e], acc[j][e + 1]);
     }
 }
 
@@ -321,46 +322,51 @@ __device__ __forceinline__ void lane_share_of_m(Gram gram, Put put, const float*
 }
 
 // The operands of one 16×8×16 product (warp_mma.cuh), by where their tile lies in shared memory,
-// `stride` elements a row. An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16);
-// a B operand two products' worth: columns [col0, col0 + 8) in b[0], b[1] and the next 8 in b[2],
-// b[3]. "Row-major" tiles keep a row's k together, "k-major" ones a k's rows (or columns).
-template <class T>
-__device__ __forceinline__ void a_row_major(std::uint32_t (&a)[4], const T* tile, int stride, int row0, int k0) {
+// `stride` elements a row, as Fragments (for pairs, the lo halves `lo_bytes` after the hi ones).
+// An A operand covers rows [row0, row0 + 16) and k in [k0, k0 + 16); a B operand two products'
+// worth: columns [col0, col0 + 8) in its tiles 0 and 1, the next 8 in tiles 2 and 3. "Row-major"
+// tiles keep a row's k together, "k-major" ones a k's rows (or columns).
+template <bool kPairs, class M>
+__device__ __forceinline__ void a_row_major(Fragment<kPairs>& a, const M* tile, int stride, int row0, int k0,
+                                            int lo_bytes) {
   const int lane = int(threadIdx.x) % 32;
-  warp_mma::load_tiles(a, tile + (row0 + lane % 16) * stride + k0 + lane / 16 * 8);
+  a.load(tile + (row0 + lane % 16) * stride + k0 + lane / 16 * 8, lo_bytes);
 }
-template <class T>
-__device__ __forceinline__ void a_k_major(std::uint32_t (&a)[4], const T* tile, int stride, int row0, int k0) {
+template <bool kPairs, class M>
+__device__ __forceinline__ void a_k_major(Fragment<kPairs>& a, const M* tile, int stride, int row0, int k0,
+                                          int lo_bytes) {
   const int lane = int(threadIdx.x) % 32;
-  warp_mma::load_tiles_transposed(a, tile + (k0 + lane % 8 + lane / 16 * 8) * stride + row0 + lane / 8 % 2 * 8);
+  a.template load<true>(tile + (k0 + lane % 8 + lane / 16 * 8) * stride + row0 + lane / 8 % 2 * 8, lo_bytes);
 }
-template <class T>
-__device__ __forceinline__ void b_column_major(std::uint32_t (&b)[4], const T* tile, int stride, int col0, int k0) {
+template <bool kPairs, class M>
+__device__ __forceinline__ void b_column_major(Fragment<kPairs>& b, const M* tile, int stride, int col0, int k0,
+                                               int lo_bytes) {
   const int lane = int(threadIdx.x) % 32;
-  warp_mma::load_tiles(b, tile + (col0 + lane % 8 + lane / 16 * 8) * stride + k0 + lane / 8 % 2 * 8);
+  b.load(tile + (col0 + lane % 8 + lane / 16 * 8) * stride + k0 + lane / 8 % 2 * 8, lo_bytes);
 }
-template <class T>
-__device__ __forceinline__ void b_k_major(std::uint32_t (&b)[4], const T* tile, int stride, int col0, int k0) {
+template <bool kPairs, class M>
+__device__ __forceinline__ void b_k_major(Fragment<kPairs>& b, const M* tile, int stride, int col0, int k0,
+                                          int lo_bytes) {
   const int lane = int(threadIdx.x) % 32;
-  warp_mma::load_tiles_transposed(b, tile + (k0 + lane % 8 + lane / 8 % 2 * 8) * stride + col0 + lane / 16 * 8);
+  b.template load<true>(tile + (k0 + lane % 8 + lane / 8 % 2 * 8) * stride + col0 + lane / 16 * 8, lo_bytes);
 }
 
 // acc += A B over k in [k_begin, k_end) (a multiple of 16 apart): acc[j] the 16 × 8 tile of rows
 // [row0, row0 + 16) and columns [col0 + 8 j, col0 + 8 j + 8); A read row-major or k-major as
-// kAKMajor says, B k-major.
-template <bool kAKMajor, class T, int kTiles>
-__device__ __forceinline__ void add_product(float (&acc)[kTiles][4], const T* a, int a_stride, const T* b, int b_stride,
-                                            int row0, int col0, int k_begin, int k_end) {
+// kAKMajor says, B k-major; tiles of M, as pairs where kPairs says.
+template <bool kAKMajor, bool kPairs, class M, int kTiles>
+__device__ __forceinline__ void add_product(float (&acc)[kTiles][4], const M* a, int a_stride, const M* b, int b_stride,
+                                            int row0, int col0, int k_begin, int k_end, int lo_bytes) {
   for (int k0 = k_begin; k0 < k_end; k0 += 16) {
-    std::uint32_t af[4], bf[4];
+    Fragment<kPairs> af, bf;
     if constexpr (kAKMajor)
-      a_k_major(af, a, a_stride, row0, k0);
+      a_k_major(af, a, a_stride, row0, k0, lo_bytes);
     else
-      a_row_major(af, a, a_stride, row0, k0);
+      a_row_major(af, a, a_stride, row0, k0, lo_bytes);
     for (int pair = 0; pair < kTiles / 2; ++pair) {
-      b_k_major(bf, b, b_stride, col0 + 16 * pair, k0);
-      warp_mma::multiply_add<T>(acc[2 * pair], af, bf[0], bf[1]);
-      warp_mma::multiply_add<T>(acc[2 * pair + 1], af, bf[2], bf[3]);
+      b_k_major(bf, b, b_stride, col0 + 16 * pair, k0, lo_bytes);
+      multiply_add_fragments<M>(acc[2 * pair], af, bf, 0);
+      multiply_add_fragments<M>(acc[2 * pair + 1], af, bf, 2);
     }
   }
 }
