@@ -3,8 +3,8 @@
 // on every input type, lengths past chapter 08's chunk of 2048 and chunks that do not divide the
 // length, one head and many, groups, 1 and 128 states, D per head and per channel, the gate,
 // softplus, dt_bias, an active clamp, initial states; version 2 also on packed sequences; version 3
-// (the fused kernel on the tensor cores) forward and backward in fp16 and bf16, where its tiles are
-// cut and on packed sequences. Outputs are poisoned (NaN) before each call.
+// (the fused kernel on the tensor cores) forward and backward in fp16, bf16 and fp32 (as bf16
+// pairs), where its tiles are cut and on packed sequences. Outputs are poisoned (NaN) before each call.
 #include "ch10_test_support.hpp"
 #include "device_problem.hpp"
 #include "device_ssd.hpp"

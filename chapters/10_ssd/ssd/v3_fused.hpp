@@ -1,5 +1,5 @@
 // Version 3: the chunked SSD fused on the tensor cores: fp16 and bf16 inputs up to 256 states, fp32
-// up to 128 (as bf16 pairs, forward only).
+// up to 128 (as bf16 pairs), forward and backward.
 // The forward is one kernel (v3_fused.cu says how); the backward (v3_fused_backward.cu) walks the
 // chunks in reverse from the states the forward leaves at each chunk's start.
 #pragma once
@@ -13,7 +13,7 @@ namespace ssd::detail {
 std::string fused_refuses(const ForwardParams& p);
 void fused_forward(const ForwardParams& p, cudaStream_t stream);
 // The forward without the gate, its output into u (laid out as y), and the state entering every
-// chunk of 64, rounded to the input type, into entering_states (batch, heads, chunks, head_dim,
+// chunk of 64, in the input type (16 bits, or fp32's hi + lo), into entering_states (batch, heads, chunks, head_dim,
 // dstate): what the backward reads.
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream);
 
