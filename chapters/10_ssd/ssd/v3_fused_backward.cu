@@ -420,7 +420,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       float acc[kGroup / 8][4] = {};
       add_product<false, kPairs>(acc, xs, L::kXRow, dhs, L::kStateRow, row0, n0, 0, kP, kLoBytes);  // x dh
       scale_rows(acc, weight, row0);
-      add_product<false, kPairs>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ, kLoBytes);  // + W C, t ≥ s
+      // + W C over t ≥ s
+      add_product<false, kPairs>(acc, ws, L::kChunkRow, cs, L::kStateRow, row0, n0, row0, kQ, kLoBytes);
       add_rows(a.dB + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
 
       for (auto &tile : acc)
@@ -429,14 +430,17 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
       float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
       for (int j = 0; j < kGroup / 8; ++j)
         for (int e = 0; e < 4; ++e)
+          // clang-format off
           c_dot[e / 2] += get_one<kPairs>(cs + (row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2, kLo) *
                           acc[j][e];
+      // clang-format on
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(c_dot[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
       }
       scale_rows(acc, decay_to, row0);
-      add_product<true, kPairs>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16, kLoBytes);  // + Wᵀ B, s ≤ t
+      // + Wᵀ B over s ≤ t
+      add_product<true, kPairs>(acc, ws, L::kChunkRow, bs, L::kStateRow, row0, n0, 0, row0 + 16, kLoBytes);
       add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
@@ -476,7 +480,9 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
         if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
       }
     }
+    // clang-format off
     if constexpr (!kPairs) store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
+    // clang-format on
     __syncthreads();
   }
 
