@@ -44,6 +44,29 @@ int multiprocessors() {
   });
 }
 
+std::optional<DeviceLimits> device_limits() {
+  static std::map<int, DeviceLimits> answers;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();  // no device: nothing to remember, and no error left behind
+    return std::nullopt;
+  }
+  {
+    std::lock_guard<std::mutex> lock(facts_mutex);
+    if (const auto found = answers.find(device); found != answers.end()) return found->second;
+  }
+  DeviceLimits limits;
+  if (cudaDeviceGetAttribute(&limits.major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&limits.minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&limits.shared_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+          cudaSuccess) {
+    cudaGetLastError();
+    return std::nullopt;
+  }
+  std::lock_guard<std::mutex> lock(facts_mutex);
+  return answers.emplace(device, limits).first->second;
+}
+
 void allow_shared_memory(const void* kernel, int shared_bytes) {
   static std::map<std::tuple<int, const void*, int>, int> answers;
   remembered(answers, std::make_tuple(current_device(), kernel, shared_bytes), [&] {

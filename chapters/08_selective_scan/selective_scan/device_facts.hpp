@@ -1,16 +1,25 @@
 // device_facts.hpp: what the plans ask the driver about the current device -- its multiprocessor
-// count, and how many blocks of a kernel fit on one multiprocessor and which architecture its
-// loaded code was built for -- asked once per device and kernel, then remembered (and the shared
-// memory a kernel is allowed, set once). A plan is made on every call, and these answers never
+// count, what it gives a block, and how many blocks of a kernel fit on one multiprocessor and
+// which architecture its loaded code was built for -- asked once per device and kernel, then
+// remembered (and the shared memory a kernel is allowed, set once). A plan is made on every call, and these answers never
 // change while the program runs.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace selective_scan::detail {
 
 int current_device();
 int multiprocessors();  // on the current device
+// What the current device gives a block: its compute capability and the dynamic shared memory a
+// kernel may be allowed (allow_shared_memory). Nothing where no device answers (a machine without
+// a GPU): a plan's refusals then leave the call to its launch, which says why.
+struct DeviceLimits {
+  int major = 0, minor = 0;
+  int shared_per_block_optin = 0;  // bytes
+};
+std::optional<DeviceLimits> device_limits();
 // Lets `kernel` (a __global__ function's address) launch with `shared_bytes` of dynamic shared
 // memory on the current device (past 48 KB it must be allowed): once, not on every call.
 void allow_shared_memory(const void* kernel, int shared_bytes);

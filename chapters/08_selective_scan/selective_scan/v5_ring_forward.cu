@@ -551,15 +551,19 @@ __device__ void consume(const ScanArgs& args, RingShared<Input, P, S>& sh, const
       const int ring_slot = pipeline.wait(take);
       const int valid = int(std::min<std::int64_t>(kTile, args.seqlen - t0));
       const TileSequences sequences = tile_sequences<kPacked>(cursor, at, t0);
-      if (kPacked && sequences.begins)  // most tiles of packed sequences hold no start: they walk as unpacked
-        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, kPacked, false>(
-            args, sh, ring_slot, ch, to, sequences, delta_bias, t0, valid);
-      else if (valid == kTile)
-        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, true>(args, sh, ring_slot, ch, to,
-                                                                                    sequences, delta_bias, t0, valid);
-      else
-        walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, false>(args, sh, ring_slot, ch, to,
-                                                                                     sequences, delta_bias, t0, valid);
+      // A tile with a sequence's start walks with restarts; the others as unpacked, a whole tile
+      // without the test of each step's place.
+      by_boundaries<kPacked>(sequences, [&](auto boundaries) {
+        if constexpr (decltype(boundaries)::value)
+          walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, true, false>(args, sh, ring_slot, ch, to,
+                                                                                      sequences, delta_bias, t0, valid);
+        else if (valid == kTile)
+          walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, true>(args, sh, ring_slot, ch, to,
+                                                                                      sequences, delta_bias, t0, valid);
+        else
+          walk_output_tile<Input, K, P, kBVariable, kCVariable, kSliced, false, false>(
+              args, sh, ring_slot, ch, to, sequences, delta_bias, t0, valid);
+      });
       // Chunk states: after steps kChunkLength - 1, 2 kChunkLength - 1, ... and the last.
       const std::int64_t t_end = t0 + valid - 1;
       if (ch.live && ((t_end + 1) % kChunkLength == 0 || t_end + 1 == args.seqlen)) {

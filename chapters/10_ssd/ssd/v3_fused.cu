@@ -42,6 +42,7 @@ namespace {
 
 using selective_scan::detail::allow_shared_memory;
 using selective_scan::detail::blocks_per_multiprocessor;
+using selective_scan::detail::device_limits;
 using selective_scan::detail::multiprocessors;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
@@ -359,21 +360,15 @@ std::string fused_refuses(const ForwardParams& p) {
   const std::int64_t blocks = p.sizes.batch * p.sizes.heads * ((p.sizes.head_dim + kP - 1) / kP);
   if (blocks > std::numeric_limits<int>::max())
     return "version 3 takes at most 2^31 - 1 blocks of (batch row, head, 64 channels)";
-  // Where no device answers (a machine without a GPU), the launch will say so.
-  int device = 0, major = 0, shared_per_block = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
-  if (major < 8) return "version 3 needs a GPU of compute capability 8.0 or later (mma.sync on fp16 and bf16)";
+  const auto limits = device_limits();
+  if (!limits) return {};  // no device answers (a machine without a GPU): the launch will say so
+  if (limits->major < 8) return "version 3 needs a GPU of compute capability 8.0 or later (mma.sync on fp16 and bf16)";
   // An A100 or a Hopper GPU gives a block 163 KB or more; Ada and most Ampere cards 99 KB, which
   // holds tiles of up to 128 states (with fp32's pairs, 64 states on the former, none on the latter).
   const std::size_t needed = shared_bytes(p.sizes.dstate, pairs);
-  if (needed > std::size_t(shared_per_block))
+  if (needed > std::size_t(limits->shared_per_block_optin))
     return "version 3 needs " + std::to_string(needed) + " bytes of shared memory a block for " +
-           std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
+           std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(limits->shared_per_block_optin);
   return {};
 }
 

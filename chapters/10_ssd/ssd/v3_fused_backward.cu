@@ -40,6 +40,7 @@ namespace {
 
 using namespace v3;
 using selective_scan::detail::allow_shared_memory;
+using selective_scan::detail::device_limits;
 using selective_scan::detail::sigmoid;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -532,16 +533,12 @@ std::string fused_backward_refuses(const BackwardParams& p) {
   const ForwardParams& f = p.forward;
   if (std::string problem = fused_refuses(f); !problem.empty()) return problem;
   if (p.deterministic) return "version 3's backward adds its gradients with float atomics, which is not deterministic";
-  int device = 0, shared_per_block = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
+  const auto limits = device_limits();
+  if (!limits) return {};  // no device answers: the launch will say so
   const std::size_t needed = backward_shared_bytes(f.sizes.dstate, f.input_type == DataType::float32);
-  if (needed > std::size_t(shared_per_block))
+  if (needed > std::size_t(limits->shared_per_block_optin))
     return "version 3's backward needs " + std::to_string(needed) + " bytes of shared memory a block for " +
-           std::to_string(f.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
+           std::to_string(f.sizes.dstate) + " states; this GPU gives " + std::to_string(limits->shared_per_block_optin);
   return {};
 }
 

@@ -41,6 +41,7 @@ namespace ssd::detail {
 namespace {
 
 using selective_scan::detail::allow_shared_memory;
+using selective_scan::detail::device_limits;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace wg = warpgroup_mma;
@@ -367,21 +368,14 @@ std::string warpgroup_refuses(const ForwardParams& p) {
 #if !defined(BOOK_SM90A_CODE)
   return "version 4 needs this library built for sm_90a (Hopper's warpgroup products); it was not";
 #else
-  // Where no device answers (a machine without a GPU), the launch will say so.
-  int device = 0, major = 0, minor = 0, shared_per_block = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
-  if (major != 9 || minor != 0)
+  const auto limits = device_limits();
+  if (!limits) return {};  // no device answers (a machine without a GPU): the launch will say so
+  if (limits->major != 9 || limits->minor != 0)
     return "version 4 needs a GPU of compute capability 9.0 (its sm_90a code, wgmma, runs there alone)";
   const std::size_t needed = shared_bytes(p.sizes.dstate);
-  if (needed > std::size_t(shared_per_block))
+  if (needed > std::size_t(limits->shared_per_block_optin))
     return "version 4 needs " + std::to_string(needed) + " bytes of shared memory a block for " +
-           std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(shared_per_block);
+           std::to_string(p.sizes.dstate) + " states; this GPU gives " + std::to_string(limits->shared_per_block_optin);
   return {};
 #endif
 }
