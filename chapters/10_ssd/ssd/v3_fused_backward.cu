@@ -280,13 +280,16 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       const int valid = t < len ? channels - p : 0;
-      float dout[8], zv[8] = {}, uv[8] = {}, du[8], dz[8] = {};
+      float dout[8], zv[8] = {}, uv[8] = {}, xv[8], du[8], dz[8] = {};
       if constexpr (kPairs) {
+        // x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every term.
+        load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
         load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
       } else {
         for (int k = 0; k < 8; ++k) {
+          xv[k] = to_float(xs[t * L::kXRow + p + k]);
           dout[k] = to_float(dys[t * L::kXRow + p + k]);
           if (z) zv[k] = to_float(zs[t * L::kXRow + p + k]), uv[k] = to_float(us[t * L::kXRow + p + k]);
         }
@@ -298,7 +301,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArg
           du[k] = dout[k] * zv[k] * sig;
           dz[k] = dout[k] * uv[k] * sig * (1.f + zv[k] * (1.f - sig));
         }
-        du_x[k] += du[k] * get_one<kPairs>(xs + t * L::kXRow + p + k, kLo);
+        du_x[k] += du[k] * xv[k];
       }
       for (int k = 0; k < 4; ++k) put_two<kPairs>(dus + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
       if (z && valid > 0) store_eight(static_cast<T *>(a.dz) + x_at + t * width + p, dz, valid, a.x_in_vectors);
