@@ -178,9 +178,18 @@ __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const f
     }
 }
 
+// Blocks a multiprocessor the backward's registers leave room for: two where their shared memory
+// fits beside each other (16-bit inputs up to 64 states, 112,900 bytes a block), at 128 registers
+// a thread (ptxas spills 4 to 16 bytes); one elsewhere, where a block's shared memory alone allows
+// no more.
+template <class T>
+constexpr int kBackwardBlocks(int states) {
+  return !Operand<T>::pairs && states <= 64 ? 2 : 1;
+}
+
 // T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
 template <class T, int NS>
-__global__ void __launch_bounds__(kWarps * 32) fused_backward_kernel(BackwardArgs a) {
+__global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_backward_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_backward_refuses keeps a call from here
 #else
