@@ -64,7 +64,7 @@ struct BackwardArgs {
 // the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
 // pairs take each tile twice (hi halves, then lo halves kElements further), which past 64 states
 // would not fit a block: they keep x, du, B, C, h, dh, Mᵀ and W alone. Step 2 reads dy, z and u
-// from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
+// (and x, for dD's fp32 sum) from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
 // in its own tile once step 5 is done with it.
 template <int NS, bool kPairs>
 struct BackwardShared {
@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
       }
     }
     // Step 2: the gate, eight channels a thread (always the same eight: 256 is a multiple of 8).
-    // dy, z and u from their tiles, or for pairs from global memory (zero past the chunk's rows).
+    // x, dy, z and u from their tiles, or for pairs from global memory (zero past the chunk's rows).
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       const int valid = t < len ? channels - p : 0;
