@@ -64,8 +64,8 @@ struct BackwardArgs {
 // the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
 // pairs take each tile twice (hi halves, then lo halves kElements further), which past 64 states
 // would not fit a block: they keep x, du, B, C, h, dh, Mᵀ and W alone. Step 2 reads dy, z and u
-// (and x, for dD's fp32 sum) from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
-// in its own tile once step 5 is done with it.
+// (and x, for dD's fp32 sum) from global memory (each once), step 4 writes dx from its registers,
+// and du becomes du exp(acs) in its own tile once step 5 is done with it.
 template <int NS, bool kPairs>
 struct BackwardShared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad, kXTile = kQ * kXRow;
