@@ -62,14 +62,14 @@ struct BackwardArgs {
 
 // The block's shared memory: tiles of 16-bit operands (x, dy, z then dx, u, du, du exp(acs); B, C;
 // the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
-// pairs take each tile twice (hi halves, then lo halves kElements further), which past 64 states
-// would not fit a block: they keep x, du, B, C, h, dh, Mᵀ and W alone. Step 2 reads dy, z and u
-// (and x, for dD's fp32 sum) from global memory (each once), step 4 writes dx from its registers,
-// and du becomes du exp(acs) in its own tile once step 5 is done with it.
-template <int NS, bool kPairs>
+// pairs take each tile twice (hi halves, then lo halves kElements further). A lean block keeps x,
+// du, B, C, h, dh, Mᵀ and W alone: step 2 reads dy, z and u (and for pairs x, for dD's fp32 sum)
+// from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
+// in its own tile once step 5 is done with it.
+template <int NS, bool kPairs, bool kLean>
 struct BackwardShared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad, kXTile = kQ * kXRow;
-  static constexpr int kOwn = kPairs ? 0 : kXTile;  // the tiles that 16-bit inputs alone keep
+  static constexpr int kOwn = kLean ? 0 : kXTile;  // the tiles that a lean block does without
   static constexpr int kX = 0, kDy = kX + kXTile, kZ = kDy + kOwn, kU = kZ + kOwn, kDu = kU + kOwn,
                        kScaledDu = kDu + kOwn, kB = kScaledDu + kXTile, kC = kB + kQ * kStateRow,
                        kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow, kMt = kDh + kP * kStateRow,
@@ -81,13 +81,27 @@ struct BackwardShared {
   static constexpr std::size_t bytes() { return kElements * 2 * (kPairs ? 2 : 1) + ((kFloats + 1) * kQ + 1) * 4; }
 };
 
+// How the backward lays out a block for inputs of T and NS states (the call's, rounded up). Two
+// blocks a multiprocessor where two fit one, at 128 registers a thread: twice the warps to cover
+// the walk's waits on shared memory (ncu: one block of 8 warps issued once in 3.6 cycles,
+// PERFORMANCE.md), 16-bit inputs up to 128 states. A lean block: fp32's pairs, which would not fit
+// one block past 64 states without it, and 16-bit inputs at 128 states, whose two blocks it fits.
+template <class T, int NS>
+struct BackwardLayout {
+  static constexpr bool kPairs = Operand<T>::pairs;
+  static constexpr int kBlocks = !kPairs && NS <= 128 ? 2 : 1;
+  static constexpr bool kLean = kPairs || (kBlocks == 2 && NS == 128);
+  using Shared = BackwardShared<NS, kPairs, kLean>;
+};
+
 // For 16-bit inputs, or fp32 ones (as pairs).
 std::size_t backward_shared_bytes(int dstate, bool pairs) {
   const int tile = state_tile(dstate);
-  if (pairs) return tile == 64 ? BackwardShared<64, true>::bytes() : BackwardShared<128, true>::bytes();
-  return tile == 64    ? BackwardShared<64, false>::bytes()
-         : tile == 128 ? BackwardShared<128, false>::bytes()
-                       : BackwardShared<256, false>::bytes();
+  if (pairs)
+    return tile == 64 ? BackwardLayout<float, 64>::Shared::bytes() : BackwardLayout<float, 128>::Shared::bytes();
+  return tile == 64    ? BackwardLayout<__half, 64>::Shared::bytes()
+         : tile == 128 ? BackwardLayout<__half, 128>::Shared::bytes()
+                       : BackwardLayout<__half, 256>::Shared::bytes();
 }
 
 // Eight neighbouring values of a row of T as floats (zero from `valid` on): two 16-byte loads for
@@ -178,24 +192,15 @@ __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const f
     }
 }
 
-// Blocks a multiprocessor the backward's registers leave room for: two where their shared memory
-// fits beside each other (16-bit inputs up to 64 states, 112,900 bytes a block), at 128 registers
-// a thread (ptxas spills 4 to 16 bytes); one elsewhere, where a block's shared memory alone allows
-// no more.
-template <class T>
-constexpr int kBackwardBlocks(int states) {
-  return !Operand<T>::pairs && states <= 64 ? 2 : 1;
-}
-
 // T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
 template <class T, int NS>
-__global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_backward_kernel(BackwardArgs a) {
+__global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) fused_backward_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_backward_refuses keeps a call from here
 #else
   using M = typename Operand<T>::type;
-  constexpr bool kPairs = Operand<T>::pairs;
-  using L = BackwardShared<NS, kPairs>;
+  constexpr bool kPairs = Operand<T>::pairs, kLean = BackwardLayout<T, NS>::kLean;
+  using L = typename BackwardLayout<T, NS>::Shared;
   // Where a tile's lo halves lie, in elements and in bytes after its hi ones (0 without pairs).
   constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
@@ -225,10 +230,12 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
   const T *const dy = static_cast<const T *>(a.dy), *const u = static_cast<const T *>(a.u);
 
   constexpr int kStateTiles = NS / 16;
-  constexpr int kGroup = NS / 2 < 64 ? NS / 2 : 64;  // columns of dB and dC a pass (bounds the registers)
-  float dh[kStateTiles][4] = {};                     // this lane: p = row0 + g (+ 8), n = half NS/2 + 8 j + 2 q (+ 1)
-  float du_x[8] = {};                                // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
-  float dA_sum = 0.f;                                // warp 0: Σ dt' ∂L/∂(dt' A)
+  // Columns of dB and dC a pass: it bounds the registers, to 128 a thread where two blocks share a
+  // multiprocessor.
+  constexpr int kGroup = BackwardLayout<T, NS>::kBlocks == 2 || NS / 2 < 64 ? 32 : 64;
+  float dh[kStateTiles][4] = {};  // this lane: p = row0 + g (+ 8), n = half NS/2 + 8 j + 2 q (+ 1)
+  float du_x[8] = {};             // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
+  float dA_sum = 0.f;             // warp 0: Σ dt' ∂L/∂(dt' A)
 
   float d_of[4][2];  // D of this lane's channels in step 4, p = 32 half + 8 j + 2 q (+ 1)
   for (int j = 0; j < 4; ++j)
@@ -255,7 +262,7 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
         load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
     };
     load(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if constexpr (!kPairs) {
+    if constexpr (!kLean) {
       load(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
       if (z) {
         load(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
@@ -285,14 +292,18 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
       }
     }
     // Step 2: the gate, eight channels a thread (always the same eight: 256 is a multiple of 8).
-    // x, dy, z and u from their tiles, or for pairs from global memory (zero past the chunk's rows).
+    // x, dy, z and u from their tiles, or in a lean block from global memory (zero past the chunk's
+    // rows; x from its tile but for pairs).
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       const int valid = t < len ? channels - p : 0;
       float dout[8], zv[8] = {}, uv[8] = {}, xv[8], du[8], dz[8] = {};
-      if constexpr (kPairs) {
-        // x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every term.
-        load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
+      if constexpr (kLean) {
+        // fp32's x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every term.
+        if constexpr (kPairs)
+          load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
+        else
+          for (int k = 0; k < 8; ++k) xv[k] = to_float(xs[t * L::kXRow + p + k]);
         load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
@@ -326,7 +337,7 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
       }
     };
     __syncthreads();
-    if constexpr (!kPairs) scale_du(scaled_du);
+    if constexpr (!kLean) scale_du(scaled_du);
 
     // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
     // half). A tile wholly below the diagonal (every t < s) is not needed.
@@ -410,13 +421,15 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
             out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
                      d_of[j][e] * get_one<kPairs>(dus + row * L::kXRow + p + e, kLo);
           }
-          if constexpr (kPairs) {  // fp32 straight out: a tile of dx would not fit beside the pairs
-            float *const to = static_cast<float *>(a.dx) + x_at + row * width + p;
+          if constexpr (kLean) {  // straight out: a lean block has no tile of dx
+            T *const to = static_cast<T *>(a.dx) + x_at + row * width + p;
             if (row < len && p < channels) {
-              if (a.x_in_vectors)
+              if (!a.x_in_vectors)
+                for (int e = 0; e < 2 && p + e < channels; ++e) to[e] = from_float<T>(out[e]);
+              else if constexpr (kPairs)
                 *reinterpret_cast<float2 *>(to) = make_float2(out[0], out[1]);
               else
-                for (int e = 0; e < 2 && p + e < channels; ++e) to[e] = out[e];
+                *reinterpret_cast<std::uint32_t *>(to) = mma::pack<T>(out[0], out[1]);
             }
           } else {
             *reinterpret_cast<std::uint32_t *>(dxs + row * L::kXRow + p) = mma::pack<M>(out[0], out[1]);
@@ -457,7 +470,7 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
       add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
-    if constexpr (kPairs) {  // du exp(acs) in du's tile, now that every warp is past step 5
+    if constexpr (kLean) {  // du exp(acs) in du's tile, now that every warp is past step 5
       __syncthreads();
       scale_du(dus);
       __syncthreads();
@@ -493,9 +506,8 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
         if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
       }
     }
-    // clang-format off
-    if constexpr (!kPairs) store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
-    // clang-format on
+    if constexpr (!kLean)
+      store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
     __syncthreads();
   }
 
@@ -532,7 +544,7 @@ __global__ void __launch_bounds__(kWarps * 32, kBackwardBlocks<T>(NS)) fused_bac
 
 template <class T, int NS>
 void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
-  const std::size_t bytes = BackwardShared<NS, Operand<T>::pairs>::bytes();
+  const std::size_t bytes = BackwardLayout<T, NS>::Shared::bytes();
   allow_shared_memory(reinterpret_cast<const void*>(fused_backward_kernel<T, NS>), int(bytes));
   const Sizes& s = args.s;
   fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
