@@ -456,10 +456,8 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
       for (int j = 0; j < kGroup / 8; ++j)
         for (int e = 0; e < 4; ++e)
-          // clang-format off
-          c_dot[e / 2] += get_one<kPairs>(cs + (row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2, kLo) *
-                          acc[j][e];
-      // clang-format on
+          c_dot[e / 2] +=
+              get_one<kPairs>(cs + (row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2, kLo) * acc[j][e];
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(c_dot[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
