@@ -4,7 +4,10 @@
 // First the forward runs ungated (fused_forward_states), leaving u, the output before the gate,
 // and the state h entering every chunk, in the input type. Then one block of 8 warps a (batch row,
 // head, 64 channels) walks its chunks from the last, holding dh = ∂L/∂(the state leaving the
-// chunk), zero after the last. A chunk, positions s (a column of x) and t (a row of y), s ≤ t,
+// chunk), zero after the last. Where those blocks would leave the GPU part idle, each row is cut
+// into segments of whole chunks, as the forward cuts it: a first launch walks every segment but
+// the first from dh = 0 with steps 1, 2 and 6 alone (its summary: dh at its start, and its
+// decay), and each segment's walk starts from the summaries of the segments after it. A chunk, positions s (a column of x) and t (a row of y), s ≤ t,
 // dec_ts = exp(acs_t − acs_s), weight_s = dt'_s exp(acs_last − acs_s):
 //   1 dt', acs, the weights (as the forward);
 //   2 the gate: du = dy silu(z), dz = dy u silu'(z); dD += du x;
@@ -30,6 +33,7 @@
 #include "v3_fused.hpp"
 #include "v3_tiles.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -40,7 +44,9 @@ namespace {
 
 using namespace v3;
 using selective_scan::detail::allow_shared_memory;
+using selective_scan::detail::blocks_per_multiprocessor;
 using selective_scan::detail::device_limits;
+using selective_scan::detail::multiprocessors;
 using selective_scan::detail::sigmoid;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -58,7 +64,39 @@ struct BackwardArgs {
   // Whether 16-byte accesses may read (write) the rows of x, dy, dx, z and dz; of B and C; of the
   // entering states; and add to the rows of dB and dC (4 floats).
   bool x_in_vectors, bc_in_vectors, states_in_vectors, dbc_in_vectors;
+  // A row's segments and the chunks of each (the last may have fewer), as the forward cuts a row;
+  // with more than one, the summaries of segments 1 to segments - 1: dh at the segment's start
+  // from dh = 0 at its end, (segments - 1, batch, heads, head_dim, dstate), and the product of
+  // its chunks' decays, (segments - 1, batch, heads).
+  int segments = 1;
+  std::int64_t segment_chunks = 0;
+  float *segment_states = nullptr, *segment_decays = nullptr;
 };
+
+// Where block blockIdx.x of a launch over `units` (batch row, head, channel block) units a
+// segment works: its segment, row, head and channels.
+struct BackwardBlock {
+  int segment, channel_block, h, p0, channels;
+  std::int64_t bh, b;
+};
+__device__ __forceinline__ BackwardBlock backward_block(const BackwardArgs& a) {
+  const Sizes& s = a.s;
+  const std::int64_t units = s.batch * s.heads * a.channel_blocks, unit = blockIdx.x % units;
+  BackwardBlock k;
+  k.segment = int(blockIdx.x / units);
+  k.channel_block = int(unit % a.channel_blocks);
+  k.bh = unit / a.channel_blocks, k.b = k.bh / s.heads;
+  k.h = int(k.bh % s.heads);
+  k.p0 = k.channel_block * kP, k.channels = min(kP, s.head_dim - k.p0);
+  return k;
+}
+
+// The gate's backward at one position and channel (y = u silu(z)): ∂L/∂u from dy, and dz.
+__device__ __forceinline__ float gate_backward(float dy, float z, float u, float& dz) {
+  const float sig = sigmoid(z);
+  dz = dy * u * sig * (1.f + z * (1.f - sig));
+  return dy * z * sig;
+}
 
 // The block's shared memory: tiles of 16-bit operands (x, dy, z then dx, u, du, du exp(acs); B, C;
 // the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
@@ -217,10 +255,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   float *const state_dot = reinterpret_cast<float *>(seq + kQ);
 
   const Sizes &s = a.s;
-  const int channel_block = int(blockIdx.x % a.channel_blocks);
-  const std::int64_t bh = blockIdx.x / a.channel_blocks, b = bh / s.heads;
-  const int h = int(bh % s.heads), group = h / (s.heads / s.groups);
-  const int p0 = channel_block * kP, channels = min(kP, s.head_dim - p0);
+  const BackwardBlock block = backward_block(a);
+  const int segment = block.segment, h = block.h, p0 = block.p0, channels = block.channels;
+  const int group = h / (s.heads / s.groups);
+  const std::int64_t bh = block.bh, b = block.b;
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
@@ -236,6 +274,19 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   float dh[kStateTiles][4] = {};  // this lane: p = row0 + g (+ 8), n = half NS/2 + 8 j + 2 q (+ 1)
   float du_x[8] = {};             // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
   float dA_sum = 0.f;             // warp 0: Σ dt' ∂L/∂(dt' A)
+  // A cut row's segment starts from dh carried back over the segments after it: each takes dh at
+  // its end by its decay and adds its summary.
+  const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+  const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
+  for (int later = a.segments - 1; later > segment; --later) {
+    const float decay = a.segment_decays[(later - 1) * s.batch * s.heads + bh];
+    const float *const summary = a.segment_states + (later - 1) * all_states + states_at;
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+        dh[j][e] = decay * dh[j][e] + (p < channels && n < s.dstate ? summary[p * s.dstate + n] : 0.f);
+      }
+  }
 
   float d_of[4][2];  // D of this lane's channels in step 4, p = 32 half + 8 j + 2 q (+ 1)
   for (int j = 0; j < 4; ++j)
@@ -244,7 +295,8 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
-  for (std::int64_t c = chunks - 1; c >= 0; --c) {
+  const std::int64_t first_chunk = segment * a.segment_chunks;
+  for (std::int64_t c = min(chunks, first_chunk + a.segment_chunks) - 1; c >= first_chunk; --c) {
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
@@ -315,12 +367,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         }
       }
       for (int k = 0; k < 8; ++k) {
-        du[k] = dout[k];
-        if (z) {
-          const float sig = sigmoid(zv[k]);
-          du[k] = dout[k] * zv[k] * sig;
-          dz[k] = dout[k] * uv[k] * sig * (1.f + zv[k] * (1.f - sig));
-        }
+        du[k] = z ? gate_backward(dout[k], zv[k], uv[k], dz[k]) : dout[k];
         du_x[k] += du[k] * xv[k];
       }
       for (int k = 0; k < 4; ++k) put_two<kPairs>(dus + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
@@ -509,9 +556,9 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     __syncthreads();
   }
 
-  // What the walk leaves: dh is the initial state's gradient; dD and dA summed over the block.
-  if (a.dinitial_states) {
-    const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+  // What the walk leaves: the first segment's dh is the initial state's gradient; dD and dA summed
+  // over the block.
+  if (a.dinitial_states && segment == 0) {
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) {
         const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
@@ -540,12 +587,135 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 #endif
 }
 
+// A summary's shared memory: the tiles of C and of du exp(acs) (of M, twice over for pairs), then
+// dt', acs and the decay to each position, and the sequence numbers.
+template <int NS, bool kPairs>
+struct SummaryShared {
+  static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad;
+  static constexpr int kC = 0, kDu = kC + kQ * kStateRow, kElements = kDu + kQ * kXRow;
+  static constexpr std::size_t bytes() { return kElements * 2 * (kPairs ? 2 : 1) + 4 * kQ * 4; }
+};
+
+// The first launch of a cut row: segment blockIdx.x / units + 1 walked from dh = 0 at its end to
+// its start, steps 1, 2 and 6 of the walk alone (the gate's du, dh through the chunk), for the
+// walks of the segments before it to fold. Writes dh and the product of the chunks' decays.
 template <class T, int NS>
-void launch_backward(const BackwardArgs& args, cudaStream_t stream) {
+__global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // fused_backward_refuses keeps a call from here
+#else
+  using M = typename Operand<T>::type;
+  constexpr bool kPairs = Operand<T>::pairs;
+  using L = SummaryShared<NS, kPairs>;
+  constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
+  extern __shared__ __align__(16) unsigned char shared[];
+  M *const tiles = reinterpret_cast<M *>(shared);
+  M *const cs = tiles + L::kC, *const scaled_du = tiles + L::kDu;
+  float *const step = reinterpret_cast<float *>(tiles + L::kElements * (kPairs ? 2 : 1));
+  float *const acs = step + kQ, *const decay_to = acs + kQ;
+  std::int32_t *const seq = reinterpret_cast<std::int32_t *>(decay_to + kQ);
+
+  const Sizes &s = a.s;
+  const BackwardBlock block = backward_block(a);
+  const int segment = block.segment + 1, h = block.h, p0 = block.p0, channels = block.channels;
+  const int group = h / (s.heads / s.groups);
+  const std::int64_t bh = block.bh, b = block.b;
+  const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
+  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  const int row0 = 16 * (warp % 4), half = warp / 4;
+  const float A2 = a.A[h] * kLog2e;
+  const T *const z = static_cast<const T *>(a.z), *const dy = static_cast<const T *>(a.dy);
+  const T *const u = static_cast<const T *>(a.u);
+
+  constexpr int kStateTiles = NS / 16;
+  float dh[kStateTiles][4] = {};
+  float segment_decay = 1.f;
+  const std::int64_t first_chunk = segment * a.segment_chunks;
+  for (std::int64_t c = min(chunks, first_chunk + a.segment_chunks) - 1; c >= first_chunk; --c) {
+    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
+    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
+    const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
+    const T *const C = static_cast<const T *>(a.C) + at * projection + std::int64_t(group) * s.dstate;
+    if constexpr (kPairs)
+      load_tile_pairs(cs, L::kStateRow, kLo, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    else
+      load_tile(cs, L::kStateRow, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load_steps<T>(step, seq, a, at, h, len);
+    async_copy::wait_all();
+    __syncthreads();
+    if (warp == 0) {  // step 1: the decay to each position, as the walk's
+      const RunningSums sums = running_sums(step, A2);
+      for (int k = 0; k < 2; ++k) {
+        const int t = 2 * lane + k;
+        acs[t] = sums.at[k];
+        decay_to[t] = seq[t] == seq_before ? exp2f(sums.at[k]) : 0.f;
+      }
+    }
+    __syncthreads();
+    // Step 2's du, times exp(acs): step 6's operand.
+    for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
+      const int t = i / (kP / 8), p = i % (kP / 8) * 8;
+      const int valid = t < len ? channels - p : 0;
+      float dout[8], zv[8] = {}, uv[8] = {}, du[8];
+      load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
+      if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
+      if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+      for (int k = 0; k < 8; ++k) {
+        float unused_dz;
+        du[k] = (z ? gate_backward(dout[k], zv[k], uv[k], unused_dz) : dout[k]) * decay_to[t];
+      }
+      for (int k = 0; k < 4; ++k) put_two<kPairs>(scaled_du + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
+    }
+    __syncthreads();
+    // Step 6: dh through the chunk.
+    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
+    segment_decay *= chunk_decay;
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
+    add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
+    __syncthreads();  // before the next chunk overwrites the tiles
+  }
+
+  const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
+  float *const out = a.segment_states + (segment - 1) * all_states + ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
+  for (int j = 0; j < kStateTiles; ++j)
+    for (int e = 0; e < 4; ++e) {
+      const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+      if (p < channels && n < s.dstate) out[p * s.dstate + n] = dh[j][e];
+    }
+  if (block.channel_block == 0 && threadIdx.x == 0)
+    a.segment_decays[(segment - 1) * s.batch * s.heads + bh] = segment_decay;
+#endif
+}
+
+// As many segments a row as fill the GPU once with the walk's blocks, whole chunks each (as the
+// forward cuts its rows): their summaries first where there is more than one.
+template <class T, int NS>
+void launch_backward(BackwardArgs args, cudaStream_t stream) {
+  const auto walk = fused_backward_kernel<T, NS>;
+  const auto summary = backward_summary_kernel<T, NS>;
   const std::size_t bytes = BackwardLayout<T, NS>::Shared::bytes();
-  allow_shared_memory(reinterpret_cast<const void*>(fused_backward_kernel<T, NS>), int(bytes));
+  const std::size_t summary_bytes = SummaryShared<NS, Operand<T>::pairs>::bytes();
+  allow_shared_memory(reinterpret_cast<const void*>(walk), int(bytes));
+  allow_shared_memory(reinterpret_cast<const void*>(summary), int(summary_bytes));
   const Sizes& s = args.s;
-  fused_backward_kernel<T, NS><<<unsigned(s.batch * s.heads * args.channel_blocks), kWarps * 32, bytes, stream>>>(args);
+  const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
+  const std::int64_t resident =
+      std::int64_t(blocks_per_multiprocessor(reinterpret_cast<const void*>(walk), kWarps * 32, int(bytes))) *
+      multiprocessors();
+  const std::int64_t wanted = std::clamp<std::int64_t>(resident / units, 1, chunks);
+  args.segment_chunks = (chunks + wanted - 1) / wanted;
+  args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
+  const std::int64_t summaries = args.segments - 1;
+  Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
+      decays(std::size_t(summaries * s.batch * s.heads), stream);
+  args.segment_states = states.get(), args.segment_decays = decays.get();
+  if (summaries > 0) {
+    summary<<<unsigned(summaries * units), kWarps * 32, summary_bytes, stream>>>(args);
+    SSD_CHECK_LAUNCH();
+  }
+  walk<<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
   SSD_CHECK_LAUNCH();
 }
 
