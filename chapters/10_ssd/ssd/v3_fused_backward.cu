@@ -7,7 +7,8 @@
 // chunk), zero after the last. Where those blocks would leave the GPU part idle, each row is cut
 // into segments of whole chunks, as the forward cuts it: a first launch walks every segment but
 // the first from dh = 0 with steps 1, 2 and 6 alone (its summary: dh at its start, and its
-// decay), and each segment's walk starts from the summaries of the segments after it. A chunk, positions s (a column of x) and t (a row of y), s ≤ t,
+// decay), and each segment's walk starts from the summaries of the segments after it. A chunk,
+// positions s (a column of x) and t (a row of y), s ≤ t,
 // dec_ts = exp(acs_t − acs_s), weight_s = dt'_s exp(acs_last − acs_s):
 //   1 dt', acs, the weights (as the forward);
 //   2 the gate: du = dy silu(z), dz = dy u silu'(z); dD += du x;
