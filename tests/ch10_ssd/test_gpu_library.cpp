@@ -10,6 +10,7 @@
 #include "device_ssd.hpp"
 #include "gpu_checks.hpp"
 #include "gpu_test.hpp"
+#include "launch.cuh"
 #include "sequence_states.hpp"
 #include "ssd.hpp"
 #include "ssd_backward.hpp"
@@ -297,6 +298,26 @@ TEST_CASE("the library keeps its scratch memory between calls and gives it back 
   CHECK(ssd::cached_memory_bytes() == 0);
   check_forward(spec, ssd::DataType::bfloat16, ssd::Kernel::fused, 256, 3);  // takes it again
   CHECK(ssd::cached_memory_bytes() > 0);
+}
+
+TEST_CASE("version 3 cuts its rows into segments of whole chunks that fill the GPU once") {
+  using ssd::detail::row_segments;
+  // The 2.7B layer's backward: 80 (row, head) units, 32 chunks, two blocks on each of 132
+  // multiprocessors: three segments of 11, 11 and 10 chunks, 240 blocks.
+  CHECK(row_segments(80, 32, 264).count == 3);
+  CHECK(row_segments(80, 32, 264).chunks_each == 11);
+  // More units than the GPU holds at once: rows walked whole.
+  CHECK(row_segments(640, 256, 132).count == 1);
+  CHECK(row_segments(640, 256, 132).chunks_each == 256);
+  // Fewer chunks than the segments wanted: a chunk each.
+  CHECK(row_segments(4, 3, 132).count == 3);
+  CHECK(row_segments(4, 3, 132).chunks_each == 1);
+  // Two wanted of five chunks: three and two.
+  CHECK(row_segments(66, 5, 132).count == 2);
+  CHECK(row_segments(66, 5, 132).chunks_each == 3);
+  // One chunk, or a GPU that holds fewer blocks than there are units: one segment.
+  CHECK(row_segments(1, 1, 132).count == 1);
+  CHECK(row_segments(200, 40, 132).count == 1);
 }
 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {

@@ -333,9 +333,8 @@ void launch(FusedArgs args, cudaStream_t stream) {
   // As many segments a row as fill the GPU once, whole chunks each.
   const Sizes& s = args.s;
   const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const std::int64_t wanted = std::clamp<std::int64_t>(resident_blocks(walk, bytes) / units, 1, chunks);
-  args.segment_chunks = (chunks + wanted - 1) / wanted;
-  args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
+  const RowSegments cut = row_segments(units, chunks, resident_blocks(walk, bytes));
+  args.segment_chunks = cut.chunks_each, args.segments = cut.count;
   const std::int64_t summaries = args.segments - 1;
   Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
       decays(std::size_t(summaries * s.batch * s.heads), stream);

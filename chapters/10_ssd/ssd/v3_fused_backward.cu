@@ -705,9 +705,8 @@ void launch_backward(BackwardArgs args, cudaStream_t stream) {
   const std::int64_t resident =
       std::int64_t(blocks_per_multiprocessor(reinterpret_cast<const void*>(walk), kWarps * 32, int(bytes))) *
       multiprocessors();
-  const std::int64_t wanted = std::clamp<std::int64_t>(resident / units, 1, chunks);
-  args.segment_chunks = (chunks + wanted - 1) / wanted;
-  args.segments = int((chunks + args.segment_chunks - 1) / args.segment_chunks);
+  const RowSegments cut = row_segments(units, chunks, resident);
+  args.segment_chunks = cut.chunks_each, args.segments = cut.count;
   const std::int64_t summaries = args.segments - 1;
   Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
       decays(std::size_t(summaries * s.batch * s.heads), stream);
