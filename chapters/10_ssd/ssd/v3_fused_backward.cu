@@ -358,8 +358,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         else
           for (int k = 0; k < 8; ++k) xv[k] = to_float(xs[t * L::kXRow + p + k]);
         load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
-        if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
-        if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+        if (z) {
+          load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
+          load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+        }
       } else {
         for (int k = 0; k < 8; ++k) {
           xv[k] = to_float(xs[t * L::kXRow + p + k]);
@@ -660,8 +662,10 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
       const int valid = t < len ? channels - p : 0;
       float dout[8], zv[8] = {}, uv[8] = {}, du[8];
       load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
-      if (z) load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
-      if (z) load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+      if (z) {
+        load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
+        load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
+      }
       for (int k = 0; k < 8; ++k) {
         float unused_dz;
         du[k] = (z ? gate_backward(dout[k], zv[k], uv[k], unused_dz) : dout[k]) * decay_to[t];
