@@ -118,21 +118,23 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 
   // The state h[p][n]: this lane holds rows p = row0 + g (+ 8), columns n = half NS/2 + 8 j + 2 q (+ 1).
   // A segment's walk enters with the initial state carried through the segments before it: h =
-  // decay h + the state each leaves; a summary, with zero.
+  // decay h + the state each leaves; a summary, with zero. The segments are the outer loop, so that
+  // a segment's loads of the lane's 32 elements are issued together: one trip to memory a segment,
+  // not one an element and segment.
   constexpr int kStateTiles = NS / 16;
-  float state[kStateTiles][4];
+  float state[kStateTiles][4] = {};
   const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
   const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
-  for (int j = 0; j < kStateTiles; ++j)
-    for (int e = 0; e < 4; ++e) {
-      const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-      const bool inside = p < channels && n < s.dstate;
-      float carried = !kSummary && a.initial_states && inside ? a.initial_states[states_at + p * s.dstate + n] : 0.f;
-      for (int before = 0; !kSummary && before < segment; ++before)
-        carried = a.segment_decays[before * s.batch * s.heads + bh] * carried +
-                  (inside ? a.segment_states[before * all_states + states_at + p * s.dstate + n] : 0.f);
-      state[j][e] = carried;
-    }
+  const auto carry_in = [&](const float* from, float decay) {
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
+        state[j][e] = decay * state[j][e] + (from && p < channels && n < s.dstate ? from[p * s.dstate + n] : 0.f);
+      }
+  };
+  carry_in(!kSummary && a.initial_states ? a.initial_states + states_at : nullptr, 0.f);
+  for (int before = 0; !kSummary && before < segment; ++before)
+    carry_in(a.segment_states + before * all_states + states_at, a.segment_decays[before * s.batch * s.heads + bh]);
 
   // D of this lane's channels of y, p = 32 half + 8 j + 2 q (+ 1); 0 without D and past the head.
   float d_of[4][2];
