@@ -3,6 +3,7 @@
 #include "device_buffer.hpp"
 #include "device_problem.hpp"
 #include "grid_fill.hpp"
+#include "kernel_timer.hpp"
 #include "sequence_states.hpp"
 
 #include <algorithm>
@@ -185,8 +186,9 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
   return g;
 }
 
+template <class Timer>
 common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
-                                     std::int64_t chunk_size, common::GpuTimer& timer) {
+                                     std::int64_t chunk_size, Timer& timer) {
   DeviceSsd d = drawn_on_gpu(spec, type, kBenchSeed);
   Bytes y = poisoned_bytes(Index{spec.shape}.x_size(), type);
   d.forward.kernel = kernel;
@@ -195,8 +197,9 @@ common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type
   return timer.time([&] { ssd::forward(d.forward); });
 }
 
+template <class Timer>
 common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
-                                              common::GpuTimer& timer) {
+                                              Timer& timer) {
   DeviceSsd d = drawn_on_gpu(spec, type, kBenchSeed);
   const Index at{spec.shape};
   Bytes dy = normals_on_gpu(at.x_size(), type, 8 * kBenchSeed + 6), y = poisoned_bytes(at.x_size(), type),
@@ -217,6 +220,14 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
     ssd::backward(b);
   });
 }
+
+template common::TimingStats time_gpu_forward(const ProblemSpec&, ssd::DataType, ssd::Kernel, std::int64_t,
+                                              common::GpuTimer&);
+template common::TimingStats time_gpu_forward(const ProblemSpec&, ssd::DataType, ssd::Kernel, std::int64_t,
+                                              KernelTimer&);
+template common::TimingStats time_gpu_forward_backward(const ProblemSpec&, ssd::DataType, ssd::Kernel,
+                                                       common::GpuTimer&);
+template common::TimingStats time_gpu_forward_backward(const ProblemSpec&, ssd::DataType, ssd::Kernel, KernelTimer&);
 
 namespace {
 

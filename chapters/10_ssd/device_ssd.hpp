@@ -38,13 +38,16 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
                        ssd::Kernel kernel = ssd::Kernel::recurrence);
 
 // The time of `kernel`'s forward, and of its forward + backward (the backward after a forward, as
-// training calls them; each backward runs the forward again), by `timer` (CUDA events, the L2
-// flushed first), on a problem of `spec` (without packing or initial states) whose x, dt, B, C, z
-// and dy are drawn on the GPU from N(0, 1), as the official benchmark draws them.
+// training calls them; each backward runs the forward again), by `timer` (common::GpuTimer: CUDA
+// events around the call; KernelTimer: its kernels' own durations; both flush the L2 first), on a
+// problem of `spec` (without packing or initial states) whose x, dt, B, C, z and dy are drawn on
+// the GPU from N(0, 1), as the official benchmark draws them.
+template <class Timer>
 common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
-                                     std::int64_t chunk_size, common::GpuTimer& timer);
+                                     std::int64_t chunk_size, Timer& timer);
+template <class Timer>
 common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel,
-                                              common::GpuTimer& timer);
+                                              Timer& timer);
 
 // The bounds a GPU result of `type` is held to against fp64, the absolute part relative to the
 // tensor's largest reference value: where a clamp can bite, version 1 rounds dt' to the input type

@@ -1,6 +1,7 @@
 // Chapter 10's benchmark: the library's versions against the official Triton SSD, timed in the
 // same device call on the same GPU (triton_bench.py ssd, given with --official).
 #include "device_ssd.hpp"
+#include "kernel_timer.hpp"
 #include "official_ssd.hpp"
 #include "sections.hpp"
 #include "ssd_cost_model.hpp"
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +36,41 @@ SsdCost benchmark_cost(const BenchShape& shape) {
   c.input_bytes = shape.dtype == "bf16" ? 2 : 4;
   c.has_z = true, c.has_final_states = false;
   return ssd_cost_model(c, 64);
+}
+
+// Version 3 on the benchmark's shapes timed as triton_bench.py times the official kernels' own
+// column: the sum of the GPU's own durations of the kernels a call runs (KernelTimer), without
+// the gaps between launches that events around the call take in.
+void kernels_alone(common::Notebook& nb, const std::map<std::string, OfficialSsdTime>& official, bool all) {
+  KernelTimer timer({3, 10, true});
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchShape& shape : bench_shapes(all)) {
+    const ProblemSpec spec = shape.problem();
+    const ssd::DataType type = shape.dtype == "bf16" ? ssd::DataType::bfloat16 : ssd::DataType::float32;
+    if (!common::kernel_selected(nb.options(), int(ssd::Kernel::fused)) ||
+        !gpu_refusal(spec.shape, type, ssd::Kernel::fused).empty() ||
+        !gpu_backward_refusal(spec.shape, type, ssd::Kernel::fused).empty())
+      continue;
+    const double fwd = time_gpu_forward(spec, type, ssd::Kernel::fused, shape.chunk, timer).median_ms;
+    const double fwd_bwd = time_gpu_forward_backward(spec, type, ssd::Kernel::fused, timer).median_ms;
+    const auto o = official.find(shape.key());
+    const auto with_official = [&](double OfficialSsdTime::*field, double ours) -> std::vector<std::string> {
+      if (o == official.end()) return {"-", "-"};
+      return {ms(o->second.*field), fmt::format("{:.2f}", o->second.*field / ours)};
+    };
+    std::vector<std::string> row = {shape.label(), ms(fwd)};
+    for (const std::string& c : with_official(&OfficialSsdTime::fwd_kernels_ms, fwd)) row.push_back(c);
+    row.push_back(ms(fwd_bwd));
+    for (const std::string& c : with_official(&OfficialSsdTime::fwd_bwd_kernels_ms, fwd_bwd)) row.push_back(c);
+    rows.push_back(row);
+  }
+  if (rows.empty()) return;
+  nb.text(
+      "Version 3 timed as triton_bench.py times the official kernels' own column: the sum of the GPU's own "
+      "durations of the kernels a call runs (CUPTI's records, which torch.profiler reads), without the gaps "
+      "between launches that events around the call take in; the L2 flushed first, the median of 10 calls. "
+      "ratio: the official kernels' time ÷ ours.");
+  nb.table({"shape", "v3 fwd kernels", "off. fwd", "ratio", "v3 f+b kernels", "off. f+b", "ratio"}, rows);
 }
 
 }  // namespace
@@ -125,6 +162,7 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv) {
             "off. f+b", "off. call", "ratio"},
            rows);
   if (official.empty()) nb.text("No --official times given: the official columns are empty.");
+  kernels_alone(nb, official, bench);
 
   nb.text(fmt::format(
       "The forward's rates, against this GPU's roofs measured now: a cuBLAS GEMM of bf16 8192 × 8192 matrices "

@@ -41,6 +41,19 @@ __global__ void repeat_kernel(const float* in, float* out, std::int64_t total, s
   out[e] = in[e / repeat];
 }
 
+constexpr int kMostZeroed = 8;
+struct ZeroedList {
+  Zeroed buffers[kMostZeroed];
+  int count;
+};
+
+__global__ void zero_kernel(ZeroedList list) {
+  for (int i = 0; i < list.count; ++i) {
+    SSD_GRID_STRIDE(e, list.buffers[i].count)
+    list.buffers[i].at[e] = 0.f;
+  }
+}
+
 constexpr int kSumThreads = 256;
 
 // Each thread adds a strided share in order, then the block adds the shares in a fixed tree:
@@ -135,6 +148,20 @@ void transpose(const void* in, void* out, std::int64_t outer, std::int64_t rows,
 void repeat_per_head(const float* in, float* out, int heads, std::int64_t repeat, cudaStream_t stream) {
   const std::int64_t total = heads * repeat;
   repeat_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(in, out, total, repeat);
+  SSD_CHECK_LAUNCH();
+}
+
+void zero_floats(std::initializer_list<Zeroed> buffers, cudaStream_t stream) {
+  ZeroedList list{};
+  std::int64_t largest = 0;
+  for (const Zeroed& b : buffers)
+    if (b.at && b.count > 0) {
+      if (list.count == kMostZeroed) throw Error("ssd: zero_floats takes at most 8 buffers a launch");
+      list.buffers[list.count++] = b;
+      largest = std::max(largest, b.count);
+    }
+  if (list.count == 0) return;
+  zero_kernel<<<blocks_for(largest, 256), 256, 0, stream>>>(list);
   SSD_CHECK_LAUNCH();
 }
 

@@ -6,6 +6,7 @@
 #include "ssd.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 
 namespace ssd::detail {
 
@@ -16,6 +17,14 @@ void transpose(const void* in, void* out, std::int64_t outer, std::int64_t rows,
 // out[h * repeat + j] = in[h] for every head h and j < repeat: a per-head value given to every
 // channel (and state) of the head, as chapter 08 takes it.
 void repeat_per_head(const float* in, float* out, int heads, std::int64_t repeat, cudaStream_t stream);
+
+// Every float of each buffer set to 0, in one launch: the sums a backward adds to with atomics,
+// which would otherwise take a memset each. A buffer of count 0 (or a null one) is left alone.
+struct Zeroed {
+  float* at;
+  std::int64_t count;
+};
+void zero_floats(std::initializer_list<Zeroed> buffers, cudaStream_t stream);
 
 // out[s] = the sum of in[s * length .. (s + 1) * length), in order (one block a segment).
 void sum_segments(const float* in, float* out, std::int64_t segments, std::int64_t length, cudaStream_t stream);

@@ -747,12 +747,12 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   Scratch<unsigned char> u(std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * element), stream),
       entering(std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * element), stream);
   Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
-  SSD_CHECK(cudaMemsetAsync(ddt_prime.get(), 0, std::size_t(steps) * 4, stream));
-  SSD_CHECK(cudaMemsetAsync(p.dA, 0, std::size_t(s.heads) * 4, stream));
-  SSD_CHECK(cudaMemsetAsync(p.dB, 0, std::size_t(bc) * 4, stream));
-  SSD_CHECK(cudaMemsetAsync(p.dC, 0, std::size_t(bc) * 4, stream));
-  if (f.D)
-    SSD_CHECK(cudaMemsetAsync(p.dD, 0, std::size_t(f.D_per_channel ? s.heads * s.head_dim : s.heads) * 4, stream));
+  zero_floats({{ddt_prime.get(), steps},
+               {p.dA, s.heads},
+               {p.dB, bc},
+               {p.dC, bc},
+               {f.D ? p.dD : nullptr, f.D_per_channel ? std::int64_t(s.heads) * s.head_dim : s.heads}},
+              stream);
   fused_forward_states(f, u.get(), entering.get(), stream);
   const BackwardArgs args{s,
                           f.x,
