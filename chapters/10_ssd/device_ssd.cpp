@@ -159,7 +159,8 @@ std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType ty
   return download(out);
 }
 
-Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy, ssd::Kernel kernel) {
+Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy, ssd::Kernel kernel,
+                       bool from_saved) {
   DeviceSsd d(p, type);
   const Index at{p.shape};
   Bytes dy_gpu = upload(dy, type), dx = poisoned_bytes(at.x_size(), type), ddt = poisoned_bytes(at.dt_size(), type),
@@ -170,6 +171,13 @@ Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<d
   ssd::BackwardParams b;
   d.forward.y = y.data();
   d.forward.kernel = kernel;
+  Bytes saved;  // poisoned: the forward must fill every byte the backward reads
+  if (from_saved) {
+    saved = Bytes(ssd::saved_bytes(d.forward));
+    saved.poison();
+    d.forward.saved = saved.data();
+    ssd::forward(d.forward);
+  }
   b.forward = d.forward;
   b.dy = dy_gpu.data(), b.dx = dx.data(), b.ddt = ddt.data(), b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data();
   b.dD = dD.size() ? dD.data() : nullptr;
@@ -209,6 +217,11 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
       ddt_bias(d.dt_bias.size());
   d.forward.kernel = kernel;
   d.forward.y = y.data();
+  Bytes saved;  // version 3's forward keeps what its backward reads, as a training step has it do
+  if (ssd::kernel_of(d.forward) == ssd::Kernel::fused) {
+    saved = Bytes(ssd::saved_bytes(d.forward));
+    d.forward.saved = saved.data();
+  }
   ssd::BackwardParams b;
   b.forward = d.forward;
   b.dy = dy.data(), b.dx = dx.data(), b.ddt = ddt.data(), b.dA = dA.data(), b.dB = dB.data(), b.dC = dC.data();

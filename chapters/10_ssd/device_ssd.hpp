@@ -34,11 +34,14 @@ Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, st
 std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size);
 // Every gradient of sum(dy · y) (dinitial_states where p has initial states), by the backward of
 // `kernel` (ssd.hpp says which runs).
+// With `from_saved` (version 3), the forward runs first with `saved`, and the backward reads it
+// instead of running the forward again.
 Gradients gpu_backward(const Problem& p, ssd::DataType type, const std::vector<double>& dy,
-                       ssd::Kernel kernel = ssd::Kernel::recurrence);
+                       ssd::Kernel kernel = ssd::Kernel::recurrence, bool from_saved = false);
 
 // The time of `kernel`'s forward, and of its forward + backward (the backward after a forward, as
-// training calls them; each backward runs the forward again), by `timer` (common::GpuTimer: CUDA
+// training calls them: version 3's forward keeps what its backward reads, in `saved`; version 1's
+// backward runs the forward again), by `timer` (common::GpuTimer: CUDA
 // events around the call; KernelTimer: its kernels' own durations; both flush the L2 first), on a
 // problem of `spec` (without packing or initial states) whose x, dt, B, C, z and dy are drawn on
 // the GPU from N(0, 1), as the official benchmark draws them.

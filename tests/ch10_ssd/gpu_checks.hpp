@@ -37,13 +37,14 @@ inline void check_forward(const ch10::ProblemSpec& spec, ssd::DataType type, ssd
 }
 
 // One backward on the GPU, of sum(dy · y) with dy drawn from `dy_seed`, against the fp64 adjoint:
-// every gradient the problem has.
+// every gradient the problem has. With `from_saved`, after a forward that keeps what it reads.
 inline void check_backward(const ch10::ProblemSpec& spec, ssd::DataType type, ssd::Kernel kernel, unsigned seed,
-                           unsigned dy_seed) {
-  INFO(name_of(type) << ", " << ssd::name_of(kernel) << ", " << describe(spec) << ", seed " << seed);
+                           unsigned dy_seed, bool from_saved = false) {
+  INFO(name_of(type) << ", " << ssd::name_of(kernel) << ", " << describe(spec) << ", seed " << seed
+                     << (from_saved ? ", from the forward's saved" : ""));
   const ch10::Problem p = ch10::as_gpu_sees(ch10::make_problem(spec, seed), type);
   const std::vector<double> dy = ch08::round_to(normals(p.x.size(), dy_seed), type);
-  const ch10::Gradients got = ch10::gpu_backward(p, type, dy, kernel), ref = ch10::ssd_backward(p, dy);
+  const ch10::Gradients got = ch10::gpu_backward(p, type, dy, kernel, from_saved), ref = ch10::ssd_backward(p, dy);
   check_tensor("dx", got.dx, ref.dx, type);
   check_tensor("ddt", got.ddt, ref.ddt, type);
   check_tensor("dA", got.dA, ref.dA, type);

@@ -271,6 +271,24 @@ TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]")
     }
 }
 
+TEST_CASE("version 3 (fused): a backward from its forward's saved matches the fp64 adjoint", "[gpu]") {
+  REQUIRE_GPU();
+  // The saved u and entering states, in place of the backward's own forward: with and without z
+  // (the gate applied after the forward), D, initial and final states and packed sequences as
+  // with_options varies them; its saved poisoned first, so a byte the forward leaves is caught.
+  std::vector<ProblemSpec> cases = fused_shapes();
+  ProblemSpec packed = spec_of(2, 308, 4, 2, 8, 16);
+  packed.packing = {{63, 7, 238}, {300, 7, 1}};
+  cases.push_back(packed);
+  int c = 0;
+  for (const ssd::DataType type : kFusedTypes)
+    for (const ProblemSpec& shape : cases) {
+      if (fused_backward_refusal(shape.shape.dstate, type).empty())
+        check_backward(with_options(shape, c), type, ssd::Kernel::fused, unsigned(c), 4000u + unsigned(c), true);
+      ++c;
+    }
+}
+
 TEST_CASE("version 3 (fused): packed sequences' gradients match the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
   // Boundaries inside a chunk and on its edges, a one-position sequence, initial states (which

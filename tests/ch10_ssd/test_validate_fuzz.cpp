@@ -81,3 +81,42 @@ TEST_CASE("sizes whose tensors pass 2^63 - 1 bytes are refused in one line") {
   f.chunk_size = std::int64_t(1) << 30;
   CHECK_THAT(ssd::validate(f), Catch::Contains("version 2's blocks M"));
 }
+
+TEST_CASE("a forward's saved: its size, and refused where version 3 would not fill or read it") {
+  alignas(256) static unsigned char saved[512];
+  ssd::ForwardParams f;
+  f.x = f.dt = f.B = f.C = never_read;
+  f.A = never_read;
+  f.y = never_read;
+  f.sizes = {2, 100, 3, 8, 1, 16};  // two chunks of 64 a row
+  f.input_type = ssd::DataType::bfloat16;
+  f.kernel = ssd::Kernel::fused;
+  // u (2·100·3·8 bf16, 9,600 bytes, to 9,728 on a 256-byte boundary), then the entering states
+  // (2·3 rows, 2 chunks, 8 × 16 bf16: 3,072 bytes); fp32 doubles both (19,200 is whole already).
+  CHECK(ssd::saved_bytes(f) == 9728 + 3072);
+  f.input_type = ssd::DataType::float32;
+  CHECK(ssd::saved_bytes(f) == 19200 + 6144);
+
+  f.saved = saved;
+  CHECK(ssd::validate(f).empty());
+  f.saved = saved + 16;
+  CHECK_THAT(ssd::validate(f), Catch::Contains("256-byte boundary"));
+  f.saved = saved;
+  f.kernel = ssd::Kernel::recurrence;
+  CHECK_THAT(ssd::validate(f), Catch::Contains("saved is version 3's"));
+  f.kernel = ssd::Kernel::automatic;  // fp32 past 128 states: version 3 does not take it
+  f.sizes.dstate = 200;
+  CHECK_THAT(ssd::validate(f), Catch::Contains("version 3 does not take this call"));
+  CHECK_THROWS_WITH(ssd::saved_bytes(f), Catch::Contains("ssd::saved_bytes: "));
+
+  // A deterministic backward is version 1's, which does not read saved.
+  f.sizes.dstate = 16;
+  ssd::BackwardParams b;
+  b.forward = f;
+  b.dy = b.dx = b.ddt = never_read;
+  b.dA = b.dB = b.dC = never_read;
+  b.deterministic = true;
+  CHECK_THAT(ssd::validate(b), Catch::Contains("saved is read by version 3's backward alone"));
+  b.deterministic = false;
+  CHECK(ssd::validate(b).empty());
+}

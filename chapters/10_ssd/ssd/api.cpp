@@ -9,6 +9,7 @@
 #include "v4_warpgroup.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 namespace ssd {
@@ -48,6 +49,8 @@ std::string check_forward(const ForwardParams& p) {
   if (std::isnan(p.dt_min) || std::isnan(p.dt_max) || p.dt_min > p.dt_max)
     return "dt_min must not exceed dt_max (the clamp of dt')";
   if (std::string problem = check_sequence_states(p); !problem.empty()) return problem;
+  if (p.saved && p.kernel != Kernel::fused && p.kernel != Kernel::automatic)
+    return "saved is version 3's: only its forward keeps what its backward reads";
   switch (p.kernel) {
     case Kernel::recurrence: return detail::recurrence_refuses(p);
     case Kernel::chunked: return detail::chunked_refuses(p);
@@ -69,6 +72,15 @@ Kernel forward_kernel(const ForwardParams& p) {
   return detail::recurrence_refuses(p).empty() ? Kernel::recurrence : Kernel::chunked;
 }
 
+// A forward with `saved` must run version 3 (automatic may choose another where version 3 refuses).
+std::string check_saved(const ForwardParams& p) {
+  if (!p.saved) return {};
+  if (reinterpret_cast<std::uintptr_t>(p.saved) % 256 != 0)
+    return "saved must start on a 256-byte boundary, as cudaMalloc's memory does (its tiles are read 16 bytes a lane)";
+  if (forward_kernel(p) == Kernel::fused) return {};
+  return "saved is version 3's, and version 3 does not take this call: " + detail::fused_refuses(p);
+}
+
 // The version that runs the backward of a call whose forward check passed: version 3 where asked
 // for, or where automatic or version 4 (no backward of its own yet) and it takes the call; else
 // version 1 (version 2 has no backward of its own either), or the reason none takes it.
@@ -86,8 +98,10 @@ std::string backward_refuses(const BackwardParams& p, Kernel& kernel) {
 
 std::string check_backward(const BackwardParams& p, Kernel& kernel) {
   if (std::string problem = check_forward(p.forward); !problem.empty()) return problem;
+  if (std::string problem = check_saved(p.forward); !problem.empty()) return problem;
   const ForwardParams& f = p.forward;
   if (std::string problem = backward_refuses(p, kernel); !problem.empty()) return problem;
+  if (f.saved && kernel != Kernel::fused) return "saved is read by version 3's backward alone, which refuses this call";
   if (!p.dy || !p.dx || !p.ddt || !p.dA || !p.dB || !p.dC) return "dy, dx, ddt, dA, dB and dC are required";
   if (f.D && !p.dD) return "dD is required when D is given";
   if (f.z && !p.dz) return "dz is required when z is given";
@@ -109,7 +123,15 @@ const char* name_of(Kernel kernel) {
   return "unknown";
 }
 
-std::string validate(const ForwardParams& p) { return check_forward(p); }
+std::string validate(const ForwardParams& p) {
+  if (std::string problem = check_forward(p); !problem.empty()) return problem;
+  return check_saved(p);
+}
+
+std::size_t saved_bytes(const ForwardParams& p) {
+  if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::saved_bytes: " + problem);
+  return detail::fused_saved_bytes(p);
+}
 
 std::string validate(const BackwardParams& p) {
   Kernel kernel{};
@@ -131,7 +153,7 @@ void forward(const ForwardParams& p, cudaStream_t stream) {
   if (std::string problem = validate(p); !problem.empty()) throw Error("ssd::forward: " + problem);
   switch (forward_kernel(p)) {
     case Kernel::chunked: return detail::chunked_forward(p, stream);
-    case Kernel::fused: return detail::fused_forward(p, stream);
+    case Kernel::fused: return p.saved ? detail::fused_forward_saving(p, stream) : detail::fused_forward(p, stream);
     case Kernel::warpgroup: return detail::warpgroup_forward(p, stream);
     default: return detail::recurrence_forward(p, stream);
   }

@@ -84,6 +84,11 @@ struct ForwardParams {
 
   void* y = nullptr;              // required
   float* final_states = nullptr;  // optional
+  // Optional, for a backward to come: where version 3 runs the forward it also leaves here, in
+  // saved_bytes() bytes, what its backward reads (the output before the gate, the state entering
+  // each chunk), and a backward given the same parameters reads it instead of running the forward
+  // again. Other versions refuse it.
+  void* saved = nullptr;
 
   // Packed sequences' own final states (what the official chunk_state_varlen returns), version 2:
   // one row (batch 1) whose seq_idx numbers `sequences` sequences from 0, cu_seqlens (sequences + 1
@@ -96,7 +101,7 @@ struct ForwardParams {
 };
 
 struct BackwardParams {
-  ForwardParams forward;       // the forward's inputs (its y is not read)
+  ForwardParams forward;       // the forward's inputs (its y is not read; its saved is, if given)
   const void* dy = nullptr;    // required: the gradient of y
   bool deterministic = false;  // no float atomics: the same bits run to run
 
@@ -123,6 +128,9 @@ const char* name_of(Kernel kernel);
 void forward(const ForwardParams& params, cudaStream_t stream = nullptr);
 void backward(const BackwardParams& params, cudaStream_t stream = nullptr);
 // [/snippet:api_functions]
+
+// The bytes a forward's `saved` must have (throws Error for parameters validate() rejects).
+std::size_t saved_bytes(const ForwardParams& params);
 
 // The scratch memory the library keeps between calls, on every device it has run on, and its
 // return to the devices (after the work of every call so far; later calls take it again).

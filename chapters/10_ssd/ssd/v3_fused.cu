@@ -29,6 +29,7 @@
 #include "device_facts.hpp"
 #include "fused_args.hpp"
 #include "launch.cuh"
+#include "layouts.hpp"
 #include "v3_tiles.cuh"
 
 #include <algorithm>
@@ -424,13 +425,52 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream) {
   launch_by_type(fused_args_of(p), p.input_type, stream);
 }
 
-void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
+namespace {
+
+// The forward without its gate, u into `u` and the entering states into `entering_states`; the
+// final states too where `keep_final_states`.
+void forward_ungated(const ForwardParams& p, void* u, void* entering_states, bool keep_final_states,
+                     cudaStream_t stream) {
   ForwardParams ungated = p;
-  ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
+  ungated.z = nullptr, ungated.y = u;
+  if (!keep_final_states) ungated.final_states = nullptr;
   FusedArgs args = fused_args_of(ungated);
   args.entering_states = entering_states;
   args.states_in_vectors = in_vectors(entering_states, p.sizes.dstate);
   launch_by_type(args, p.input_type, stream);
+}
+
+// u's bytes in a forward's `saved`, rounded up so that the entering states after it start on a
+// 256-byte boundary (their tiles are read 16 bytes a lane).
+std::size_t saved_u_bytes(const ForwardParams& p) {
+  const Sizes& s = p.sizes;
+  const std::size_t element = p.input_type == DataType::float32 ? 4 : 2;
+  const std::size_t bytes = std::size_t(s.batch * s.seqlen * s.heads) * std::size_t(s.head_dim) * element;
+  return (bytes + 255) / 256 * 256;
+}
+
+}  // namespace
+
+void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
+  forward_ungated(p, u, entering_states, false, stream);
+}
+
+std::size_t fused_saved_bytes(const ForwardParams& p) {
+  const Sizes& s = p.sizes;
+  const std::size_t element = p.input_type == DataType::float32 ? 4 : 2;  // fp32's states as hi + lo
+  const std::size_t chunks = std::size_t((s.seqlen + kQ - 1) / kQ);
+  return saved_u_bytes(p) +
+         std::size_t(s.batch * s.heads) * chunks * std::size_t(s.head_dim) * std::size_t(s.dstate) * element;
+}
+
+SavedParts saved_parts(const ForwardParams& p, void* saved) {
+  return {saved, static_cast<unsigned char*>(saved) + saved_u_bytes(p)};
+}
+
+void fused_forward_saving(const ForwardParams& p, cudaStream_t stream) {
+  const SavedParts parts = saved_parts(p, p.saved);
+  forward_ungated(p, parts.u, parts.entering_states, true, stream);
+  gate_output(p, parts.u, stream);
 }
 
 }  // namespace ssd::detail

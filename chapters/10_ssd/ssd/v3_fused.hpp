@@ -6,6 +6,7 @@
 
 #include "ssd.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace ssd::detail {
@@ -16,6 +17,15 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream);
 // chunk of 64, in the input type (16 bits, or fp32's hi + lo), into entering_states (batch, heads, chunks, head_dim,
 // dstate): what the backward reads.
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream);
+// The forward that keeps both in p.saved for its backward, then gates u into y (gate_output).
+void fused_forward_saving(const ForwardParams& p, cudaStream_t stream);
+// Where in a forward's `saved` u and the entering states lie, and how many bytes it needs.
+struct SavedParts {
+  void* u;
+  void* entering_states;
+};
+SavedParts saved_parts(const ForwardParams& p, void* saved);
+std::size_t fused_saved_bytes(const ForwardParams& p);
 
 std::string fused_backward_refuses(const BackwardParams& p);
 void fused_backward(const BackwardParams& p, cudaStream_t stream);

@@ -744,8 +744,13 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ, steps = s.batch * s.seqlen * s.heads;
   const std::int64_t bc = s.batch * s.seqlen * s.groups * std::int64_t(s.dstate);
   const std::int64_t element = f.input_type == DataType::float32 ? 4 : 2;  // u and the entering states: the input type
-  Scratch<unsigned char> u(std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * element), stream),
-      entering(std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * element), stream);
+  // u and the entering states: the forward's saved where it kept them, else made again here.
+  const bool made = !f.saved;
+  Scratch<unsigned char> u_made(
+      made ? std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * element) : 0, stream),
+      entering_made(made ? std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * element) : 0,
+                    stream);
+  const SavedParts parts = made ? SavedParts{u_made.get(), entering_made.get()} : saved_parts(f, f.saved);
   Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
   zero_floats({{ddt_prime.get(), steps},
                {p.dA, s.heads},
@@ -753,7 +758,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                {p.dC, bc},
                {f.D ? p.dD : nullptr, f.D_per_channel ? std::int64_t(s.heads) * s.head_dim : s.heads}},
               stream);
-  fused_forward_states(f, u.get(), entering.get(), stream);
+  if (made) fused_forward_states(f, parts.u, parts.entering_states, stream);
   const BackwardArgs args{s,
                           f.x,
                           f.dt,
@@ -761,8 +766,8 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           f.C,
                           f.z,
                           p.dy,
-                          u.get(),
-                          entering.get(),
+                          parts.u,
+                          parts.entering_states,
                           p.dx,
                           p.dz,
                           f.A,
@@ -783,7 +788,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           in_vectors(f.x, s.head_dim) && in_vectors(p.dy, s.head_dim) && in_vectors(p.dx, s.head_dim) &&
                               (!f.z || (in_vectors(f.z, s.head_dim) && in_vectors(p.dz, s.head_dim))),
                           in_vectors(f.B, s.dstate) && in_vectors(f.C, s.dstate),
-                          in_vectors(entering.get(), s.dstate),
+                          in_vectors(parts.entering_states, s.dstate),
                           reinterpret_cast<std::uintptr_t>(p.dB) % 16 == 0 &&
                               reinterpret_cast<std::uintptr_t>(p.dC) % 16 == 0 && s.dstate % 4 == 0};
   by_type(f.input_type, [&](auto zero) {
