@@ -143,6 +143,19 @@ Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, st
 }
 // [/snippet:example_forward]
 
+Forward gpu_forward_saving(const Problem& p, ssd::DataType type) {
+  DeviceSsd d(p, type);
+  Bytes y = poisoned_bytes(p.x.size(), type);
+  Floats final_states = poisoned_floats(Index{p.shape}.state_size());
+  d.forward.kernel = ssd::Kernel::fused;
+  d.forward.y = y.data(), d.forward.final_states = final_states.data();
+  Bytes saved(ssd::saved_bytes(d.forward));
+  saved.poison();
+  d.forward.saved = saved.data();
+  ssd::forward(d.forward);
+  return {download(y, type), download(final_states)};
+}
+
 std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size) {
   const std::vector<std::int64_t> starts = sequence_starts(p);
   DeviceSsd d(p, type);

@@ -29,6 +29,9 @@ std::string gpu_backward_refusal(const Shape& shape, ssd::DataType type, ssd::Ke
 
 // The forward of `p` (as the GPU sees it) by `kernel`: y and the final states.
 Forward gpu_forward(const Problem& p, ssd::DataType type, ssd::Kernel kernel, std::int64_t chunk_size = 256);
+// Version 3's forward keeping what its backward reads (ForwardParams::saved, poisoned first): y,
+// gated after the forward, and the final states.
+Forward gpu_forward_saving(const Problem& p, ssd::DataType type);
 // Version 2's final states of each packed sequence of `p` (batch 1, seq_idx numbering them 0, 1,
 // 2, ...): (sequences, heads, head_dim, dstate), as sequence_final_states (sequence_states.hpp).
 std::vector<double> gpu_sequence_final_states(const Problem& p, ssd::DataType type, std::int64_t chunk_size);

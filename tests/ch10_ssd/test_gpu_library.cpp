@@ -271,6 +271,24 @@ TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]")
     }
 }
 
+TEST_CASE("version 3 (fused): a forward that keeps its saved matches the fp64 recurrence", "[gpu]") {
+  REQUIRE_GPU();
+  // Its y is gated after the forward (gate_output), from u rounded to the input type: with and
+  // without z as with_options varies it.
+  int c = 0;
+  for (const ssd::DataType type : kFusedTypes)
+    for (const ProblemSpec& shape : fused_shapes()) {
+      if (fused_refusal(shape.shape.dstate, type).empty()) {
+        INFO(name_of(type) << ", " << ch10_test::describe(shape) << ", seed " << c);
+        const ch10::Problem p = ch10::as_gpu_sees(ch10::make_problem(with_options(shape, c), unsigned(c)), type);
+        const ch10::Forward got = ch10::gpu_forward_saving(p, type), ref = ch10::ssd_recurrence(p);
+        check_tensor("y", got.y, ch08::round_to(ref.y, type), type);
+        check_tensor("final states", got.final_states, ref.final_states, type);
+      }
+      ++c;
+    }
+}
+
 TEST_CASE("version 3 (fused): a backward from its forward's saved matches the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
   // The saved u and entering states, in place of the backward's own forward: with and without z
