@@ -30,6 +30,7 @@
 #include "fused_args.hpp"
 #include "launch.cuh"
 #include "layouts.hpp"
+#include "v3_segments.cuh"
 #include "v3_tiles.cuh"
 
 #include <algorithm>
@@ -41,10 +42,7 @@
 namespace ssd::detail {
 namespace {
 
-using selective_scan::detail::allow_shared_memory;
-using selective_scan::detail::blocks_per_multiprocessor;
 using selective_scan::detail::device_limits;
-using selective_scan::detail::multiprocessors;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -316,38 +314,12 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 #endif
 }
 
-using Walk = void (*)(FusedArgs);
-
-// The blocks of a walk that a multiprocessor holds at once, times the multiprocessors: asked of
-// the driver once a device and kernel (chapter 08's device facts remember the answers).
-std::int64_t resident_blocks(Walk walk, std::size_t bytes) {
-  const int per_multiprocessor =
-      blocks_per_multiprocessor(reinterpret_cast<const void*>(walk), kWarps * 32, int(bytes));
-  return std::max<std::int64_t>(1, std::int64_t(per_multiprocessor) * multiprocessors());
-}
-
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
   const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
-  const Walk summary = fused_forward_kernel<T, NS, Pass::summary>;
-  const Walk walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
+  const auto walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
-  for (Walk kernel : {summary, walk}) allow_shared_memory(reinterpret_cast<const void*>(kernel), int(bytes));
-  // As many segments a row as fill the GPU once, whole chunks each.
-  const Sizes& s = args.s;
-  const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const RowSegments cut = row_segments(units, chunks, resident_blocks(walk, bytes));
-  args.segment_chunks = cut.chunks_each, args.segments = cut.count;
-  const std::int64_t summaries = args.segments - 1;
-  Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
-      decays(std::size_t(summaries * s.batch * s.heads), stream);
-  args.segment_states = states.get(), args.segment_decays = decays.get();
-  if (summaries > 0) {
-    summary<<<unsigned(summaries * units), kWarps * 32, bytes, stream>>>(args);
-    SSD_CHECK_LAUNCH();
-  }
-  walk<<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
-  SSD_CHECK_LAUNCH();
+  launch_segments(args, fused_forward_kernel<T, NS, Pass::summary>, bytes, walk, bytes, stream);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "launch.cuh"
 #include "layouts.hpp"
 #include "v3_fused.hpp"
+#include "v3_segments.cuh"
 #include "v3_tiles.cuh"
 
 #include <algorithm>
@@ -44,10 +45,7 @@ namespace ssd::detail {
 namespace {
 
 using namespace v3;
-using selective_scan::detail::allow_shared_memory;
-using selective_scan::detail::blocks_per_multiprocessor;
 using selective_scan::detail::device_limits;
-using selective_scan::detail::multiprocessors;
 using selective_scan::detail::sigmoid;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -698,29 +696,8 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
 // forward cuts its rows): their summaries first where there is more than one.
 template <class T, int NS>
 void launch_backward(BackwardArgs args, cudaStream_t stream) {
-  const auto walk = fused_backward_kernel<T, NS>;
-  const auto summary = backward_summary_kernel<T, NS>;
-  const std::size_t bytes = BackwardLayout<T, NS>::Shared::bytes();
-  const std::size_t summary_bytes = SummaryShared<NS, Operand<T>::pairs>::bytes();
-  allow_shared_memory(reinterpret_cast<const void*>(walk), int(bytes));
-  allow_shared_memory(reinterpret_cast<const void*>(summary), int(summary_bytes));
-  const Sizes& s = args.s;
-  const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const std::int64_t resident =
-      std::int64_t(blocks_per_multiprocessor(reinterpret_cast<const void*>(walk), kWarps * 32, int(bytes))) *
-      multiprocessors();
-  const RowSegments cut = row_segments(units, chunks, resident);
-  args.segment_chunks = cut.chunks_each, args.segments = cut.count;
-  const std::int64_t summaries = args.segments - 1;
-  Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),
-      decays(std::size_t(summaries * s.batch * s.heads), stream);
-  args.segment_states = states.get(), args.segment_decays = decays.get();
-  if (summaries > 0) {
-    summary<<<unsigned(summaries * units), kWarps * 32, summary_bytes, stream>>>(args);
-    SSD_CHECK_LAUNCH();
-  }
-  walk<<<unsigned(args.segments * units), kWarps * 32, bytes, stream>>>(args);
-  SSD_CHECK_LAUNCH();
+  launch_segments(args, backward_summary_kernel<T, NS>, SummaryShared<NS, Operand<T>::pairs>::bytes(),
+                  fused_backward_kernel<T, NS>, BackwardLayout<T, NS>::Shared::bytes(), stream);
 }
 
 }  // namespace
