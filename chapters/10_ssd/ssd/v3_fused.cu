@@ -158,10 +158,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     // A summary reads neither C nor z, nor the entering state.
     const auto load = [&](M* to, int stride, const T* from, std::int64_t from_stride, int cols, int valid_cols,
                           bool in_vectors) {
-      if constexpr (kPairs)
-        load_tile_pairs(to, stride, kLo, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
-      else
-        load_tile(to, stride, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
+      load_operand_tile(to, stride, kLo, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
     };
     load(xs, L::kXRow, x + x_at, width, kP, channels, a.x_in_vectors);
     if (z && !kSummary) load(zs, L::kXRow, z + x_at, width, kP, channels, a.x_in_vectors);
@@ -180,10 +177,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     if constexpr (kPass == Pass::output_and_states) {
       T* const entering =
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate;
-      if constexpr (kPairs)  // fp32, as hi + lo: the state as the products here took it
-        store_tile_pairs(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
-      else
-        store_tile(entering, s.dstate, hs, L::kStateRow, channels, s.dstate, a.states_in_vectors);
+      // fp32 as hi + lo: the state as the products here took it.
+      store_operand_tile(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
     }
     if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
@@ -293,11 +288,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     }
     // [/snippet:v3_state]
     __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
-    if constexpr (kPairs) {
-      if (!kSummary) store_tile_pairs(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
-    } else {
-      if (!kSummary) store_tile(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
-    }
+    if (!kSummary) store_operand_tile(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
   }
 
   // What the block leaves: a summary its segment's pair, the last segment's walk the final states.

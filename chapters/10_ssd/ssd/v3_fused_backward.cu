@@ -305,24 +305,19 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     // row's end, each position takes the last one's.
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    const auto load = [&](M *to, int stride, const T *from, std::int64_t from_stride, int rows, int cols,
-                          int valid_rows, int valid_cols, bool in_vectors) {
-      if constexpr (kPairs)
-        load_tile_pairs(to, stride, kLo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
-      else
-        load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
-    };
-    load(xs, L::kXRow, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    load_operand_tile(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
     if constexpr (!kLean) {
-      load(dys, L::kXRow, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      load_operand_tile(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
       if (z) {
-        load(zs, L::kXRow, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-        load(us, L::kXRow, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        load_operand_tile(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        load_operand_tile(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
       }
     }
-    load(bs, L::kStateRow, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    load(cs, L::kStateRow, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    load(hs, L::kStateRow, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
+    load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
+                      a.bc_in_vectors);
+    load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
+                      a.bc_in_vectors);
+    load_operand_tile(hs, L::kStateRow, kLo, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
     store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);
     if (threadIdx.x < kQ) {
@@ -638,10 +633,7 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
     const T *const C = static_cast<const T *>(a.C) + at * projection + std::int64_t(group) * s.dstate;
-    if constexpr (kPairs)
-      load_tile_pairs(cs, L::kStateRow, kLo, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
-    else
-      load_tile(cs, L::kStateRow, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load_operand_tile(cs, L::kStateRow, kLo, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();

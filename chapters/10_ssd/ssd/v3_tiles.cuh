@@ -199,6 +199,28 @@ __device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const 
   }
 }
 
+// A tile of inputs of T in the tensor cores' operands: as it is for 16-bit inputs (load_tile),
+// as pairs for fp32 ones (load_tile_pairs, the lo halves `lo` elements after the hi ones).
+template <class T>
+__device__ __forceinline__ void load_operand_tile(typename Operand<T>::type* to, int stride, int lo, const T* from,
+                                                  std::int64_t from_stride, int rows, int cols, int valid_rows,
+                                                  int valid_cols, bool in_vectors) {
+  if constexpr (Operand<T>::pairs)
+    load_tile_pairs(to, stride, lo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+  else
+    load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+}
+
+// Such a tile back to global memory as T, as load_operand_tile reads it.
+template <class T>
+__device__ __forceinline__ void store_operand_tile(T* to, std::int64_t to_stride, const typename Operand<T>::type* from,
+                                                   int stride, int lo, int rows, int cols, bool in_vectors) {
+  if constexpr (Operand<T>::pairs)
+    store_tile_pairs(to, to_stride, from, stride, lo, rows, cols, in_vectors);
+  else
+    store_tile(to, to_stride, from, stride, rows, cols, in_vectors);
+}
+
 // dt' at one position: dt plus the head's bias, through softplus where asked, clamped to
 // [dt_min, dt_max].
 __device__ __forceinline__ float clamped_step(float dt, float bias, bool dt_softplus, float dt_min, float dt_max) {
