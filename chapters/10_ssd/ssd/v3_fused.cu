@@ -145,30 +145,45 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 
   const std::int64_t first_chunk = segment * a.segment_chunks;
   const std::int64_t end_chunk = min((s.seqlen + kQ - 1) / kQ, first_chunk + a.segment_chunks);
+  // Where chunk c lies: its first position's index into dt and B (at) and into x (x_at), its length.
+  struct Place {
+    std::int64_t at, x_at;
+    int len;
+  };
+  const auto place_of = [&](std::int64_t c) {
+    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0;
+    return Place{at, at * width + std::int64_t(h) * s.head_dim + p0, int(min(std::int64_t(kQ), s.seqlen - t0))};
+  };
+  // A chunk's tiles, in two parts issued apart (a summary reads neither C nor z): B and C once the
+  // chunk before has read its own (after its step 4), x and z once its y is whole. Each travels
+  // while the chunk before computes, and the next chunk waits for them together.
+  const auto load = [&](M* to, int stride, const T* from, std::int64_t from_stride, int cols, int valid_rows,
+                        int valid_cols, bool in_vectors) {
+    load_operand_tile(to, stride, kLo, from, from_stride, kQ, cols, valid_rows, valid_cols, in_vectors);
+  };
+  const auto load_projections = [&](const Place& k) {
+    const std::int64_t at = k.at * projection + std::int64_t(group) * s.dstate;
+    load(bs, L::kStateRow, static_cast<const T*>(a.B) + at, projection, NS, k.len, s.dstate, a.bc_in_vectors);
+    if (!kSummary)
+      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at, projection, NS, k.len, s.dstate, a.bc_in_vectors);
+  };
+  const auto load_inputs = [&](const Place& k) {
+    load(xs, L::kXRow, x + k.x_at, width, kP, k.len, channels, a.x_in_vectors);
+    if (z && !kSummary) load(zs, L::kXRow, z + k.x_at, width, kP, k.len, channels, a.x_in_vectors);
+  };
+  if (first_chunk < end_chunk) load_projections(place_of(first_chunk)), load_inputs(place_of(first_chunk));
   float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
   for (std::int64_t c = first_chunk; c < end_chunk; ++c) {
-    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
-    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
+    const Place here = place_of(c);
+    const std::int64_t at = here.at, x_at = here.x_at;
+    const int len = here.len;
     // The state before the chunk belongs to the sequence of the position before it (0 before the first).
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    // The chunk's tiles, issued together; meanwhile the entering state in T, [p][n] (the right
-    // operand of C hᵀ), and dt' (0 past the sequence, so that acs stays put there) with the
+    // While the tiles land: the entering state in T, [p][n] (the right operand of C hᵀ; a summary
+    // does not read it), and dt' (0 past the sequence, so that acs stays put there) with the
     // sequence numbers (past the sequence, the last position's).
-    // A summary reads neither C nor z, nor the entering state.
-    const auto load = [&](M* to, int stride, const T* from, std::int64_t from_stride, int cols, int valid_cols,
-                          bool in_vectors) {
-      load_operand_tile(to, stride, kLo, from, from_stride, kQ, cols, len, valid_cols, in_vectors);
-    };
-    load(xs, L::kXRow, x + x_at, width, kP, channels, a.x_in_vectors);
-    if (z && !kSummary) load(zs, L::kXRow, z + x_at, width, kP, channels, a.x_in_vectors);
-    load(bs, L::kStateRow, static_cast<const T*>(a.B) + at * projection + std::int64_t(group) * s.dstate, projection,
-         NS, s.dstate, a.bc_in_vectors);
-    if (!kSummary) {
-      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at * projection + std::int64_t(group) * s.dstate, projection,
-           NS, s.dstate, a.bc_in_vectors);
-      store_accumulators<kPairs>(hs, L::kStateRow, state, row0, half * NS / 2, kLo);
-    }
+    if (!kSummary) store_accumulators<kPairs>(hs, L::kStateRow, state, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();
@@ -203,11 +218,12 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       }
     }
 
+    float yt[4][4] = {};  // yh, then y: this warp's 16 rows t, its half of the channels (a summary's: unused)
     if constexpr (!kSummary) {
       // [snippet:v3_products]
       // Step 2: this warp's 16 rows t of G (columns s in its half) and of yh (channels in its half).
       // A G tile wholly above the diagonal (every s > t) is not needed.
-      float gt[4][4] = {}, yt[4][4] = {};
+      float gt[4][4] = {};
       const bool needs_g = 32 * half <= row0 + 15;
       for (int k0 = 0; k0 < NS; k0 += 16) {
         Fragment<kPairs> ca, bb;
@@ -237,7 +253,32 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
                           put_two<kPairs>(ms + t * L::kChunkRow + u, kLo, first, second);
                         },
                         acs, step, seq, row0, 32 * half);
-      __syncthreads();
+    }
+    __syncthreads();  // M and the weighted x are whole (each is read across warps below)
+
+    // [snippet:v3_state]
+    // Step 4: the state through the chunk; this warp's rows p, its half of the states. It runs
+    // before M x so that B is read early and the next chunk's B and C can start on their way.
+    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
+    segment_decay *= chunk_decay;
+    for (int j = 0; j < kStateTiles; ++j)
+      for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
+    for (int k0 = 0; k0 < kQ; k0 += 16) {
+      Fragment<kPairs> xa, bb;
+      xa.template load<true>(scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
+      for (int pair = 0; pair < kStateTiles / 2; ++pair) {
+        bb.template load<true>(
+            bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
+            kLoBytes);
+        multiply_add_fragments<M>(state[2 * pair], xa, bb, 0);
+        multiply_add_fragments<M>(state[2 * pair + 1], xa, bb, 2);
+      }
+    }
+    // [/snippet:v3_state]
+    __syncthreads();  // every warp has read B and C: the next chunk's may come
+    if (c + 1 < end_chunk) load_projections(place_of(c + 1));
+
+    if constexpr (!kSummary) {
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
         Fragment<kPairs> ma, xb;
         ma.load(ms + (row0 + lane % 16) * L::kChunkRow + k0 + lane / 16 * 8, kLoBytes);
@@ -264,30 +305,9 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
+      __syncthreads();  // y's tile is whole, and every warp has read x and z
     }
-
-    // The weighted x is read across warps below: the walk's barrier in step 3 orders it, a summary's here.
-    if constexpr (kSummary) __syncthreads();
-
-    // [snippet:v3_state]
-    // Step 4: the state through the chunk; this warp's rows p, its half of the states.
-    const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
-    segment_decay *= chunk_decay;
-    for (int j = 0; j < kStateTiles; ++j)
-      for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
-    for (int k0 = 0; k0 < kQ; k0 += 16) {
-      Fragment<kPairs> xa, bb;
-      xa.template load<true>(scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
-      for (int pair = 0; pair < kStateTiles / 2; ++pair) {
-        bb.template load<true>(
-            bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
-            kLoBytes);
-        multiply_add_fragments<M>(state[2 * pair], xa, bb, 0);
-        multiply_add_fragments<M>(state[2 * pair + 1], xa, bb, 2);
-      }
-    }
-    // [/snippet:v3_state]
-    __syncthreads();  // y's tile is whole, and the next chunk may overwrite what this one read
+    if (c + 1 < end_chunk) load_inputs(place_of(c + 1));
     if (!kSummary) store_operand_tile(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
   }
 
