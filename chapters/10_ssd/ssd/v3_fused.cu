@@ -260,8 +260,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     __syncthreads();  // M and the weighted x are whole (each is read across warps below)
 
     // [snippet:v3_state]
-    // Step 4: the state through the chunk; this warp's rows p, its half of the states. It runs
-    // before M x so that B is read early and the next chunk's B and C can start on their way.
+    // Step 4 (before M x, to free B and C early): the state through the chunk; this warp's rows p,
+    // its half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     segment_decay *= chunk_decay;
     for (int j = 0; j < kStateTiles; ++j)
