@@ -12,7 +12,7 @@
 //   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
 // Step 4 runs between M's making and M x, so that B and C are done with early: the next chunk's
 // are issued then, its x and z once y's tile is whole, each travelling while this chunk computes
-// (fp32's pairs, loaded by the threads themselves, gain most: 9-11% on the forward).
+// (fp32's pairs, loaded through the threads' registers, gain most; appendix A has the figures).
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
