@@ -157,24 +157,36 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0;
     return Place{at, at * width + std::int64_t(h) * s.head_dim + p0, int(min(std::int64_t(kQ), s.seqlen - t0))};
   };
-  // A chunk's tiles, in two parts issued apart (a summary reads neither C nor z): B and C once the
+  // A chunk's tiles, in two parts fetched apart (a summary reads neither C nor z): B and C once the
   // chunk before has read its own (after its step 4), x and z once its y is whole. Each travels
-  // while the chunk before computes, and the next chunk waits for them together.
-  const auto load = [&](M* to, int stride, const T* from, std::int64_t from_stride, int cols, int valid_rows,
-                        int valid_cols, bool in_vectors) {
-    load_operand_tile(to, stride, kLo, from, from_stride, kQ, cols, valid_rows, valid_cols, in_vectors);
-  };
-  const auto load_projections = [&](const Place& k) {
+  // while the chunk before computes, and the next chunk waits for them together. fp32's pairs
+  // wait in registers until their tiles are put (StagedTile): B and C through M x and the gate.
+  StagedTile<T, kQ, NS> next_b, next_c;
+  StagedTile<T, kQ, kP> next_x, next_z;
+  const bool gated = z && !kSummary;
+  const auto fetch_projections = [&](const Place& k) {
     const std::int64_t at = k.at * projection + std::int64_t(group) * s.dstate;
-    load(bs, L::kStateRow, static_cast<const T*>(a.B) + at, projection, NS, k.len, s.dstate, a.bc_in_vectors);
+    next_b.fetch(bs, L::kStateRow, kLo, static_cast<const T*>(a.B) + at, projection, k.len, s.dstate, a.bc_in_vectors);
     if (!kSummary)
-      load(cs, L::kStateRow, static_cast<const T*>(a.C) + at, projection, NS, k.len, s.dstate, a.bc_in_vectors);
+      next_c.fetch(cs, L::kStateRow, kLo, static_cast<const T*>(a.C) + at, projection, k.len, s.dstate,
+                   a.bc_in_vectors);
   };
-  const auto load_inputs = [&](const Place& k) {
-    load(xs, L::kXRow, x + k.x_at, width, kP, k.len, channels, a.x_in_vectors);
-    if (z && !kSummary) load(zs, L::kXRow, z + k.x_at, width, kP, k.len, channels, a.x_in_vectors);
+  const auto put_projections = [&] {
+    next_b.put(bs, L::kStateRow, kLo);
+    if (!kSummary) next_c.put(cs, L::kStateRow, kLo);
   };
-  if (first_chunk < end_chunk) load_projections(place_of(first_chunk)), load_inputs(place_of(first_chunk));
+  const auto fetch_inputs = [&](const Place& k) {
+    next_x.fetch(xs, L::kXRow, kLo, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+    if (gated) next_z.fetch(zs, L::kXRow, kLo, z + k.x_at, width, k.len, channels, a.x_in_vectors);
+  };
+  const auto put_inputs = [&] {
+    next_x.put(xs, L::kXRow, kLo);
+    if (gated) next_z.put(zs, L::kXRow, kLo);
+  };
+  if (first_chunk < end_chunk) {
+    fetch_projections(place_of(first_chunk)), fetch_inputs(place_of(first_chunk));
+    put_projections(), put_inputs();
+  }
   float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
   for (std::int64_t c = first_chunk; c < end_chunk; ++c) {
     const Place here = place_of(c);
@@ -279,7 +291,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     }
     // [/snippet:v3_state]
     __syncthreads();  // every warp has read B and C: the next chunk's may come
-    if (c + 1 < end_chunk) load_projections(place_of(c + 1));
+    const bool more = c + 1 < end_chunk;
+    if (more) fetch_projections(place_of(c + 1));
 
     if constexpr (!kSummary) {
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
@@ -310,8 +323,9 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
         }
       __syncthreads();  // y's tile is whole, and every warp has read x and z
     }
-    if (c + 1 < end_chunk) load_inputs(place_of(c + 1));
+    if (more) fetch_inputs(place_of(c + 1)), put_projections();
     if (!kSummary) store_operand_tile(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
+    if (more) put_inputs();
   }
 
   // What the block leaves: a summary its segment's pair, the last segment's walk the final states.

@@ -106,6 +106,28 @@ __device__ __forceinline__ float get_one(const M* at, int lo) {
     return selective_scan::detail::to_float(at[0]);
 }
 
+// Eight floats of a row from global memory, zero past the tensor: two 16-byte loads where
+// `in_vectors` and the eight lie inside (valid_rows, valid_cols are then whole vectors), else one
+// at a time.
+__device__ __forceinline__ void read_eight(float (&v)[8], const float* in, bool in_vectors, bool row_inside,
+                                           int cols_left) {
+  if (in_vectors && row_inside && cols_left > 0) {
+    const float4 first = *reinterpret_cast<const float4*>(in), second = *reinterpret_cast<const float4*>(in + 4);
+    v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+    v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+  } else {
+    for (int k = 0; k < 8; ++k) v[k] = row_inside && k < cols_left ? in[k] : 0.f;
+  }
+}
+
+// Eight floats into a tile of pairs: their hi halves at `out`, their lo halves `lo` elements on.
+__device__ __forceinline__ void write_eight_pairs(__nv_bfloat16* out, int lo, const float (&v)[8]) {
+  std::uint32_t hi[4], low[4];
+  for (int k = 0; k < 4; ++k) pack_pair(v[2 * k], v[2 * k + 1], hi[k], low[k]);
+  *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(hi);
+  *reinterpret_cast<uint4*>(out + lo) = *reinterpret_cast<const uint4*>(low);
+}
+
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
 // with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
 // behind the thread, since the numbers pass through registers.
@@ -116,20 +138,9 @@ __device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, i
 #pragma unroll
   for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
-    const float* in = from + r * from_stride + c;
     float v[8];
-    if (in_vectors && r < valid_rows && c < valid_cols) {
-      const float4 first = *reinterpret_cast<const float4*>(in), second = *reinterpret_cast<const float4*>(in + 4);
-      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
-      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
-    } else {
-      for (int k = 0; k < 8; ++k) v[k] = r < valid_rows && c + k < valid_cols ? in[k] : 0.f;
-    }
-    std::uint32_t hi[4], low[4];
-    for (int k = 0; k < 4; ++k) pack_pair(v[2 * k], v[2 * k + 1], hi[k], low[k]);
-    __nv_bfloat16* out = to + r * stride + c;
-    *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(hi);
-    *reinterpret_cast<uint4*>(out + lo) = *reinterpret_cast<const uint4*>(low);
+    read_eight(v, from + r * from_stride + c, in_vectors, r < valid_rows, valid_cols - c);
+    write_eight_pairs(to + r * stride + c, lo, v);
   }
 }
 
@@ -210,6 +221,39 @@ __device__ __forceinline__ void load_operand_tile(typename Operand<T>::type* to,
   else
     load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
 }
+
+// load_operand_tile in two halves, for a tile of kRows × kCols on its way in while the block
+// computes. 16-bit inputs: fetch issues the copies (cp.async) into the tile at once, and put has
+// nothing left to do. fp32 inputs: fetch reads the thread's share into registers and put splits it
+// into pairs in the tile, so that the loads travel between the two.
+template <class T, int kRows, int kCols>
+struct StagedTile {
+  static constexpr int kPieces = kRows * (kCols / 8) / kThreads;  // eight numbers a piece, a thread's
+  static_assert(kRows * (kCols / 8) % kThreads == 0, "the block's threads share the tile's pieces evenly");
+  float v[Operand<T>::pairs ? kPieces : 1][8];
+
+  __device__ __forceinline__ void fetch(typename Operand<T>::type* to, int stride, int lo, const T* from,
+                                        std::int64_t from_stride, int valid_rows, int valid_cols, bool in_vectors) {
+    if constexpr (Operand<T>::pairs) {
+#pragma unroll
+      for (int piece = 0; piece < kPieces; ++piece) {
+        const int i = int(threadIdx.x) + piece * kThreads, r = i / (kCols / 8), c = i % (kCols / 8) * 8;
+        read_eight(v[piece], from + r * from_stride + c, in_vectors, r < valid_rows, valid_cols - c);
+      }
+    } else {
+      load_tile(to, stride, from, from_stride, kRows, kCols, valid_rows, valid_cols, in_vectors);
+    }
+  }
+  __device__ __forceinline__ void put(typename Operand<T>::type* to, int stride, int lo) const {
+    if constexpr (Operand<T>::pairs) {
+#pragma unroll
+      for (int piece = 0; piece < kPieces; ++piece) {
+        const int i = int(threadIdx.x) + piece * kThreads, r = i / (kCols / 8), c = i % (kCols / 8) * 8;
+        write_eight_pairs(to + r * stride + c, lo, v[piece]);
+      }
+    }
+  }
+};
 
 // Such a tile back to global memory as T, as load_operand_tile reads it.
 template <class T>
