@@ -98,8 +98,10 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
   M* const tiles = reinterpret_cast<M*>(shared);
-  M *const xs = tiles + L::kX, *const zs = tiles + L::kZ, *const ys = tiles + L::kY;
-  M *const scaled_x = tiles + L::kScaledX, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  M *const zs = tiles + L::kZ, *const ys = tiles + L::kY, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  // x and the weighted x trade their two tiles each chunk: the next chunk's x lands in the tile that
+  // step 4 has just read, while M x and the gate still read this chunk's.
+  M *xs = tiles + L::kX, *scaled_x = tiles + L::kScaledX;
   M *const ms = tiles + L::kM, *const hs = tiles + L::kState;
   float* const step = reinterpret_cast<float*>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
@@ -157,14 +159,18 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0;
     return Place{at, at * width + std::int64_t(h) * s.head_dim + p0, int(min(std::int64_t(kQ), s.seqlen - t0))};
   };
-  // A chunk's tiles, in two parts fetched apart (a summary reads neither C nor z): B and C once the
-  // chunk before has read its own (after its step 4), x and z once its y is whole. Each travels
-  // while the chunk before computes, and the next chunk waits for them together. fp32's pairs
-  // wait in registers until their tiles are put (StagedTile): B and C through M x and the gate.
+  // The next chunk's inputs travel while this chunk computes (a summary reads neither C nor z):
+  // dt and the sequence numbers, B, C and x once step 4 has read B, C and the weighted x (one group
+  // of copies, waited for at the next chunk's top); z once y is whole (a group of its own, waited
+  // for before the next chunk's M x). fp32's pairs wait in registers until their tiles are put
+  // (StagedTile): B and C through M x and the gate; x and z, fetched after the gate, through y's
+  // store.
   StagedTile<T, kQ, NS> next_b, next_c;
   StagedTile<T, kQ, kP> next_x, next_z;
+  FetchedStep<T> next_step{};
   const bool gated = z && !kSummary;
   const auto fetch_projections = [&](const Place& k) {
+    if (threadIdx.x < kQ) next_step = fetch_step<T>(a, k.at, h, k.len);
     const std::int64_t at = k.at * projection + std::int64_t(group) * s.dstate;
     next_b.fetch(bs, L::kStateRow, kLo, static_cast<const T*>(a.B) + at, projection, k.len, s.dstate, a.bc_in_vectors);
     if (!kSummary)
@@ -175,17 +181,21 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     next_b.put(bs, L::kStateRow, kLo);
     if (!kSummary) next_c.put(cs, L::kStateRow, kLo);
   };
-  const auto fetch_inputs = [&](const Place& k) {
-    next_x.fetch(xs, L::kXRow, kLo, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+  // x into `to`, the tile the weighted x has left.
+  const auto fetch_x = [&](M* to, const Place& k) {
+    next_x.fetch(to, L::kXRow, kLo, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+  };
+  const auto fetch_z = [&](const Place& k) {
     if (gated) next_z.fetch(zs, L::kXRow, kLo, z + k.x_at, width, k.len, channels, a.x_in_vectors);
   };
-  const auto put_inputs = [&] {
-    next_x.put(xs, L::kXRow, kLo);
-    if (gated) next_z.put(zs, L::kXRow, kLo);
-  };
   if (first_chunk < end_chunk) {
-    fetch_projections(place_of(first_chunk)), fetch_inputs(place_of(first_chunk));
-    put_projections(), put_inputs();
+    const Place first = place_of(first_chunk);
+    fetch_projections(first), fetch_x(xs, first);
+    put_projections(), next_x.put(xs, L::kXRow, kLo);
+    async_copy::commit();
+    fetch_z(first);
+    if (gated) next_z.put(zs, L::kXRow, kLo);
+    async_copy::commit();
   }
   float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
   for (std::int64_t c = first_chunk; c < end_chunk; ++c) {
@@ -199,8 +209,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     // does not read it), and dt' (0 past the sequence, so that acs stays put there) with the
     // sequence numbers (past the sequence, the last position's).
     if (!kSummary) store_accumulators<kPairs>(hs, L::kStateRow, state, row0, half * NS / 2, kLo);
-    load_steps<T>(step, seq, a, at, h, len);
-    async_copy::wait_all();
+    if (threadIdx.x < kQ) store_step(step, seq, next_step, a, h, len);
+    async_copy::wait_all_but<1>();  // all but z
     __syncthreads();
     // The entering state's tile, whole now, copied out from shared memory in rows: from the
     // accumulators, each lane's scattered pairs cost the walk registers it needs elsewhere.
@@ -269,7 +279,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
                         },
                         acs, step, seq, row0, 32 * half);
     }
-    __syncthreads();  // M and the weighted x are whole (each is read across warps below)
+    async_copy::wait_all();  // z, for the gate
+    __syncthreads();         // M, the weighted x and z are whole (each is read across warps below)
 
     // [snippet:v3_state]
     // Step 4 (before M x, to free B and C early): the state through the chunk; this warp's rows p,
@@ -290,9 +301,14 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       }
     }
     // [/snippet:v3_state]
-    __syncthreads();  // every warp has read B and C: the next chunk's may come
+    __syncthreads();  // every warp has read B, C and the weighted x: the next chunk's B, C and x may come
     const bool more = c + 1 < end_chunk;
-    if (more) fetch_projections(place_of(c + 1));
+    const Place next = place_of(c + 1);
+    if (more) {
+      fetch_projections(next);
+      if constexpr (!kPairs) fetch_x(scaled_x, next);
+    }
+    async_copy::commit();
 
     if constexpr (!kSummary) {
       for (int k0 = 0; k0 <= row0; k0 += 16) {  // y += M x, over s ≤ t only
@@ -323,9 +339,19 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
         }
       __syncthreads();  // y's tile is whole, and every warp has read x and z
     }
-    if (more) fetch_inputs(place_of(c + 1)), put_projections();
+    if (more) {
+      if constexpr (kPairs) fetch_x(scaled_x, next);
+      fetch_z(next);
+      put_projections();
+    }
+    async_copy::commit();
     if (!kSummary) store_operand_tile(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
-    if (more) put_inputs();
+    if (more) {
+      next_x.put(scaled_x, L::kXRow, kLo);
+      if (gated) next_z.put(zs, L::kXRow, kLo);
+    }
+    const auto swap = xs;  // the next chunk's x is in the weighted x's tile
+    xs = scaled_x, scaled_x = swap;
   }
 
   // What the block leaves: a summary its segment's pair, the last segment's walk the final states.
