@@ -10,9 +10,9 @@
 //   3 M = G exp(acs_t − acs_s) dt'_s where s ≤ t in one sequence, rounded to the input type into
 //     shared memory; y = exp(acs_t) yh + M x + D x, gated, written;
 //   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
-// Step 4 runs between M's making and M x, so that B and C are done with early: the next chunk's
-// are issued then, its x and z once y's tile is whole, each travelling while this chunk computes
-// (fp32's pairs, loaded through the threads' registers, gain most; appendix A has the figures).
+// Step 4 runs between M's making and M x, so that B, C and the weighted x are done with early:
+// the next chunk's B, C, x (into the weighted x's tile) and dt are fetched then, its z once y's
+// tile is whole, each travelling while this chunk computes.
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
@@ -205,9 +205,10 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     // The state before the chunk belongs to the sequence of the position before it (0 before the first).
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    // While the tiles land: the entering state in T, [p][n] (the right operand of C hᵀ; a summary
-    // does not read it), and dt' (0 past the sequence, so that acs stays put there) with the
-    // sequence numbers (past the sequence, the last position's).
+    // Before the fetched tiles are waited for (z may travel on): the entering state in T, [p][n]
+    // (the right operand of C hᵀ; a summary does not read it), and dt' from the fetched dt (0 past
+    // the sequence, so that acs stays put there) with the sequence numbers (past the sequence, the
+    // last position's).
     if (!kSummary) store_accumulators<kPairs>(hs, L::kStateRow, state, row0, half * NS / 2, kLo);
     if (threadIdx.x < kQ) store_step(step, seq, next_step, a, h, len);
     async_copy::wait_all_but<1>();  // all but z
