@@ -75,7 +75,7 @@ struct BackwardArgs {
 // Where block blockIdx.x of a launch over `units` (batch row, head, channel block) units a
 // segment works: its segment, row, head and channels.
 struct BackwardBlock {
-  int segment, channel_block, h, p0, channels;
+  int segment, channel_block, h, group, p0, channels;
   std::int64_t bh, b;
 };
 __device__ __forceinline__ BackwardBlock backward_block(const BackwardArgs& a) {
@@ -85,7 +85,7 @@ __device__ __forceinline__ BackwardBlock backward_block(const BackwardArgs& a) {
   k.segment = int(blockIdx.x / units);
   k.channel_block = int(unit % a.channel_blocks);
   k.bh = unit / a.channel_blocks, k.b = k.bh / s.heads;
-  k.h = int(k.bh % s.heads);
+  k.h = int(k.bh % s.heads), k.group = k.h / (s.heads / s.groups);
   k.p0 = k.channel_block * kP, k.channels = min(kP, s.head_dim - k.p0);
   return k;
 }
@@ -255,8 +255,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 
   const Sizes &s = a.s;
   const BackwardBlock block = backward_block(a);
-  const int segment = block.segment, h = block.h, p0 = block.p0, channels = block.channels;
-  const int group = h / (s.heads / s.groups);
+  const int segment = block.segment, h = block.h, group = block.group, p0 = block.p0, channels = block.channels;
   const std::int64_t bh = block.bh, b = block.b;
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
@@ -613,8 +612,7 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
 
   const Sizes &s = a.s;
   const BackwardBlock block = backward_block(a);
-  const int segment = block.segment + 1, h = block.h, p0 = block.p0, channels = block.channels;
-  const int group = h / (s.heads / s.groups);
+  const int segment = block.segment + 1, h = block.h, group = block.group, p0 = block.p0, channels = block.channels;
   const std::int64_t bh = block.bh, b = block.b;
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
