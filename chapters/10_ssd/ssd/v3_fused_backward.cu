@@ -46,7 +46,6 @@ namespace {
 
 using namespace v3;
 using selective_scan::detail::device_limits;
-using selective_scan::detail::sigmoid;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
@@ -90,9 +89,11 @@ __device__ __forceinline__ BackwardBlock backward_block(const BackwardArgs& a) {
   return k;
 }
 
-// The gate's backward at one position and channel (y = u silu(z)): ∂L/∂u from dy, and dz.
+// The gate's backward at one position and channel (y = u silu(z)): ∂L/∂u from dy, and dz. The
+// sigmoid takes the hardware's exp and division (a MUFU instruction each, a few ulp), as the
+// forward's silu_fast does, where the accurate library calls take several instructions each.
 __device__ __forceinline__ float gate_backward(float dy, float z, float u, float& dz) {
-  const float sig = sigmoid(z);
+  const float sig = __fdividef(1.f, 1.f + __expf(-z));
   dz = dy * u * sig * (1.f + z * (1.f - sig));
   return dy * z * sig;
 }
@@ -348,24 +349,22 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         if constexpr (kPairs)
           load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
         else
-          for (int k = 0; k < 8; ++k) xv[k] = to_float(xs[t * L::kXRow + p + k]);
+          get_eight<false>(xv, xs + t * L::kXRow + p, kLo);
         load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) {
           load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
           load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
         }
       } else {
-        for (int k = 0; k < 8; ++k) {
-          xv[k] = to_float(xs[t * L::kXRow + p + k]);
-          dout[k] = to_float(dys[t * L::kXRow + p + k]);
-          if (z) zv[k] = to_float(zs[t * L::kXRow + p + k]), uv[k] = to_float(us[t * L::kXRow + p + k]);
-        }
+        get_eight<false>(xv, xs + t * L::kXRow + p, kLo);
+        get_eight<false>(dout, dys + t * L::kXRow + p, kLo);
+        if (z) get_eight<false>(zv, zs + t * L::kXRow + p, kLo), get_eight<false>(uv, us + t * L::kXRow + p, kLo);
       }
       for (int k = 0; k < 8; ++k) {
         du[k] = z ? gate_backward(dout[k], zv[k], uv[k], dz[k]) : dout[k];
         du_x[k] += du[k] * xv[k];
       }
-      for (int k = 0; k < 4; ++k) put_two<kPairs>(dus + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
+      put_eight<kPairs>(dus + t * L::kXRow + p, kLo, du);
       if (z && valid > 0) store_eight(static_cast<T *>(a.dz) + x_at + t * width + p, dz, valid, a.x_in_vectors);
     }
     // du exp(acs), step 6's operand, into `to`: its own tile, or du's once step 5 is done with it.
@@ -438,9 +437,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     {  // <dh, h>: the entering state's share of ∂L/∂acs_last
       float dot = 0.f;
       for (int j = 0; j < kStateTiles; ++j)
-        for (int e = 0; e < 4; ++e) {
-          const int p = row0 + g + e / 2 * 8, n = half * NS / 2 + 8 * j + 2 * q + e % 2;
-          dot += dh[j][e] * get_one<kPairs>(hs + p * L::kStateRow + n, kLo);
+        for (int r = 0; r < 2; ++r) {
+          const int p = row0 + g + 8 * r, n = half * NS / 2 + 8 * j + 2 * q;
+          const float2 h = get_two<kPairs>(hs + p * L::kStateRow + n, kLo);
+          dot += dh[j][2 * r] * h.x + dh[j][2 * r + 1] * h.y;
         }
       dot = sum_over_warp(dot);
       if (lane == 0) atomicAdd(state_dot, dot);
@@ -456,12 +456,14 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         for (int r = 0; r < 2; ++r) {
           const int row = row0 + g + 8 * r, p = 32 * half + 8 * j + 2 * q;
           float out[2];
+          const float2 x2 = get_two<kPairs>(xs + row * L::kXRow + p, kLo);
+          const float2 du2 = get_two<kPairs>(dus + row * L::kXRow + p, kLo);
           for (int e = 0; e < 2; ++e) {
-            const float xv = get_one<kPairs>(xs + row * L::kXRow + p + e, kLo);
+            const float xv = e == 0 ? x2.x : x2.y;
             dot_a[r] += xv * mdu[j][2 * r + e];
             dot_b[r] += xv * bd[j][2 * r + e];
-            out[e] = step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] +
-                     d_of[j][e] * get_one<kPairs>(dus + row * L::kXRow + p + e, kLo);
+            out[e] =
+                step[row] * mdu[j][2 * r + e] + weight[row] * bd[j][2 * r + e] + d_of[j][e] * (e == 0 ? du2.x : du2.y);
           }
           if constexpr (kLean) {  // straight out: a lean block has no tile of dx
             T *const to = static_cast<T *>(a.dx) + x_at + row * width + p;
@@ -497,9 +499,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       add_product<false, kPairs>(acc, dus, L::kXRow, hs, L::kStateRow, row0, n0, 0, kP, kLoBytes);  // du h
       float c_dot[2] = {};  // C_t · (du h)_t: the entering state's share of ∂L/∂acs_t
       for (int j = 0; j < kGroup / 8; ++j)
-        for (int e = 0; e < 4; ++e)
-          c_dot[e / 2] +=
-              get_one<kPairs>(cs + (row0 + g + e / 2 * 8) * L::kStateRow + n0 + 8 * j + 2 * q + e % 2, kLo) * acc[j][e];
+        for (int r = 0; r < 2; ++r) {
+          const float2 c2 = get_two<kPairs>(cs + (row0 + g + 8 * r) * L::kStateRow + n0 + 8 * j + 2 * q, kLo);
+          c_dot[r] += c2.x * acc[j][2 * r] + c2.y * acc[j][2 * r + 1];
+        }
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(c_dot[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], v * decay_to[row0 + g + 8 * r]);
@@ -658,7 +661,7 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
         float unused_dz;
         du[k] = (z ? gate_backward(dout[k], zv[k], uv[k], unused_dz) : dout[k]) * decay_to[t];
       }
-      for (int k = 0; k < 4; ++k) put_two<kPairs>(scaled_du + t * L::kXRow + p + 2 * k, kLo, du[2 * k], du[2 * k + 1]);
+      put_eight<kPairs>(scaled_du + t * L::kXRow + p, kLo, du);
     }
     __syncthreads();
     // Step 6: dh through the chunk.
