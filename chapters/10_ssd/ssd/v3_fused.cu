@@ -227,21 +227,10 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-      const M* in = xs + t * L::kXRow + p;
-      if constexpr (kPairs) {
-        for (int k = 0; k < 4; ++k)
-          put_two<true>(scaled_x + t * L::kXRow + p + 2 * k, kLo, get_one<true>(in + 2 * k, kLo) * weight[t],
-                        get_one<true>(in + 2 * k + 1, kLo) * weight[t]);
-      } else {
-        const uint4 piece = *reinterpret_cast<const uint4*>(in);  // eight numbers in one 16-byte read
-        const std::uint32_t* const pairs = reinterpret_cast<const std::uint32_t*>(&piece);
-        std::uint32_t out[4];
-        for (int k = 0; k < 4; ++k) {
-          const float2 v = mma::unpack<M>(pairs[k]);
-          out[k] = mma::pack<M>(v.x * weight[t], v.y * weight[t]);
-        }
-        *reinterpret_cast<uint4*>(scaled_x + t * L::kXRow + p) = *reinterpret_cast<const uint4*>(out);
-      }
+      float v[8];
+      get_eight<kPairs>(v, xs + t * L::kXRow + p, kLo);
+      for (float& e : v) e *= weight[t];
+      put_eight<kPairs>(scaled_x + t * L::kXRow + p, kLo, v);
     }
 
     float yt[4][4] = {};  // yh, then y: this warp's 16 rows t, its half of the channels (a summary's: unused)
@@ -326,14 +315,9 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
         for (int e = 0; e < 4; e += 2) {
           const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
           float u[2] = {yt[j][e], yt[j][e + 1]};
-          float2 xv, zv{};  // x and z at (t, p) and (t, p + 1): one 32-bit read each in 16 bits
-          if constexpr (kPairs) {
-            xv = {get_one<true>(xs + t * L::kXRow + p, kLo), get_one<true>(xs + t * L::kXRow + p + 1, kLo)};
-            if (z) zv = {get_one<true>(zs + t * L::kXRow + p, kLo), get_one<true>(zs + t * L::kXRow + p + 1, kLo)};
-          } else {
-            xv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(xs + t * L::kXRow + p));
-            if (z) zv = mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(zs + t * L::kXRow + p));
-          }
+          // x and z at (t, p) and (t, p + 1)
+          const float2 xv = get_two<kPairs>(xs + t * L::kXRow + p, kLo);
+          const float2 zv = z ? get_two<kPairs>(zs + t * L::kXRow + p, kLo) : float2{};
           u[0] += d_of[j][0] * xv.x, u[1] += d_of[j][1] * xv.y;
           if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
