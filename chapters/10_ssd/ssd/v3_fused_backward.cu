@@ -410,12 +410,17 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         }
       }
       float from_rows[2] = {}, from_columns[4][2] = {};
-      for (int j = 0; j < 4; ++j)
+      for (int j = 0; j < 4; ++j) {
+        const int col = 32 * half + 8 * j + 2 * q;
+        // The lane's two columns' sums and sequences, read once for both rows (the stores into Mᵀ
+        // and W between them would otherwise have them read again).
+        const float acs_col[2] = {acs[col], acs[col + 1]};
+        const std::int32_t seq_col[2] = {seq[col], seq[col + 1]};
         for (int r = 0; r < 2; ++r) {
-          const int row = row0 + g + 8 * r, col = 32 * half + 8 * j + 2 * q;
+          const int row = row0 + g + 8 * r;
           float m[2], w[2];
           for (int e = 0; e < 2; ++e) {
-            const float dec = col + e >= row && seq[col + e] == seq[row] ? exp2f(acs[col + e] - acs[row]) : 0.f;
+            const float dec = col + e >= row && seq_col[e] == seq[row] ? exp2f(acs_col[e] - acs[row]) : 0.f;
             m[e] = gt[j][2 * r + e] * dec;
             w[e] = xd[j][2 * r + e] * dec * step[row];
             from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
@@ -424,6 +429,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
           put_two<kPairs>(mt + row * L::kChunkRow + col, kLo, m[0], m[1]);
           put_two<kPairs>(ws + row * L::kChunkRow + col, kLo, w[0], w[1]);
         }
+      }
       for (int r = 0; r < 2; ++r) {
         const float v = sum_over_quad(from_rows[r]);
         if (q == 0) atomicAdd(&ds[row0 + g + 8 * r], -v);
