@@ -33,6 +33,7 @@
 #include "fused_args.hpp"
 #include "launch.cuh"
 #include "layouts.hpp"
+#include "param_checks.hpp"
 #include "v3_segments.cuh"
 #include "v3_tiles.cuh"
 
@@ -46,6 +47,7 @@ namespace ssd::detail {
 namespace {
 
 using selective_scan::detail::device_limits;
+using selective_scan::detail::element_bytes;
 using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
@@ -455,8 +457,8 @@ void forward_ungated(const ForwardParams& p, void* u, void* entering_states, boo
 // 256-byte boundary (their tiles are read 16 bytes a lane).
 std::size_t saved_u_bytes(const ForwardParams& p) {
   const Sizes& s = p.sizes;
-  const std::size_t element = p.input_type == DataType::float32 ? 4 : 2;
-  const std::size_t bytes = std::size_t(s.batch * s.seqlen * s.heads) * std::size_t(s.head_dim) * element;
+  const std::size_t bytes =
+      std::size_t(s.batch * s.seqlen * s.heads) * std::size_t(s.head_dim) * element_bytes(p.input_type);
   return (bytes + 255) / 256 * 256;
 }
 
@@ -468,10 +470,9 @@ void fused_forward_states(const ForwardParams& p, void* u, void* entering_states
 
 std::size_t fused_saved_bytes(const ForwardParams& p) {
   const Sizes& s = p.sizes;
-  const std::size_t element = p.input_type == DataType::float32 ? 4 : 2;  // fp32's states as hi + lo
   const std::size_t chunks = std::size_t((s.seqlen + kQ - 1) / kQ);
-  return saved_u_bytes(p) +
-         std::size_t(s.batch * s.heads) * chunks * std::size_t(s.head_dim) * std::size_t(s.dstate) * element;
+  return saved_u_bytes(p) + std::size_t(s.batch * s.heads) * chunks * std::size_t(s.head_dim) * std::size_t(s.dstate) *
+                                element_bytes(p.input_type);  // fp32's states as hi + lo
 }
 
 SavedParts saved_parts(const ForwardParams& p, void* saved) {

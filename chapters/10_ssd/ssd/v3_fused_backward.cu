@@ -46,7 +46,6 @@ namespace {
 
 using namespace v3;
 using selective_scan::detail::device_limits;
-using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
 struct BackwardArgs {
@@ -140,28 +139,6 @@ std::size_t backward_shared_bytes(int dstate, bool pairs) {
   return tile == 64    ? BackwardLayout<__half, 64>::Shared::bytes()
          : tile == 128 ? BackwardLayout<__half, 128>::Shared::bytes()
                        : BackwardLayout<__half, 256>::Shared::bytes();
-}
-
-// Eight neighbouring values of a row of T as floats (zero from `valid` on): two 16-byte loads for
-// fp32 rows or one for 16-bit rows where `in_vectors`, else one at a time.
-template <class T>
-__device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int valid, bool in_vectors) {
-  if (in_vectors && valid >= 8) {
-    if constexpr (std::is_same_v<T, float>) {
-      const float4 first = *reinterpret_cast<const float4*>(row), second = *reinterpret_cast<const float4*>(row + 4);
-      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
-      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
-    } else {
-      const uint4 piece = *reinterpret_cast<const uint4*>(row);
-      const std::uint32_t* const words = reinterpret_cast<const std::uint32_t*>(&piece);
-      for (int k = 0; k < 4; ++k) {
-        const float2 two = warp_mma::unpack<T>(words[k]);
-        v[2 * k] = two.x, v[2 * k + 1] = two.y;
-      }
-    }
-    return;
-  }
-  for (int k = 0; k < 8; ++k) v[k] = k < valid ? to_float(row[k]) : 0.f;
 }
 
 // Eight floats into a row of T (those from `valid` on left alone), as load_eight reads them.
@@ -717,16 +694,13 @@ std::string fused_backward_refuses(const BackwardParams& p) {
 void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   const ForwardParams& f = p.forward;
   const Sizes& s = f.sizes;
-  const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ, steps = s.batch * s.seqlen * s.heads;
+  const std::int64_t steps = s.batch * s.seqlen * s.heads;
   const std::int64_t bc = s.batch * s.seqlen * s.groups * std::int64_t(s.dstate);
-  const std::int64_t element = f.input_type == DataType::float32 ? 4 : 2;  // u and the entering states: the input type
-  // u and the entering states: the forward's saved where it kept them, else made again here.
+  // u and the entering states: the forward's saved where it kept them, else made again here, laid
+  // out as saved.
   const bool made = !f.saved;
-  Scratch<unsigned char> u_made(
-      made ? std::size_t(s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim) * element) : 0, stream),
-      entering_made(made ? std::size_t(s.batch * s.heads * chunks * s.head_dim * std::int64_t(s.dstate) * element) : 0,
-                    stream);
-  const SavedParts parts = made ? SavedParts{u_made.get(), entering_made.get()} : saved_parts(f, f.saved);
+  Scratch<unsigned char> saved_made(made ? fused_saved_bytes(f) : 0, stream);
+  const SavedParts parts = saved_parts(f, made ? saved_made.get() : f.saved);
   Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
   zero_floats({{ddt_prime.get(), steps},
                {p.dA, s.heads},

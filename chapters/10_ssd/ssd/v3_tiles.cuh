@@ -8,6 +8,7 @@
 #include "warp_mma.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace ssd::detail::v3 {
 
@@ -151,18 +152,26 @@ __device__ __forceinline__ void put_eight(M* at, int lo, const float (&v)[8]) {
   if constexpr (kPairs) *reinterpret_cast<uint4*>(at + lo) = make_uint4(low[0], low[1], low[2], low[3]);
 }
 
-// Eight floats of a row from global memory, zero past the tensor: two 16-byte loads where
-// `in_vectors` and the eight lie inside (valid_rows, valid_cols are then whole vectors), else one
-// at a time.
-__device__ __forceinline__ void read_eight(float (&v)[8], const float* in, bool in_vectors, bool row_inside,
-                                           int cols_left) {
-  if (in_vectors && row_inside && cols_left > 0) {
-    const float4 first = *reinterpret_cast<const float4*>(in), second = *reinterpret_cast<const float4*>(in + 4);
-    v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
-    v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
-  } else {
-    for (int k = 0; k < 8; ++k) v[k] = row_inside && k < cols_left ? in[k] : 0.f;
+// Eight neighbouring values of a row of T as floats (zero from `valid` on): two 16-byte loads for
+// fp32 rows or one for 16-bit rows where `in_vectors`, else one at a time.
+template <class T>
+__device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int valid, bool in_vectors) {
+  if (in_vectors && valid >= 8) {
+    if constexpr (std::is_same_v<T, float>) {
+      const float4 first = *reinterpret_cast<const float4*>(row), second = *reinterpret_cast<const float4*>(row + 4);
+      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+    } else {
+      const uint4 piece = *reinterpret_cast<const uint4*>(row);
+      const std::uint32_t* const words = reinterpret_cast<const std::uint32_t*>(&piece);
+      for (int k = 0; k < 4; ++k) {
+        const float2 two = warp_mma::unpack<T>(words[k]);
+        v[2 * k] = two.x, v[2 * k + 1] = two.y;
+      }
+    }
+    return;
   }
+  for (int k = 0; k < 8; ++k) v[k] = k < valid ? selective_scan::detail::to_float(row[k]) : 0.f;
 }
 
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
@@ -176,7 +185,7 @@ __device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, i
   for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
     float v[8];
-    read_eight(v, from + r * from_stride + c, in_vectors, r < valid_rows, valid_cols - c);
+    load_eight(v, from + r * from_stride + c, r < valid_rows ? valid_cols - c : 0, in_vectors);
     put_eight<true>(to + r * stride + c, lo, v);
   }
 }
@@ -275,7 +284,7 @@ struct StagedTile {
 #pragma unroll
       for (int piece = 0; piece < kPieces; ++piece) {
         const int i = int(threadIdx.x) + piece * kThreads, r = i / (kCols / 8), c = i % (kCols / 8) * 8;
-        read_eight(v[piece], from + r * from_stride + c, in_vectors, r < valid_rows, valid_cols - c);
+        load_eight(v[piece], from + r * from_stride + c, r < valid_rows ? valid_cols - c : 0, in_vectors);
       }
     } else {
       load_tile(to, stride, from, from_stride, kRows, kCols, valid_rows, valid_cols, in_vectors);
