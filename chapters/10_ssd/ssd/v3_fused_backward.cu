@@ -271,6 +271,29 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       d_of[j][k] = !a.D || p >= channels ? 0.f : a.D[a.D_per_channel ? h * s.head_dim + p0 + p : h];
     }
 
+  // Asks L2 for the rows chunk c reads (a whole chunk: only a row's last may be short), a chunk
+  // before it, so that step 2's loads from global memory and the tiles' copies find them there.
+  // fp32's backward alone: one block a multiprocessor has few warps to cover their wait, and it
+  // is 6-9% faster forward + backward; the 16-bit walks, two blocks a multiprocessor at 128
+  // registers, spilled more for it and were level or slower (PERFORMANCE.md).
+  const auto rows_to_l2 = [&](std::int64_t c) {
+    const std::int64_t at = b * s.seqlen + c * kQ, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
+    const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
+    const int row = channels * int(sizeof(T)), states = s.dstate * int(sizeof(T));
+    const std::int64_t x_stride = width * sizeof(T), bc_stride = projection * sizeof(T);
+    prefetch_rows_to_l2(x + x_at, x_stride, kQ, row, 0);
+    prefetch_rows_to_l2(dy + x_at, x_stride, kQ, row, kQ);
+    if (z) {
+      prefetch_rows_to_l2(z + x_at, x_stride, kQ, row, 2 * kQ);
+      prefetch_rows_to_l2(u + x_at, x_stride, kQ, row, 3 * kQ);
+    }
+    prefetch_rows_to_l2(static_cast<const T *>(a.B) + bc_at, bc_stride, kQ, states, 0);
+    prefetch_rows_to_l2(static_cast<const T *>(a.C) + bc_at, bc_stride, kQ, states, kQ);
+    const T *const entering =
+        static_cast<const T *>(a.entering_states) + ((bh * chunks + c) * s.head_dim + p0) * s.dstate;
+    prefetch_rows_to_l2(entering, states, channels, states, 2 * kQ);
+  };
+
   const std::int64_t first_chunk = segment * a.segment_chunks;
   for (std::int64_t c = min(chunks, first_chunk + a.segment_chunks) - 1; c >= first_chunk; --c) {
     const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
@@ -345,13 +368,14 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       if (z && valid > 0) store_eight(static_cast<T *>(a.dz) + x_at + t * width + p, dz, valid, a.x_in_vectors);
     }
     // du exp(acs), step 6's operand, into `to`: its own tile, or du's once step 5 is done with it.
+    // Two neighbours a thread, so that a warp reads and writes one row's 64 elements together:
+    // eight a thread, 16 bytes apart in a row, met four to a bank, and eight in 16-byte loads took
+    // registers that the 16-bit walk at 128 states spilled.
     const auto scale_du = [&](M *to) {
-      for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
-        const int t = i / (kP / 8), p = i % (kP / 8) * 8;
-        const M *in = dus + t * L::kXRow + p;
-        float v[8];
-        for (int k = 0; k < 8; ++k) v[k] = get_one<kPairs>(in + k, kLo) * decay_to[t];
-        for (int k = 0; k < 4; ++k) put_two<kPairs>(to + t * L::kXRow + p + 2 * k, kLo, v[2 * k], v[2 * k + 1]);
+      for (int i = int(threadIdx.x); i < kQ * kP / 2; i += kThreads) {
+        const int t = i / (kP / 2), p = i % (kP / 2) * 2;
+        const float2 v = get_two<kPairs>(dus + t * L::kXRow + p, kLo);
+        put_two<kPairs>(to + t * L::kXRow + p, kLo, v.x * decay_to[t], v.y * decay_to[t]);
       }
     };
     __syncthreads();
@@ -397,7 +421,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
           const int row = row0 + g + 8 * r;
           float m[2], w[2];
           for (int e = 0; e < 2; ++e) {
-            const float dec = col + e >= row && seq_col[e] == seq[row] ? exp2f(acs_col[e] - acs[row]) : 0.f;
+            const float dec = col + e >= row && seq_col[e] == seq[row] ? decay_between(acs_col[e], acs[row]) : 0.f;
             m[e] = gt[j][2 * r + e] * dec;
             w[e] = xd[j][2 * r + e] * dec * step[row];
             from_rows[r] += gt[j][2 * r + e] * w[e];  // G ∘ W: W holds dec already
@@ -507,6 +531,8 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
     add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
     __syncthreads();
+    if constexpr (kPairs)
+      if (c > first_chunk) rows_to_l2(c - 1);
 
     if (warp == 0) {
       // Step 7. The state's update adds at acs_last what it takes at each acs_s (weight_s x_s·BD_s),

@@ -59,6 +59,20 @@ __device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std:
   }
 }
 
+// Asks L2 for `rows` rows of `row_bytes` bytes, `stride` bytes apart (rows ≤ kThreads), that a
+// later chunk will read: the row of thread (threadIdx.x − first_thread) mod kThreads, one
+// prefetch.global.L2 a 128-byte line. No thread waits for the lines and no register holds them,
+// where a load or a copy issued this early would keep registers or shared memory until it lands;
+// `first_thread` spreads a chunk's tensors over the block's warps.
+__device__ __forceinline__ void prefetch_rows_to_l2(const void* from, std::int64_t stride, int rows, int row_bytes,
+                                                    int first_thread) {
+  const int r = (int(threadIdx.x) - first_thread + kThreads) % kThreads;
+  if (r >= rows) return;
+  const std::uintptr_t row = reinterpret_cast<std::uintptr_t>(from) + r * stride;
+  for (std::uintptr_t line = row & ~std::uintptr_t(127); line < row + row_bytes; line += 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+}
+
 // fp32 inputs on the tensor cores: each number v as a pair of bf16, hi = bf16(v) and
 // lo = bf16(v − hi), about 16 significant bits together where one bf16 carries 8 and TF32 (the
 // official kernels' fp32 products) 11. A product of two pairs is hi·hi + hi·lo + lo·hi, three
@@ -98,18 +112,9 @@ __device__ __forceinline__ void put_two(M* at, int lo, float first, float second
   }
 }
 
-// One element of a shared tile as a float: hi + lo for pairs.
-template <bool kPairs, class M>
-__device__ __forceinline__ float get_one(const M* at, int lo) {
-  if constexpr (kPairs)
-    return selective_scan::detail::to_float(at[0]) + selective_scan::detail::to_float(at[lo]);
-  else
-    return selective_scan::detail::to_float(at[0]);
-}
-
-// get_one for two neighbouring elements (`at` on a 4-byte boundary) in one 32-bit load a half,
-// and for eight (`at` on a 16-byte boundary) in one 16-byte load a half: fewer instructions, and
-// a warp's threads, 16 bytes apart in a row, no longer meet on the same banks.
+// Two neighbouring elements of a shared tile as floats, hi + lo for pairs (`at` on a 4-byte
+// boundary): one 32-bit load a half; and eight (`at` on a 16-byte boundary) in one 16-byte load a
+// half. Read an element at a time, a warp's threads 16 bytes apart in a row meet four to a bank.
 template <bool kPairs, class M>
 __device__ __forceinline__ float2 get_two(const M* at, int lo) {
   const float2 hi = warp_mma::unpack<M>(*reinterpret_cast<const std::uint32_t*>(at));
@@ -197,9 +202,8 @@ __device__ __forceinline__ void store_tile_pairs(float* to, std::int64_t to_stri
 #pragma unroll
   for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
-    const __nv_bfloat16* in = from + r * stride + c;
     float v[8];
-    for (int k = 0; k < 8; ++k) v[k] = get_one<true>(in + k, lo);
+    get_eight<true>(v, from + r * stride + c, lo);
     float* out = to + r * to_stride + c;
     if (in_vectors) {
       *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
@@ -407,6 +411,14 @@ __device__ __forceinline__ void forward_weights(const float* step, const std::in
   }
 }
 
+// The decay from position s to a later position t of one chunk, exp2(acs_t − acs_s) ≤ 1, as the
+// hardware's 2^y alone (ex2.approx.ftz). exp2f adds instructions around it that keep results
+// below 2^-126 from being flushed to zero: decays that small leave no trace in a product whose
+// other terms are rounded to 16 bits. Building M takes 16 of them a lane a chunk.
+__device__ __forceinline__ float decay_between(float acs_t, float acs_s) {
+  return selective_scan::detail::decay_exp2_fast(acs_t - acs_s);
+}
+
 // Step 3 of the forward walks (versions 3 and 4), one lane's share of M: rows t = row0 + g (+ 8),
 // columns u = col0 + 8 j + 2 q (+ 1), g and q numbering the lane as the products' accumulators do.
 // M_tu = G_tu exp2(acs_t − acs_u) dt'_u where u ≤ t in one sequence, else 0. gram(j, i) is the
@@ -427,7 +439,8 @@ __device__ __forceinline__ void lane_share_of_m(Gram gram, Put put, const float*
       const int t = row0 + g + 8 * r;
       float m[2];
       for (int e = 0; e < 2; ++e)
-        m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gram(j, 2 * r + e) * exp2f(acs_t[r] - acs_u[e]) * step_u[e] : 0.f;
+        m[e] = u + e <= t && seq_u[e] == seq_t[r] ? gram(j, 2 * r + e) * decay_between(acs_t[r], acs_u[e]) * step_u[e]
+                                                  : 0.f;
       put(t, u, m[0], m[1]);
     }
   }
