@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   // before it, so that step 2's loads from global memory and the tiles' copies find them there.
   // fp32's backward alone: one block a multiprocessor has few warps to cover their wait, and it
   // is 6-9% faster forward + backward; the 16-bit walks, two blocks a multiprocessor at 128
-  // registers, spilled more for it and were level or slower (PERFORMANCE.md).
+  // registers, spilled more for it and were slower on three shapes of five (PERFORMANCE.md).
   const auto rows_to_l2 = [&](std::int64_t c) {
     const std::int64_t at = b * s.seqlen + c * kQ, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
     const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
