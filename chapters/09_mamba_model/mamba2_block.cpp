@@ -14,9 +14,9 @@
 namespace ch09 {
 namespace {
 
-struct Dims {
+struct Mamba2Dims {
   std::size_t batch, L, dm, di, N, H, P, W, K, R;
-  Dims(const Mamba2Sizes& s, std::size_t batch_, std::size_t L_)
+  Mamba2Dims(const Mamba2Sizes& s, std::size_t batch_, std::size_t L_)
       : batch(batch_),
         L(L_),
         dm(std::size_t(s.d_model)),
@@ -51,7 +51,7 @@ Mamba2Trace mamba2_forward(const Mamba2Sizes& sizes, const Mamba2Weights& w, con
                            std::size_t batch, std::size_t L) {
   if (const std::string problem = sizes.validate(); !problem.empty())
     throw std::invalid_argument("Mamba-2 block: " + problem);
-  const Dims s(sizes, batch, L);
+  const Mamba2Dims s(sizes, batch, L);
   if (batch < 1 || L < 1 || n.size() != batch * s.dm * L)
     throw std::invalid_argument("Mamba-2 block: the input is not (batch, d_model, L)");
   Mamba2Trace tr;
@@ -116,7 +116,7 @@ Mamba2Trace mamba2_forward(const Mamba2Sizes& sizes, const Mamba2Weights& w, con
 std::vector<double> mamba2_backward(const Mamba2Sizes& sizes, const Mamba2Weights& w, const std::vector<double>& n,
                                     const Mamba2Trace& tr, const std::vector<double>& dout,
                                     const Mamba2WeightGradients& grad, std::size_t batch, std::size_t L) {
-  const Dims s(sizes, batch, L);
+  const Mamba2Dims s(sizes, batch, L);
   if (dout.size() != tr.out.size() || n.size() != batch * s.dm * L)
     throw std::invalid_argument("Mamba-2 block backward: dout or n is not (batch, d_model, L)");
   std::vector<double> dnormed(tr.normed.size(), 0.0);
@@ -178,7 +178,7 @@ std::vector<double> mamba2_backward(const Mamba2Sizes& sizes, const Mamba2Weight
 
 std::vector<double> mamba2_step(const Mamba2Sizes& sizes, const Mamba2Weights& w, const std::vector<double>& n,
                                 std::vector<double>& window, std::vector<double>& state) {
-  const Dims s(sizes, 1, 1);
+  const Mamba2Dims s(sizes, 1, 1);
   if (n.size() != s.dm || window.size() != s.K * (s.W - 1) || state.size() != s.di * s.N)
     throw std::invalid_argument("Mamba-2 step: n, the window or the state has the wrong size");
   std::vector<double> zxbcdt(s.R);

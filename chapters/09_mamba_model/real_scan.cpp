@@ -1,5 +1,6 @@
 #include "real_scan.hpp"
 
+#include "sigmoid.hpp"
 #include "softplus.hpp"
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 namespace ch09 {
 namespace {
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 using common::softplus;
 
 void check(const ch08::Problem& p) {

@@ -2,6 +2,7 @@
 
 #include "mamba2_block.hpp"
 #include "rms_norm.hpp"
+#include "sigmoid.hpp"
 #include "softplus.hpp"
 #include "ssm_step.hpp"
 
@@ -13,7 +14,6 @@
 namespace ch09 {
 namespace {
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 using common::softplus;
 
 // y = W·x for a row-major W (rows, cols).

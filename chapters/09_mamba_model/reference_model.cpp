@@ -4,6 +4,7 @@
 #include "channels_first.hpp"
 #include "real_scan.hpp"
 #include "rms_norm.hpp"
+#include "sigmoid.hpp"
 #include "softplus.hpp"
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 namespace ch09 {
 namespace {
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 using common::softplus;  // cut at 20, as chapter 08's scan cuts it
 
 struct Dims {

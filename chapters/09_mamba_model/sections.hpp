@@ -68,6 +68,9 @@ void section_weights_file(common::Notebook& nb, const ProgramOptions& o, const T
 void section_curriculum(common::Notebook& nb);
 void section_mamba2(common::Notebook& nb, const ProgramOptions& o, const Trained& trained);
 
+// A fraction as the sections' tables print it: a percentage with one decimal.
+std::string percent(double fraction);
+
 // Shared by the sections: the tiny model of `kind` on the GPU against the fp64 reference (two
 // checks: logits, every gradient block); one training run on the GPU as section_gpu_training runs
 // them (the first seed's weights saved in the output directory), evaluated on held-out sequences.

@@ -14,8 +14,6 @@
 namespace ch09 {
 namespace {
 
-std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
-
 // The versions of chapter 10's library that run the layer's SSD here (kernel_of reads only the
 // sizes and which pointers are set): fp32, forward as automatic chooses, backward deterministic.
 std::string ssd_versions(const Mamba2Sizes& m) {

@@ -16,13 +16,14 @@
 #include <random>
 
 namespace ch09 {
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
+
 namespace {
 
 using common::Figure;
 using common::Notebook;
 using common::Series;
-
-std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
 
 // Per channel of one layer, on one sequence: the mean of Δ on data tokens over its mean on noise.
 // delta is (1, d_inner, L) as the model computed it; only the body (no markers) is counted.

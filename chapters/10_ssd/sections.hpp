@@ -16,4 +16,7 @@ void section_benchmark(common::Notebook& nb, const std::string& official_csv);
 // [6] version 2 against its chunk size; version 3 against the official kernels on a grid of shapes
 void section_across_shapes(common::Notebook& nb, const std::string& official_csv);
 
+// Milliseconds as sections [5] and [6] print them in their tables: three decimals.
+std::string ms(double milliseconds);
+
 }  // namespace ch10

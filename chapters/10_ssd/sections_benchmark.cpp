@@ -21,9 +21,11 @@
 #include <vector>
 
 namespace ch10 {
+
+std::string ms(double milliseconds) { return fmt::format("{:.3f}", milliseconds); }
+
 namespace {
 
-std::string ms(double v) { return fmt::format("{:.3f}", v); }
 std::string percent(double v) { return fmt::format("{:.0f}%", 100 * v); }
 
 // The forward's products as the chunked algorithm counts them with chunks of 64 (version 3's), one

@@ -22,8 +22,6 @@ namespace {
 
 constexpr ssd::DataType kBf16 = ssd::DataType::bfloat16;
 
-std::string ms(double v) { return fmt::format("{:.3f}", v); }
-
 // Version 2's bf16 forward at chunks of 16 to 512 on a 2.7B model's layer and a 130M model's;
 // beside them, version 3 (chunks of 64) and the official kernels (chunks of 256) as points.
 void chunk_sweep(common::Notebook& nb, const std::map<std::string, OfficialSsdTime>& official,

@@ -12,12 +12,6 @@ namespace {
 
 double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
 
-void require_size(const std::vector<double>& v, std::size_t expected, const char* name) {
-  if (v.size() != expected)
-    throw std::invalid_argument(std::string("ch10 SSD backward: ") + name + " has " + std::to_string(v.size()) +
-                                " elements, expected " + std::to_string(expected));
-}
-
 }  // namespace
 
 // d/dv (v σ(v)) = σ(v) (1 + v (1 − σ(v))).
@@ -39,8 +33,8 @@ Gradients ssd_backward(const Problem& p, const std::vector<double>& dy, const st
   const Index at{s};
   const int P = s.head_dim, N = s.dstate;
   const std::size_t PN = std::size_t(P) * N;
-  require_size(dy, at.x_size(), "dy");
-  if (!dfinal_states.empty()) require_size(dfinal_states, at.state_size(), "dfinal_states");
+  require_size("ch10 SSD backward", dy, at.x_size(), "dy");
+  if (!dfinal_states.empty()) require_size("ch10 SSD backward", dfinal_states, at.state_size(), "dfinal_states");
   const bool D_per_head = p.D.size() == std::size_t(s.heads);
 
   Gradients grad;
@@ -142,11 +136,11 @@ Gradients ssd_backward(const Problem& p, const std::vector<double>& dy, const st
 
 double ssd_loss(const Problem& p, const std::vector<double>& dy, const std::vector<double>& dfinal_states) {
   const Forward f = ssd_recurrence(p);
-  require_size(dy, f.y.size(), "dy");
+  require_size("ch10 SSD backward", dy, f.y.size(), "dy");
   double loss = 0.0;
   for (std::size_t e = 0; e < dy.size(); ++e) loss += dy[e] * f.y[e];
   if (!dfinal_states.empty()) {
-    require_size(dfinal_states, f.final_states.size(), "dfinal_states");
+    require_size("ch10 SSD backward", dfinal_states, f.final_states.size(), "dfinal_states");
     for (std::size_t e = 0; e < dfinal_states.size(); ++e) loss += dfinal_states[e] * f.final_states[e];
   }
   return loss;

@@ -5,15 +5,6 @@
 #include <string>
 
 namespace ch10 {
-namespace {
-
-void require_size(const std::vector<double>& v, std::size_t expected, const char* name) {
-  if (v.size() != expected)
-    throw std::invalid_argument(std::string("ch10 SSD chunked backward: ") + name + " has " + std::to_string(v.size()) +
-                                " elements, expected " + std::to_string(expected));
-}
-
-}  // namespace
 
 GateGradients gate_backward(const Problem& p, const std::vector<double>& dy, const std::vector<double>& u) {
   const Shape& s = p.shape;
@@ -199,8 +190,9 @@ ChunkedBackward ssd_chunked_backward_stages(const Problem& p, const std::vector<
                                             const std::vector<double>& dfinal_states, std::int64_t chunk_size) {
   validate(p);
   const Index at{p.shape};
-  require_size(dy, at.x_size(), "dy");
-  if (!dfinal_states.empty()) require_size(dfinal_states, at.state_size(), "dfinal_states");
+  require_size("ch10 SSD chunked backward", dy, at.x_size(), "dy");
+  if (!dfinal_states.empty())
+    require_size("ch10 SSD chunked backward", dfinal_states, at.state_size(), "dfinal_states");
   const Chunking chunks = chunking(p, chunk_size);
   // The forward again, keeping what the backward stages read: the cumsums, the entering states, u.
   const ChunkCumsum cumsum = chunk_cumsum(p, chunks);

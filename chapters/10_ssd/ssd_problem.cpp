@@ -11,17 +11,14 @@
 namespace ch10 {
 namespace {
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("ch10 SSD problem: " + what);
-}
+constexpr const char* kProblem = "ch10 SSD problem";
 
-void require_size(const std::vector<double>& v, std::size_t expected, const char* name) {
-  require(v.size() == expected,
-          std::string(name) + " has " + std::to_string(v.size()) + " elements, expected " + std::to_string(expected));
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(std::string(kProblem) + ": " + what);
 }
 
 void require_optional_size(const std::vector<double>& v, std::size_t expected, const char* name) {
-  if (!v.empty()) require_size(v, expected, name);
+  if (!v.empty()) require_size(kProblem, v, expected, name);
 }
 
 // A stream of its own per tensor, so that switching one option leaves the other tensors as they were.
@@ -57,6 +54,12 @@ constexpr double kStepLo = 1e-3, kStepHi = 0.1;
 
 }  // namespace
 
+void require_size(const char* who, const std::vector<double>& v, std::size_t expected, const char* name) {
+  if (v.size() != expected)
+    throw std::invalid_argument(std::string(who) + ": " + name + " has " + std::to_string(v.size()) +
+                                " elements, expected " + std::to_string(expected));
+}
+
 void validate(const Problem& p) {
   const Shape& s = p.shape;
   require(s.batch >= 1 && s.seqlen >= 1 && s.heads >= 1 && s.head_dim >= 1 && s.groups >= 1 && s.dstate >= 1,
@@ -64,11 +67,11 @@ void validate(const Problem& p) {
   require(s.heads % s.groups == 0,
           "heads (" + std::to_string(s.heads) + ") must be divisible by groups (" + std::to_string(s.groups) + ")");
   const Index at{s};
-  require_size(p.x, at.x_size(), "x");
-  require_size(p.dt, at.dt_size(), "dt");
-  require_size(p.A, std::size_t(s.heads), "A");
-  require_size(p.B, at.bc_size(), "B");
-  require_size(p.C, at.bc_size(), "C");
+  require_size(kProblem, p.x, at.x_size(), "x");
+  require_size(kProblem, p.dt, at.dt_size(), "dt");
+  require_size(kProblem, p.A, std::size_t(s.heads), "A");
+  require_size(kProblem, p.B, at.bc_size(), "B");
+  require_size(kProblem, p.C, at.bc_size(), "C");
   require(p.D.empty() || p.D.size() == std::size_t(s.heads) || p.D.size() == std::size_t(s.heads) * s.head_dim,
           "D has " + std::to_string(p.D.size()) + " elements, expected heads or heads * head_dim");
   require_optional_size(p.z, at.x_size(), "z");

@@ -84,6 +84,10 @@ struct Index {
 // holds a negative number.
 void validate(const Problem& p);
 
+// Throws std::invalid_argument("<who>: <name> has n elements, expected m") where v does not hold
+// `expected` elements: the check every function taking the flat tensors makes first.
+void require_size(const char* who, const std::vector<double>& v, std::size_t expected, const char* name);
+
 // D for head h and channel i (0 without D), whether D is given per head or per channel.
 double skip_weight(const Problem& p, int h, int i);
 

@@ -1,17 +1,14 @@
 #include "summaries.hpp"
 
 #include "slices.hpp"
+#include "softplus.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace ch11 {
 
-namespace {
-
-double softplus(double v) { return v > 20.0 ? v : std::log1p(std::exp(v)); }
-
-}  // namespace
+using common::softplus;  // cut at 20, as chapter 08's scan cuts it
 
 Summary summarize(const ch08::Problem& slice) {
   require_supported(slice);

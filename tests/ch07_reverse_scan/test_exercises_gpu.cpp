@@ -16,9 +16,6 @@
 
 namespace {
 
-// As in test_kernels.cpp: fp32 against fp64 with decays below 0.95, with a wide margin.
-constexpr common::Tolerance kGradB{2e-4, 2e-4};
-constexpr common::Tolerance kGradA{2e-3, 2e-4};
 // Spare elements after the last sequence's gradients, NaN, that the kernel must leave alone.
 constexpr std::size_t kGuard = 256;
 

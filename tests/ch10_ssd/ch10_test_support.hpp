@@ -15,6 +15,14 @@
 
 namespace ch10_test {
 
+// A problem of these sizes with every option off (the tests switch them on).
+inline ch10::ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim,
+                                 int dstate) {
+  ch10::ProblemSpec spec;
+  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
+  return spec;
+}
+
 // count draws of N(0, 1) from the seed: the loss's weights dy (and dfinal_states) of the tests.
 inline std::vector<double> normals(std::size_t count, unsigned seed) {
   std::mt19937_64 rng(seed);

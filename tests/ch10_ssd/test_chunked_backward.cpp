@@ -29,11 +29,7 @@ using ch10_test::normals;
 
 constexpr common::Tolerance kChunkedBackwardTolerance{1e-11, 1e-11};
 
-ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
-  ProblemSpec spec;
-  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
-  return spec;
-}
+using ch10_test::spec_of;
 
 void check_block(const char* name, const std::vector<double>& chunked, const std::vector<double>& ref) {
   INFO(name);

@@ -15,7 +15,7 @@ using ch10::ProblemSpec;
 
 namespace {
 
-ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
+ProblemSpec softplus_spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
   ProblemSpec spec;
   spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
   spec.dt_softplus = spec.dt_bias = true;
@@ -28,14 +28,14 @@ TEST_CASE("exercise 2: the decay mask of one sequence and chunks that do not div
   REQUIRE_GPU();
   // Four heads in two groups (each head reads its group's C Bᵀ); 37 positions in chunks of 8
   // (the last one 5 long) and of 64 (one chunk longer than the sequence).
-  ch10_test::check_forward(spec_of(2, 37, 4, 2, 6, 5), ssd::DataType::float32, ssd::Kernel::chunked, 8, 1);
-  ch10_test::check_forward(spec_of(2, 37, 4, 2, 6, 5), ssd::DataType::float32, ssd::Kernel::chunked, 64, 2);
-  ch10_test::check_forward(spec_of(1, 300, 3, 1, 8, 16), ssd::DataType::bfloat16, ssd::Kernel::chunked, 32, 3);
+  ch10_test::check_forward(softplus_spec_of(2, 37, 4, 2, 6, 5), ssd::DataType::float32, ssd::Kernel::chunked, 8, 1);
+  ch10_test::check_forward(softplus_spec_of(2, 37, 4, 2, 6, 5), ssd::DataType::float32, ssd::Kernel::chunked, 64, 2);
+  ch10_test::check_forward(softplus_spec_of(1, 300, 3, 1, 8, 16), ssd::DataType::bfloat16, ssd::Kernel::chunked, 32, 3);
 }
 
 TEST_CASE("exercise 2: the decay mask where packed sequences start inside a chunk", "[exercise][gpu]") {
   REQUIRE_GPU();
-  ProblemSpec spec = spec_of(2, 40, 4, 2, 4, 8);
+  ProblemSpec spec = softplus_spec_of(2, 40, 4, 2, 4, 8);
   spec.packing = {{3, 14, 23}, {1, 7, 32}};
   ch10_test::check_forward(spec, ssd::DataType::float32, ssd::Kernel::chunked, 16, 4);
 }

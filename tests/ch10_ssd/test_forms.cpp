@@ -18,11 +18,7 @@ using ch10::ProblemSpec;
 
 namespace {
 
-ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
-  ProblemSpec spec;
-  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
-  return spec;
-}
+using ch10_test::spec_of;
 
 // Every form against the recurrence, for each chunk size.
 void check_forms(const ProblemSpec& spec, const std::vector<std::int64_t>& chunk_sizes, unsigned seed) {

@@ -36,11 +36,7 @@ using ch10_test::name_of;
 
 namespace {
 
-ProblemSpec spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
-  ProblemSpec spec;
-  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
-  return spec;
-}
+using ch10_test::spec_of;
 
 // The options of case c: each on in half the cases, D alternating between per head and per channel.
 ProblemSpec with_options(ProblemSpec spec, int c) {

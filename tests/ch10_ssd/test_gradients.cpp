@@ -53,16 +53,12 @@ void check_gradients(const ProblemSpec& spec, bool with_dfinal, unsigned seed) {
   check_block("dinitial_states", p, g.dinitial_states, &Problem::initial_states, dy, dfinal);
 }
 
-ProblemSpec tiny(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
-  ProblemSpec spec;
-  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
-  return spec;
-}
+using ch10_test::spec_of;
 
 }  // namespace
 
 TEST_CASE("every gradient matches finite differences: every option on, packed sequences", "[ch10][backward]") {
-  ProblemSpec spec = tiny(2, 9, 4, 2, 3, 4);
+  ProblemSpec spec = spec_of(2, 9, 4, 2, 3, 4);
   spec.D = DForm::per_channel;
   spec.z = spec.dt_softplus = spec.dt_bias = spec.initial_states = true;
   spec.packing = {{1, 3, 5}, {5, 4}};
@@ -70,7 +66,7 @@ TEST_CASE("every gradient matches finite differences: every option on, packed se
 }
 
 TEST_CASE("every gradient matches finite differences: D per head, no softplus, an active clamp", "[ch10][backward]") {
-  ProblemSpec spec = tiny(1, 11, 2, 1, 2, 3);
+  ProblemSpec spec = spec_of(1, 11, 2, 1, 2, 3);
   spec.D = DForm::per_head;
   spec.dt_bias = spec.initial_states = true;
   spec.dt_limit = {0.005, 0.05};
@@ -80,12 +76,12 @@ TEST_CASE("every gradient matches finite differences: D per head, no softplus, a
 }
 
 TEST_CASE("every gradient matches finite differences: nothing optional", "[ch10][backward]") {
-  check_gradients(tiny(1, 6, 1, 1, 1, 1), false, 4);
-  check_gradients(tiny(2, 7, 2, 2, 2, 2), true, 5);
+  check_gradients(spec_of(1, 6, 1, 1, 1, 1), false, 4);
+  check_gradients(spec_of(2, 7, 2, 2, 2, 2), true, 5);
 }
 
 TEST_CASE("the backward refuses gradients of the wrong size", "[ch10][backward]") {
-  const Problem p = ch10::make_problem(tiny(1, 3, 1, 1, 1, 1), 6);
+  const Problem p = ch10::make_problem(spec_of(1, 3, 1, 1, 1, 1), 6);
   CHECK_THROWS_WITH(ch10::ssd_backward(p, {1.0}), "ch10 SSD backward: dy has 1 elements, expected 3");
   CHECK_THROWS_WITH(ch10::ssd_backward(p, {1.0, 1.0, 1.0}, {1.0, 2.0}),
                     "ch10 SSD backward: dfinal_states has 2 elements, expected 1");
