@@ -167,12 +167,7 @@ __device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int vali
       v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
       v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
     } else {
-      const uint4 piece = *reinterpret_cast<const uint4*>(row);
-      const std::uint32_t* const words = reinterpret_cast<const std::uint32_t*>(&piece);
-      for (int k = 0; k < 4; ++k) {
-        const float2 two = warp_mma::unpack<T>(words[k]);
-        v[2 * k] = two.x, v[2 * k + 1] = two.y;
-      }
+      get_eight<false>(v, row, 0);
     }
     return;
   }
