@@ -215,7 +215,7 @@ common::TimingStats time_gpu_forward(const ProblemSpec& spec, ssd::DataType type
   d.forward.kernel = kernel;
   d.forward.chunk_size = chunk_size;
   d.forward.y = y.data();
-  return timer.time([&] { ssd::forward(d.forward); });
+  return timer.time([&forward = d.forward] { ssd::forward(forward); });
 }
 
 template <class Timer>
@@ -241,8 +241,8 @@ common::TimingStats time_gpu_forward_backward(const ProblemSpec& spec, ssd::Data
   b.dD = dD.size() ? dD.data() : nullptr;
   b.dz = dz.size() ? dz.data() : nullptr;
   b.ddt_bias = ddt_bias.size() ? ddt_bias.data() : nullptr;
-  return timer.time([&] {
-    ssd::forward(d.forward);
+  return timer.time([&forward = d.forward, &b] {
+    ssd::forward(forward);
     ssd::backward(b);
   });
 }

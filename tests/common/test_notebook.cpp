@@ -23,7 +23,11 @@ std::size_t widest_line(const std::string& text) {
 
 std::string words(int count) {
   std::string text;
-  for (int i = 0; i < count; ++i) text += (i ? " " : "") + std::string("word") + std::to_string(i);
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) text += ' ';
+    text += "word";
+    text += std::to_string(i);
+  }
   return text;
 }
 
@@ -49,7 +53,7 @@ TEST_CASE("notebook: prose wider than the output box is broken at spaces, indent
   const auto p = book_test::run_notebook([&](common::Notebook& nb) { nb.text(long_line); });
   CHECK(widest_line(p.text) <= 150);
   std::string joined = p.text;
-  for (std::size_t at; (at = joined.find("\n        ")) != std::string::npos;) joined.replace(at, 9, " ");
+  for (std::size_t at; (at = joined.find("\n        ")) != std::string::npos;) joined.replace(at, 9, 1, ' ');
   CHECK(joined.find("    " + long_line + "\n") != std::string::npos);
 }
 
