@@ -15,9 +15,9 @@ using ch10::ProblemSpec;
 
 namespace {
 
+// spec_of's problem with dt through softplus and a dt_bias.
 ProblemSpec softplus_spec_of(std::int64_t batch, std::int64_t seqlen, int heads, int groups, int head_dim, int dstate) {
-  ProblemSpec spec;
-  spec.shape = {batch, seqlen, heads, head_dim, groups, dstate};
+  ProblemSpec spec = ch10_test::spec_of(batch, seqlen, heads, groups, head_dim, dstate);
   spec.dt_softplus = spec.dt_bias = true;
   return spec;
 }
