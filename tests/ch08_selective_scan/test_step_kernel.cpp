@@ -180,14 +180,21 @@ TEST_CASE("step: batch 1 to 64 at the sizes of Mamba models", "[gpu]") {
   }
 }
 
-TEST_CASE("step: more blocks of work than the grid holds, and heads of one channel", "[gpu]") {
+TEST_CASE("step: more sequences or heads than the grid holds, and heads of one channel", "[gpu]") {
   REQUIRE_GPU();
-  // 1025 x 1024 heads of one channel and one state: one block each, past the 2^20 blocks the
-  // grid launches, so that blocks take a second item.
+  // The grid's y (heads) and z (sequences) take at most 65535 blocks: past them, blocks take a
+  // second head or sequence. Heads of one channel and one state, a block each.
   StepShape s;
-  s.batch = 1025, s.heads = 1024, s.head_dim = 1, s.dstate = 1, s.groups = 4;
+  s.head_dim = 1, s.dstate = 1, s.groups = 4;
   s.has_D = s.has_z = s.softplus = true;
-  run(s, DataType::bfloat16, Layout{}, 700);
+  SECTION("65537 sequences") {
+    s.batch = 65537, s.heads = 4;
+    run(s, DataType::bfloat16, Layout{}, 700);
+  }
+  SECTION("65540 heads") {
+    s.batch = 3, s.heads = 65540;
+    run(s, DataType::float32, Layout{}, 701);
+  }
 }
 
 // [snippet:step_is_the_recurrence]

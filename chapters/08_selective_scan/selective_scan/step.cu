@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -65,116 +66,136 @@ __device__ __forceinline__ const T* typed(const void* p) {
 }
 
 // [snippet:step_kernel]
-// One block per (sequence, head, run of `channels` channels), `lanes` threads a channel. Stored is
-// the state's type (fp32 or the input type); kVector the states a thread loads at once;
-// kDecayPerChannel: A is constant along dstate, one exponential serves the whole channel; Offset
-// the type of every index (int32 where the plan found that every tensor's offsets fit: half the
-// registers and instructions of 64-bit arithmetic).
+// Where a block is: the grid's x, y and z are the runs of `channels` channels of a head, the heads
+// and the sequences, so that a block finds its place without a division; `lanes` (a power of two)
+// threads a channel, found by a mask and a shift. Filled in by launch() from the plan.
+struct StepGrid {
+  std::int64_t runs = 1, heads_per_group = 1;
+  int channels = 1, lanes_log2 = 0;
+};
+
+// Channel d of head h of sequence b (its state in slot `slot`), advanced by one token by the
+// `lanes` threads that share it; this thread is `lane` of them. Stored is the state's type (fp32
+// or the input type); kVector the states a thread loads at once; kDecayPerChannel: A is constant
+// along dstate, one exponential serves the whole channel; Offset the type of every index (int32
+// where the plan found that every tensor's offsets fit: half the registers and instructions of
+// 64-bit arithmetic).
+template <class Input, class Stored, int kVector, bool kDecayPerChannel, class Offset>
+__device__ __forceinline__ void step_channel(const StepParams& p, const StepGrid& grid, Offset b, Offset slot, Offset h,
+                                             Offset d, int lane) {
+  const auto at = [](Offset i, std::int64_t stride) { return i * Offset(stride); };
+  const int lanes = 1 << grid.lanes_log2;
+  const Offset g = h / Offset(grid.heads_per_group);
+  const Input* B_row = typed<Input>(p.B.data) + at(b, p.B.batch_stride) + at(g, p.B.group_stride);
+  const Input* C_row = typed<Input>(p.C.data) + at(b, p.C.batch_stride) + at(g, p.C.group_stride);
+  const bool active = d < Offset(p.sizes.head_dim);
+  // Where channel (b, h, d) is in a (batch, heads, head_dim) tensor, and (h, d) in a weight.
+  const auto channel = [&](const auto& t) {
+    return at(b, t.batch_stride) + at(h, t.head_stride) + at(d, t.dim_stride);
+  };
+  const auto weight = [&](const auto& t) { return at(h, t.head_stride) + at(d, t.dim_stride); };
+  // Every value the channel reads is asked for before any is used, so that their trips to
+  // memory overlap: one round trip a step, not three (the step size first, then the state, then
+  // D and z after the sum -- a load after the state's store could not be moved ahead of it).
+  float x = 0.f, y = 0.f, dt_raw = 0.f, dt_bias = 0.f, D = 0.f, z = 0.f, A_channel = 0.f;
+  if (active) {
+    x = to_float(typed<Input>(p.x.data)[channel(p.x)]);
+    dt_raw = to_float(typed<Input>(p.dt.data)[channel(p.dt)]);
+    if (p.dt_bias.data) dt_bias = p.dt_bias.data[weight(p.dt_bias)];
+    if (p.D.data) D = p.D.data[weight(p.D)];
+    if (p.z.data) z = to_float(typed<Input>(p.z.data)[channel(p.z)]);
+    Stored* state = static_cast<Stored*>(p.state.data) + at(slot, p.state.slot_stride) + at(h, p.state.head_stride) +
+                    at(d, p.state.dim_stride);
+    const float* A = p.A.data + weight(p.A);
+    if constexpr (kDecayPerChannel) A_channel = __ldg(A);
+    for (Offset first = Offset(lane) * kVector; first < Offset(p.sizes.dstate); first += Offset(lanes) * kVector) {
+      Stored h_prev[kVector];
+      load_row<false>(state + first, h_prev);
+      [[maybe_unused]] float a[kVector];
+      if constexpr (!kDecayPerChannel) {
+        if constexpr (kVector == 1)
+          a[0] = __ldg(A + at(first, p.A.state_stride));
+        else  // contiguous along dstate
+          load_row<true>(A + first, a);
+      }
+      Input B_raw[kVector], C_raw[kVector];
+      if constexpr (kVector == 1) {
+        B_raw[0] = __ldg(B_row + at(first, p.B.state_stride));
+        C_raw[0] = __ldg(C_row + at(first, p.C.state_stride));
+      } else {  // contiguous along dstate
+        load_row<true>(B_row + first, B_raw);
+        load_row<true>(C_row + first, C_raw);
+      }
+      // The step size once the loads are on their way (again on a lane's rare second pass:
+      // cheaper than holding the loads back behind it).
+      const float dt = p.dt_softplus ? softplus(dt_raw + dt_bias) : dt_raw + dt_bias;
+      const float dt_x = dt * x;
+      // The decay by type, as versions 4 and 5 take it (decay_power): fp32 inputs the library's
+      // accurate 2^y, fp16 and bf16 the hardware's, whose bias is far below their rounding.
+      [[maybe_unused]] float channel_decay = 0.f;
+      if constexpr (kDecayPerChannel) channel_decay = exp2_delta_A<Input>(dt, log2_scaled(A_channel));
+      Stored h_next[kVector];
+#pragma unroll
+      for (int i = 0; i < kVector; ++i) {
+        const float abar = kDecayPerChannel ? channel_decay : exp2_delta_A<Input>(dt, log2_scaled(a[i]));
+        const float next = abar * to_float(h_prev[i]) + dt_x * to_float(B_raw[i]);
+        y += next * to_float(C_raw[i]);  // the new state before it is rounded to Stored
+        h_next[i] = from_float<Stored>(next);
+      }
+      store_row(state + first, h_next);
+    }
+  }
+  // Every thread of the warp takes part (an inactive channel adds 0): the lanes of a channel
+  // are neighbours, a power of two, within one warp.
+  for (int offset = lanes / 2; offset > 0; offset /= 2) y += __shfl_xor_sync(0xffffffffu, y, offset);
+  if (active && lane == 0) {
+    if (p.D.data) y += D * x;
+    if (p.z.data) y *= silu(z);
+    static_cast<Input*>(p.out.data)[channel(p.out)] = from_float<Input>(y);
+  }
+}
+
+// A block a (run, head, sequence); the loops take the rest only where a count passes the grid's
+// limits (launch()).
 template <class Input, class Stored, int kVector, bool kDecayPerChannel, class Offset>
 __global__ __launch_bounds__(kStepThreads, std::is_same_v<Offset, std::int32_t>
                                                ? kStepBlocksPerSM
-                                               : 1) void step_kernel(StepParams p, int lanes, int channels) {
-  const StepSizes& s = p.sizes;
-  const int lane = int(threadIdx.x) % lanes, row = int(threadIdx.x) / lanes;
-  const Offset heads = Offset(s.heads), head_dim = Offset(s.head_dim), dstate = Offset(s.dstate);
-  const Offset runs = (head_dim + channels - 1) / channels;  // of channels, a head
-  const Offset heads_per_group = heads / Offset(s.groups);
-  const auto at = [](Offset i, std::int64_t stride) { return i * Offset(stride); };
-  for (Offset item = Offset(blockIdx.x); item < Offset(s.batch) * heads * runs; item += Offset(gridDim.x)) {
-    const Offset run = item % runs, h = item / runs % heads, b = item / runs / heads;
+                                               : 1) void step_kernel(StepParams p, StepGrid grid) {
+  const int lane = int(threadIdx.x) & ((1 << grid.lanes_log2) - 1);
+  const int row = int(threadIdx.x) >> grid.lanes_log2;
+  for (Offset b = Offset(blockIdx.z); b < Offset(p.sizes.batch); b += Offset(gridDim.z)) {
     Offset slot = b;
     if (p.state_batch_indices) {  // the same for the whole block: it skips together
       const std::int32_t index = p.state_batch_indices[b];
-      if (index == p.pad_slot || index < 0 || index >= s.slots) continue;
+      if (index == p.pad_slot || index < 0 || index >= p.sizes.slots) continue;
       slot = Offset(index);
     }
-    const Offset g = h / heads_per_group;
-    const Input* B_row = typed<Input>(p.B.data) + at(b, p.B.batch_stride) + at(g, p.B.group_stride);
-    const Input* C_row = typed<Input>(p.C.data) + at(b, p.C.batch_stride) + at(g, p.C.group_stride);
-
-    const Offset d = run * channels + row;  // the channel within the head
-    const bool active = d < head_dim;
-    // Where channel (b, h, d) is in a (batch, heads, head_dim) tensor, and (h, d) in a weight.
-    const auto channel = [&](const auto& t) {
-      return at(b, t.batch_stride) + at(h, t.head_stride) + at(d, t.dim_stride);
-    };
-    const auto weight = [&](const auto& t) { return at(h, t.head_stride) + at(d, t.dim_stride); };
-    // Every value the channel reads is asked for before any is used, so that their trips to
-    // memory overlap: one round trip a step, not three (the step size first, then the state, then
-    // D and z after the sum -- a load after the state's store could not be moved ahead of it).
-    float x = 0.f, y = 0.f, dt_raw = 0.f, dt_bias = 0.f, D = 0.f, z = 0.f, A_channel = 0.f;
-    if (active) {
-      x = to_float(typed<Input>(p.x.data)[channel(p.x)]);
-      dt_raw = to_float(typed<Input>(p.dt.data)[channel(p.dt)]);
-      if (p.dt_bias.data) dt_bias = p.dt_bias.data[weight(p.dt_bias)];
-      if (p.D.data) D = p.D.data[weight(p.D)];
-      if (p.z.data) z = to_float(typed<Input>(p.z.data)[channel(p.z)]);
-      Stored* state = static_cast<Stored*>(p.state.data) + at(slot, p.state.slot_stride) + at(h, p.state.head_stride) +
-                      at(d, p.state.dim_stride);
-      const float* A = p.A.data + weight(p.A);
-      if constexpr (kDecayPerChannel) A_channel = __ldg(A);
-      for (Offset first = Offset(lane) * kVector; first < dstate; first += Offset(lanes) * kVector) {
-        Stored h_prev[kVector];
-        load_row<false>(state + first, h_prev);
-        [[maybe_unused]] float a[kVector];
-        if constexpr (!kDecayPerChannel) {
-          if constexpr (kVector == 1)
-            a[0] = __ldg(A + at(first, p.A.state_stride));
-          else  // contiguous along dstate
-            load_row<true>(A + first, a);
-        }
-        Input B_raw[kVector], C_raw[kVector];
-        if constexpr (kVector == 1) {
-          B_raw[0] = __ldg(B_row + at(first, p.B.state_stride));
-          C_raw[0] = __ldg(C_row + at(first, p.C.state_stride));
-        } else {  // contiguous along dstate
-          load_row<true>(B_row + first, B_raw);
-          load_row<true>(C_row + first, C_raw);
-        }
-        // The step size once the loads are on their way (again on a lane's rare second pass:
-        // cheaper than holding the loads back behind it).
-        const float dt = p.dt_softplus ? softplus(dt_raw + dt_bias) : dt_raw + dt_bias;
-        const float dt_x = dt * x;
-        // The decay by type, as versions 4 and 5 take it (decay_power): fp32 inputs the library's
-        // accurate 2^y, fp16 and bf16 the hardware's, whose bias is far below their rounding.
-        [[maybe_unused]] float channel_decay = 0.f;
-        if constexpr (kDecayPerChannel) channel_decay = exp2_delta_A<Input>(dt, log2_scaled(A_channel));
-        Stored h_next[kVector];
-#pragma unroll
-        for (int i = 0; i < kVector; ++i) {
-          const float abar = kDecayPerChannel ? channel_decay : exp2_delta_A<Input>(dt, log2_scaled(a[i]));
-          const float next = abar * to_float(h_prev[i]) + dt_x * to_float(B_raw[i]);
-          y += next * to_float(C_raw[i]);  // the new state before it is rounded to Stored
-          h_next[i] = from_float<Stored>(next);
-        }
-        store_row(state + first, h_next);
-      }
-    }
-    // Every thread of the warp takes part (an inactive channel adds 0): the lanes of a channel
-    // are neighbours, a power of two, within one warp.
-    for (int offset = lanes / 2; offset > 0; offset /= 2) y += __shfl_xor_sync(0xffffffffu, y, offset);
-    if (active && lane == 0) {
-      if (p.D.data) y += D * x;
-      if (p.z.data) y *= silu(z);
-      static_cast<Input*>(p.out.data)[channel(p.out)] = from_float<Input>(y);
-    }
+    for (Offset h = Offset(blockIdx.y); h < Offset(p.sizes.heads); h += Offset(gridDim.y))
+      for (Offset run = Offset(blockIdx.x); run < Offset(grid.runs); run += Offset(gridDim.x))
+        step_channel<Input, Stored, kVector, kDecayPerChannel>(p, grid, b, slot, h, run * grid.channels + row, lane);
   }
 }
 // [/snippet:step_kernel]
 
-// Blocks beyond this many loop over the rest: a grid of every item is far more than any GPU
-// holds at once, and the count stays within the grid's limit whatever the sizes.
-constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 20;
+// A grid dimension's limit: y and z take at most 65535 blocks, x 2^31 - 1. Past them the kernel's
+// loops take the rest.
+constexpr std::int64_t kMaxGridYZ = 65535, kMaxGridX = INT32_MAX;
 
 template <class Input, class Stored, int kVector, class Offset>
 void launch(const StepParams& p, const StepPlan& plan, cudaStream_t stream) {
-  const std::int64_t runs = (p.sizes.head_dim + plan.channels - 1) / plan.channels;
-  const unsigned blocks = unsigned(std::min(p.sizes.batch * p.sizes.heads * runs, kMaxBlocks));
+  const StepSizes& s = p.sizes;
+  StepGrid grid;
+  grid.channels = plan.channels;
+  grid.runs = (s.head_dim + plan.channels - 1) / plan.channels;
+  grid.heads_per_group = s.heads / s.groups;
+  while ((1 << grid.lanes_log2) < plan.lanes) ++grid.lanes_log2;
+  const dim3 blocks(unsigned(std::min(grid.runs, kMaxGridX)), unsigned(std::min(s.heads, kMaxGridYZ)),
+                    unsigned(std::min(s.batch, kMaxGridYZ)));
   const unsigned threads = unsigned(plan.lanes * plan.channels);
   if (plan.decay_per_channel)
-    step_kernel<Input, Stored, kVector, true, Offset><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+    step_kernel<Input, Stored, kVector, true, Offset><<<blocks, threads, 0, stream>>>(p, grid);
   else
-    step_kernel<Input, Stored, kVector, false, Offset><<<blocks, threads, 0, stream>>>(p, plan.lanes, plan.channels);
+    step_kernel<Input, Stored, kVector, false, Offset><<<blocks, threads, 0, stream>>>(p, grid);
   SELECTIVE_SCAN_CHECK_LAUNCH();
 }
 
