@@ -5,6 +5,8 @@
 BOOK_BUILD_PACKAGES=(cmake ninja-build g++ catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache clang-format)
 # Fonts for the figures and the book's math.
 BOOK_FONT_PACKAGES=(fonts-dejavu-core fonts-dejavu-extra)
+# The sanitize preset's compiler and its sanitizers' runtime (CI's sanitizer stage).
+BOOK_SANITIZE_PACKAGES=(clang libclang-rt-dev)
 
 # book_ensure_packages PACKAGE... -- returns non-zero if something is missing and cannot be installed.
 book_ensure_packages() {
@@ -29,3 +31,9 @@ book_require_cuda() {
   echo "nvcc not found: install the CUDA toolkit (12.x or 13.x) from https://developer.nvidia.com/cuda-downloads" >&2
   return 1
 }
+
+# ccache keys an object by its source's path, and a unity batch's source lies in its build
+# directory (build/default/.../unity_0_cxx.cxx, build/exercises/...): without a base directory no
+# preset reuses another's host objects, and scripts/check-exercises compiled every batch again
+# (237 s of a cold CI's 1,874, 2026-12-01). Paths under the checkout are hashed relative to it.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"

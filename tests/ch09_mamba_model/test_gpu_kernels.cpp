@@ -42,7 +42,10 @@ TEST_CASE("GPU RMSNorm over channels matches the CPU piece, forward and backward
     std::vector<double> column(channels), out(channels), dcol(channels), dxcol(channels);
     for (int b = 0; b < batch; ++b)
       for (int t = 0; t < seqlen; ++t) {
-        auto at = [&](int c) { return (std::size_t(b) * channels + c) * seqlen + t; };
+        // The bindings copied in by name: clang 14, the sanitize preset's compiler, captures none.
+        auto at = [&, channels = channels, seqlen = seqlen](int c) {
+          return (std::size_t(b) * channels + c) * seqlen + t;
+        };
         for (int c = 0; c < channels; ++c) column[c] = x[at(c)], dcol[c] = dy[at(c)];
         rstd[std::size_t(b) * seqlen + t] = ch09::rms_norm_forward(column, w, out);
         ch09::rms_norm_backward(column, w, rstd[std::size_t(b) * seqlen + t], dcol, dxcol, dw);
@@ -168,7 +171,7 @@ TEST_CASE("GPU cross-entropy: loss, gradient and correct count with ignored targ
       for (int t = 0; t < seqlen; ++t) {
         const int target = data.targets[std::size_t(b) * seqlen + t];
         if (target < 0) continue;
-        auto at = [&](int v) { return (std::size_t(b) * vocab + v) * seqlen + t; };
+        auto at = [&, vocab = vocab, seqlen = seqlen](int v) { return (std::size_t(b) * vocab + v) * seqlen + t; };
         double largest = logits[at(0)], sum = 0;
         for (int v = 1; v < vocab; ++v) largest = std::max(largest, logits[at(v)]);
         for (int v = 0; v < vocab; ++v) sum += std::exp(logits[at(v)] - largest);
