@@ -35,5 +35,6 @@ book_require_cuda() {
 # ccache keys an object by its source's path, and a unity batch's source lies in its build
 # directory (build/default/.../unity_0_cxx.cxx, build/exercises/...): without a base directory no
 # preset reuses another's host objects, and scripts/check-exercises compiled every batch again
-# (237 s of a cold CI's 1,874, 2026-12-01). Paths under the checkout are hashed relative to it.
+# (237 s of a cold CI's 1,874, 2026-12-01). With it, paths under the checkout are hashed relative
+# to the compiler's working directory, the build directory, at the same depth in every preset.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
