@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ch08_test {
@@ -50,6 +51,26 @@ inline ch08::Problem made_variable(const ch08::Problem& constant) {
           variable.C.push_back(constant.C[std::size_t(d * constant.dstate + n)]);
         }
   return variable;
+}
+
+// Steps [begin, begin + length) of p: every tensor along time (u, delta, z, and B and C where they
+// vary) cut to those steps, everything else as it was (packed sequences' offsets included).
+inline ch08::Problem time_slice(const ch08::Problem& p, std::int64_t begin, std::int64_t length) {
+  ch08::Problem q = p;
+  q.seqlen = length;
+  const auto cut = [&](const auto& v, std::int64_t rows) {
+    std::remove_cvref_t<decltype(v)> out;
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * p.seqlen + t)]);
+    return out;
+  };
+  const std::int64_t rows = p.batch * p.dim, projections = p.batch * p.groups * p.dstate;
+  q.u = cut(p.u, rows);
+  q.delta = cut(p.delta, rows);
+  if (p.has_z) q.z = cut(p.z, rows);
+  if (p.variable_B) q.B = cut(p.B, projections);
+  if (p.variable_C) q.C = cut(p.C, projections);
+  return q;
 }
 
 // The flags of a problem, in words, for failure messages.

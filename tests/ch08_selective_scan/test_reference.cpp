@@ -28,25 +28,6 @@ Problem tiny_real() {
   return p;
 }
 
-// The first `length` steps of p (every sequence tensor and variable B, C cut in time).
-Problem prefix(const Problem& p, std::int64_t begin, std::int64_t length) {
-  Problem q = p;
-  q.seqlen = length;
-  auto cut = [&](const auto& v, std::int64_t rows) {
-    std::remove_cvref_t<decltype(v)> out;
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * p.seqlen + t)]);
-    return out;
-  };
-  const std::int64_t sequences = p.batch * p.dim, projections = p.batch * p.groups * p.dstate;
-  q.u = cut(p.u, sequences);
-  q.delta = cut(p.delta, sequences);
-  if (p.has_z) q.z = cut(p.z, sequences);
-  if (p.variable_B) q.B = cut(p.B, projections);
-  if (p.variable_C) q.C = cut(p.C, projections);
-  return q;
-}
-
 // Nine steps of two batches and two groups, every flag and an initial state: the problem the
 // tests below cut in time.
 Problem split_in_time_problem(bool complex, unsigned seed) {
@@ -196,8 +177,8 @@ TEST_CASE("the last state, fed back as the initial state, continues the sequence
     const Problem whole = split_in_time_problem(complex, 5);
     const ch08::ForwardResult all = ch08::reference_forward(whole);
 
-    const Problem first = prefix(whole, 0, 4);
-    Problem second = prefix(whole, 4, 5);
+    const Problem first = ch08_test::time_slice(whole, 0, 4);
+    Problem second = ch08_test::time_slice(whole, 4, 5);
     const ch08::ForwardResult r1 = ch08::reference_forward(first);
     second.initial_state = r1.last_state;
     const ch08::ForwardResult r2 = ch08::reference_forward(second);
@@ -212,7 +193,7 @@ TEST_CASE("the last state, fed back as the initial state, continues the sequence
     CHECK_CLOSE("last state", common::compare(ch08_test::interleaved(r2.last_state),
                                               ch08_test::interleaved(all.last_state), {1e-13, 1e-13}));
     // ...while the second half from the problem's own initial state does not: the state matters.
-    const ch08::ForwardResult restarted = ch08::reference_forward(prefix(whole, 4, 5));
+    const ch08::ForwardResult restarted = ch08::reference_forward(ch08_test::time_slice(whole, 4, 5));
     CHECK_FALSE(common::compare(restarted.out_z, r2.out_z, {1e-6, 1e-6}).ok);
   }
 }
@@ -230,8 +211,8 @@ TEST_CASE("two calls over the halves, the state and its gradient handed across, 
     const std::vector<Complex>& dlast = dout_draw.initial_state;
     const ch08::Gradients all = ch08::reference_backward(whole, dout, dlast);
 
-    const Problem first = prefix(whole, 0, 4);
-    Problem second = prefix(whole, 4, 5);
+    const Problem first = ch08_test::time_slice(whole, 0, 4);
+    Problem second = ch08_test::time_slice(whole, 4, 5);
     second.initial_state = ch08::reference_forward(first).last_state;
     const auto steps = [&](const std::vector<double>& v, std::int64_t begin, std::int64_t length) {
       std::vector<double> out;
@@ -313,7 +294,7 @@ TEST_CASE("packed sequences: one call over sequences laid end to end equals a ca
     std::vector<double> dD(packed.D.size()), ddelta_bias(packed.delta_bias.size());
     for (std::int64_t q = 0; q + 1 < std::int64_t(cu_seqlens.size()); ++q) {
       const std::int64_t begin = cu_seqlens[std::size_t(q)], end = cu_seqlens[std::size_t(q) + 1];
-      Problem one = prefix(packed, begin, end - begin);
+      Problem one = ch08_test::time_slice(packed, begin, end - begin);
       one.cu_seqlens.clear();
       one.initial_state = rows_of(packed.initial_state, q);
       const ch08::ForwardResult f = ch08::reference_forward(one);
@@ -376,8 +357,8 @@ TEST_CASE("a cut sequence: the product of the decays carries h forwards and q ba
   for (bool complex : {false, true}) {
     const Problem whole = split_in_time_problem(complex, 7);
     constexpr std::int64_t kCut = 4;
-    const Problem first = prefix(whole, 0, kCut);
-    Problem second = prefix(whole, kCut, whole.seqlen - kCut);
+    const Problem first = ch08_test::time_slice(whole, 0, kCut);
+    Problem second = ch08_test::time_slice(whole, kCut, whole.seqlen - kCut);
     INFO(ch08_test::describe(whole));
 
     // Forwards: the end state of the second segment from h = 0, carried by a.
@@ -430,7 +411,7 @@ TEST_CASE("a sequence cut in four: the summaries folded both ways give h and q a
     // The first launch: each segment's a and its two summaries.
     std::vector<std::vector<Complex>> a(segments), ends(segments), backs(segments);
     for (int s = 0; s < segments; ++s) {
-      Problem segment = prefix(whole, bounds[s], bounds[s + 1] - bounds[s]);
+      Problem segment = ch08_test::time_slice(whole, bounds[s], bounds[s + 1] - bounds[s]);
       if (s > 0) segment.initial_state.assign(whole.initial_state.size(), Complex(0, 0));
       a[s] = decay_product(whole, bounds[s], bounds[s + 1]);
       ends[s] = ch08::reference_forward(segment).last_state;
@@ -446,14 +427,15 @@ TEST_CASE("a sequence cut in four: the summaries folded both ways give h and q a
         for (int j = segments - 1; j > s; --j) q[i] = backs[j][i] + std::conj(a[j][i]) * q[i];
       }
       if (s > 0) {
-        const std::vector<Complex> truth = ch08::reference_forward(prefix(whole, 0, bounds[s])).last_state;
+        const std::vector<Complex> truth =
+            ch08::reference_forward(ch08_test::time_slice(whole, 0, bounds[s])).last_state;
         CHECK_CLOSE("h at the segment's start",
                     common::compare(ch08_test::interleaved(h), ch08_test::interleaved(truth), {1e-12, 1e-12}));
       }
       if (s + 1 < segments) {
         // The uncut sequence's q there: what the rest of it hands back to its first step.
-        Problem rest = prefix(whole, bounds[s + 1], whole.seqlen - bounds[s + 1]);
-        rest.initial_state = ch08::reference_forward(prefix(whole, 0, bounds[s + 1])).last_state;
+        Problem rest = ch08_test::time_slice(whole, bounds[s + 1], whole.seqlen - bounds[s + 1]);
+        rest.initial_state = ch08::reference_forward(ch08_test::time_slice(whole, 0, bounds[s + 1])).last_state;
         const std::vector<Complex> truth =
             ch08::reference_backward(rest, steps_of(whole, dout, bounds[s + 1], whole.seqlen)).dinitial_state;
         CHECK_CLOSE("q at the segment's end",
