@@ -32,6 +32,6 @@ failed=${failed:-0}
 skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$log" || true)
 if [ -n "$total" ]; then
   echo
-  echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped (they need a GPU)"
+  echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped (they need a GPU, or more GPUs than this machine has)"
 fi
 exit "$rc"
