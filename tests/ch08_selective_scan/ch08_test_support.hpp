@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace ch08_test {
@@ -53,16 +53,43 @@ inline ch08::Problem made_variable(const ch08::Problem& constant) {
   return variable;
 }
 
+// Steps [begin, end) of every row of v, whose rows are row_length steps long.
+template <class T>
+std::vector<T> steps_of_rows(const std::vector<T>& v, std::int64_t rows, std::int64_t row_length, std::int64_t begin,
+                             std::int64_t end) {
+  std::vector<T> out;
+  for (std::int64_t row = 0; row < rows; ++row)
+    for (std::int64_t t = begin; t < end; ++t) out.push_back(v[std::size_t(row * row_length + t)]);
+  return out;
+}
+
+// Rows of a (a_length steps each) and of b (b_length) joined row by row: two pieces of a sequence
+// made one again.
+template <class T>
+std::vector<T> joined_rows(const std::vector<T>& a, const std::vector<T>& b, std::int64_t rows, std::int64_t a_length,
+                           std::int64_t b_length) {
+  std::vector<T> out;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    out.insert(out.end(), a.begin() + std::ptrdiff_t(r * a_length), a.begin() + std::ptrdiff_t((r + 1) * a_length));
+    out.insert(out.end(), b.begin() + std::ptrdiff_t(r * b_length), b.begin() + std::ptrdiff_t((r + 1) * b_length));
+  }
+  return out;
+}
+
+// a + b, element by element: a weight's gradient over two pieces of a sequence.
+template <class T>
+std::vector<T> summed(std::vector<T> a, const std::vector<T>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+  return a;
+}
+
 // Steps [begin, begin + length) of p: every tensor along time (u, delta, z, and B and C where they
 // vary) cut to those steps, everything else as it was (packed sequences' offsets included).
 inline ch08::Problem time_slice(const ch08::Problem& p, std::int64_t begin, std::int64_t length) {
   ch08::Problem q = p;
   q.seqlen = length;
   const auto cut = [&](const auto& v, std::int64_t rows) {
-    std::remove_cvref_t<decltype(v)> out;
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * p.seqlen + t)]);
-    return out;
+    return steps_of_rows(v, rows, p.seqlen, begin, begin + length);
   };
   const std::int64_t rows = p.batch * p.dim, projections = p.batch * p.groups * p.dstate;
   q.u = cut(p.u, rows);

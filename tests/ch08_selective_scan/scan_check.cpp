@@ -23,43 +23,49 @@ std::string describe(const Problem& p, selective_scan::DataType type, selective_
   return s.str();
 }
 
-Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, selective_scan::Kernel kernel,
-                        bool deterministic, unsigned dout_seed, std::int64_t row_padding, bool keep_checkpoints,
-                        bool dlast_state) {
-  const Problem p = as_gpu_sees(drawn, type);
-  std::mt19937 rng(dout_seed);
+OutputGradients draw_output_gradients(const Problem& p, selective_scan::DataType type, unsigned seed,
+                                      bool dlast_state) {
+  std::mt19937 rng(seed);
   std::normal_distribution<double> normal;
-  std::vector<double> dout(std::size_t(p.sequence_elements()));
-  for (double& x : dout) x = normal(rng);
-  dout = round_to(dout, type);
-  std::vector<Complex> dlast;  // fp32 on the GPU
+  OutputGradients g;
+  g.dout.resize(std::size_t(p.sequence_elements()));
+  for (double& x : g.dout) x = normal(rng);
+  g.dout = round_to(g.dout, type);
   if (dlast_state)
     for (std::int64_t i = 0; i < p.sequences() * p.dim * p.dstate; ++i) {
       const double re = double(float(normal(rng)));
-      dlast.emplace_back(re, p.complex ? double(float(normal(rng))) : 0.0);
+      g.dlast_state.emplace_back(re, p.complex ? double(float(normal(rng))) : 0.0);
     }
+  return g;
+}
 
-  const ForwardResult expected = reference_forward(p);
-  const Gradients expected_grad = reference_backward(p, dout, dlast);
-
-  DeviceProblem device(p, type, kernel, deterministic, row_padding, keep_checkpoints);
-  device.forward();
-  device.set_dout(dout);
-  device.set_dlast_state(dlast);
-  device.backward();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const ForwardResult got = device.forward_result();
-  const Gradients got_grad = device.gradients();
-
-  const OfficialTolerances tol = official_tolerances(type, p);
+Outcome judge(const Problem& p, selective_scan::DataType type, const ForwardResult& got, const ForwardResult& expected,
+              const Gradients& got_grad, const Gradients& expected_grad) {
   Outcome outcome;
   // The program's checks judge by the same rule (verdict.hpp): dA with its rounding bound on top.
-  for (const TensorVerdict& t : judge_run(p, tol, got, expected, got_grad, expected_grad)) {
+  for (const TensorVerdict& t : judge_run(p, official_tolerances(type, p), got, expected, got_grad, expected_grad)) {
     if (t.ok) continue;
     outcome.ok = false;
     outcome.report += t.name + ": " + t.detail + "\n";
   }
   return outcome;
+}
+
+Outcome run_and_compare(const Problem& drawn, selective_scan::DataType type, selective_scan::Kernel kernel,
+                        bool deterministic, unsigned dout_seed, std::int64_t row_padding, bool keep_checkpoints,
+                        bool dlast_state) {
+  const Problem p = as_gpu_sees(drawn, type);
+  const OutputGradients given = draw_output_gradients(p, type, dout_seed, dlast_state);
+  const ForwardResult expected = reference_forward(p);
+  const Gradients expected_grad = reference_backward(p, given.dout, given.dlast_state);
+
+  DeviceProblem device(p, type, kernel, deterministic, row_padding, keep_checkpoints);
+  device.forward();
+  device.set_dout(given.dout);
+  device.set_dlast_state(given.dlast_state);
+  device.backward();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return judge(p, type, device.forward_result(), expected, device.gradients(), expected_grad);
 }
 
 }  // namespace ch08::testing

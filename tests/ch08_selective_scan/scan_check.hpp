@@ -36,4 +36,18 @@ Outcome run_and_compare(const Problem& problem, selective_scan::DataType type, s
 
 std::string describe(const Problem& p, selective_scan::DataType type, selective_scan::Kernel kernel);
 
+// What the backward is handed: the gradient of the outputs, drawn from N(0, 1) with `seed` and
+// rounded to `type`, then (with dlast_state) the gradient of the last states, (sequences, dim,
+// dstate), drawn from the same stream and rounded to fp32, as the GPU holds it.
+struct OutputGradients {
+  std::vector<double> dout;
+  std::vector<Complex> dlast_state;
+};
+OutputGradients draw_output_gradients(const Problem& p, selective_scan::DataType type, unsigned seed, bool dlast_state);
+
+// The chapter's rule (verdict.hpp) over a run's outputs and gradients: one line per tensor that
+// fails.
+Outcome judge(const Problem& p, selective_scan::DataType type, const ForwardResult& got, const ForwardResult& expected,
+              const Gradients& got_grad, const Gradients& expected_grad);
+
 }  // namespace ch08::testing

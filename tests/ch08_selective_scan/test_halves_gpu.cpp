@@ -13,11 +13,12 @@
 
 #include <catch2/catch.hpp>
 
-#include <random>
-
 using ch08::Complex;
 using ch08::DeviceProblem;
 using ch08::Problem;
+using ch08_test::joined_rows;
+using ch08_test::steps_of_rows;
+using ch08_test::summed;
 using selective_scan::DataType;
 using selective_scan::Kernel;
 
@@ -63,47 +64,13 @@ void append(std::vector<Complex>& to, const std::vector<Complex>& block) {
   to.insert(to.end(), block.begin(), block.end());
 }
 
-// Rows of a and b (a_length and b_length steps a row) joined row by row.
-template <class T>
-std::vector<T> joined_rows(const std::vector<T>& a, const std::vector<T>& b, std::int64_t rows, std::int64_t a_length,
-                           std::int64_t b_length) {
-  std::vector<T> out;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    out.insert(out.end(), a.begin() + std::ptrdiff_t(r * a_length), a.begin() + std::ptrdiff_t((r + 1) * a_length));
-    out.insert(out.end(), b.begin() + std::ptrdiff_t(r * b_length), b.begin() + std::ptrdiff_t((r + 1) * b_length));
-  }
-  return out;
-}
-// Steps [begin, begin + length) of each of `rows` rows of `row_length` steps.
-std::vector<double> steps_of_rows(const std::vector<double>& v, std::int64_t rows, std::int64_t row_length,
-                                  std::int64_t begin, std::int64_t length) {
-  std::vector<double> out;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const auto row = v.begin() + std::ptrdiff_t(r * row_length + begin);
-    out.insert(out.end(), row, row + std::ptrdiff_t(length));
-  }
-  return out;
-}
-template <class T>
-std::vector<T> summed(std::vector<T> a, const std::vector<T>& b) {
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-  return a;
-}
-
 // `kernel` over `drawn` in two calls cut at step `cut`, against the fp64 reference of one call.
 ch08::testing::Outcome run_in_halves(const Problem& drawn, DataType type, Kernel kernel, std::int64_t cut) {
   const Problem whole = ch08::as_gpu_sees(drawn, type);
   const std::int64_t rest = whole.seqlen - cut, rows = whole.batch * whole.dim;
-  std::mt19937 rng(7);
-  std::normal_distribution<double> normal;
-  std::vector<double> dout(std::size_t(whole.sequence_elements()));
-  for (double& x : dout) x = normal(rng);
-  dout = ch08::round_to(dout, type);
-  std::vector<Complex> dlast;  // fp32 on the GPU
-  for (std::int64_t i = 0; i < whole.sequences() * whole.dim * whole.dstate; ++i) {
-    const double re = double(float(normal(rng)));
-    dlast.emplace_back(re, whole.complex ? double(float(normal(rng))) : 0.0);
-  }
+  const ch08::testing::OutputGradients given = ch08::testing::draw_output_gradients(whole, type, 7, true);
+  const std::vector<double>& dout = given.dout;
+  const std::vector<Complex>& dlast = given.dlast_state;
   const ch08::ForwardResult expected = ch08::reference_forward(whole);
   const ch08::Gradients expected_grad = ch08::reference_backward(whole, dout, dlast);
 
@@ -127,7 +94,7 @@ ch08::testing::Outcome run_in_halves(const Problem& drawn, DataType type, Kernel
 
   DeviceProblem second_call(second, type, kernel);
   second_call.forward();
-  second_call.set_dout(steps_of_rows(dout, rows, whole.seqlen, cut, rest));
+  second_call.set_dout(steps_of_rows(dout, rows, whole.seqlen, cut, whole.seqlen));
   std::vector<Complex> second_dlast;
   for (std::int64_t q = from_second; q < sequences; ++q) append(second_dlast, states_of(dlast, q, whole));
   second_call.set_dlast_state(second_dlast);
@@ -169,14 +136,7 @@ ch08::testing::Outcome run_in_halves(const Problem& drawn, DataType type, Kernel
       append(got_grad.dinitial_state, q <= in_first ? states_of(first_grad.dinitial_state, q, whole)
                                                     : states_of(second_grad.dinitial_state, q - from_second, whole));
 
-  ch08::testing::Outcome outcome;
-  for (const ch08::TensorVerdict& t :
-       ch08::judge_run(whole, ch08::official_tolerances(type, whole), got, expected, got_grad, expected_grad)) {
-    if (t.ok) continue;
-    outcome.ok = false;
-    outcome.report += t.name + ": " + t.detail + "\n";
-  }
-  return outcome;
+  return ch08::testing::judge(whole, type, got, expected, got_grad, expected_grad);
 }
 
 void require_halves_match(const Problem& drawn, DataType type, Kernel kernel, std::int64_t cut) {
@@ -197,8 +157,7 @@ Problem every_flag(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, in
 
 TEST_CASE("two calls over the halves on the GPU give one call's outputs and gradients", "[gpu]") {
   REQUIRE_GPU();
-  const std::vector<Kernel> versions = ch08_test::built(
-      {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::ring, Kernel::automatic});
+  const std::vector<Kernel> versions = ch08_test::every_version();
   unsigned seed = 301;
   // Cuts inside a thread's steps and past a chunk of 2048; real and complex A, with and without
   // an initial state of the whole sequence.

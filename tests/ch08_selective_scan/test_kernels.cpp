@@ -16,13 +16,6 @@ using selective_scan::Kernel;
 
 namespace {
 
-// Every explicit version this build holds, and the default: automatic's choice must pass the
-// same checks.
-std::vector<Kernel> versions() {
-  return ch08_test::built(
-      {Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::ring, Kernel::automatic});
-}
-
 Problem shape(std::int64_t batch, std::int64_t dim, std::int64_t seqlen, int dstate) {
   Problem p;
   p.batch = batch, p.dim = dim, p.seqlen = seqlen, p.dstate = dstate;
@@ -43,7 +36,7 @@ Problem in_groups(std::int64_t dim, std::int64_t seqlen, int dstate, int variabl
 }
 
 void require_all_versions_match(const Problem& drawn, DataType type, bool deterministic = false) {
-  for (Kernel kernel : versions()) {
+  for (Kernel kernel : ch08_test::every_version()) {
     const auto outcome = run_and_compare(drawn, type, kernel, deterministic);
     INFO(describe(drawn, type, kernel) << "\n" << outcome.report);
     CHECK(outcome.ok);  // not REQUIRE: a failing grid shows every case that fails
@@ -439,7 +432,7 @@ TEST_CASE("padded rows: slices of longer tensors", "[gpu]") {
       for (DataType type : {DataType::float32, DataType::float16, DataType::bfloat16}) {
         const std::int64_t row_padding = aligned ? (seqlen + 7) / 8 * 8 + 8 - seqlen : 3;
         const Problem drawn = ch08::make_official_test_problem(in_groups(32, seqlen, 16, 3), unsigned(seed++));
-        for (Kernel kernel : versions()) {
+        for (Kernel kernel : ch08_test::every_version()) {
           const auto outcome = run_and_compare(drawn, type, kernel, false, 7, row_padding);
           INFO(describe(drawn, type, kernel) << ", rows padded by " << row_padding << "\n" << outcome.report);
           CHECK(outcome.ok);
@@ -507,11 +500,12 @@ TEST_CASE("the last state's gradient into the backward", "[gpu]") {
         p.has_initial_state = initial;
         p.has_D = p.has_z = true;
         const Problem drawn = ch08::make_official_test_problem(p, unsigned(seed++));
-        for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, DataType::float32, kernel);
+        for (Kernel kernel : ch08_test::every_version())
+          require_match_with_dlast_state(drawn, DataType::float32, kernel);
       }
   for (DataType type : {DataType::float16, DataType::bfloat16}) {
     const Problem drawn = ch08::make_official_test_problem(in_groups(8, 600, 16, 3), unsigned(seed++));
-    for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, type, kernel);
+    for (Kernel kernel : ch08_test::every_version()) require_match_with_dlast_state(drawn, type, kernel);
   }
   if (ch08_test::why_no_version_5().empty()) {  // version 5 built and able to run here
     for (std::int64_t seqlen : {8200, 296, 1112})
@@ -554,7 +548,7 @@ TEST_CASE("packed sequences: one call with each sequence from its own state", "[
   for (bool complex : {false, true})
     for (bool every_flag : {false, true}) {
       const Problem drawn = ch08::make_official_test_problem(packed({1, 7, 300}, complex, every_flag), seed++);
-      for (Kernel kernel : versions()) require_match_with_dlast_state(drawn, DataType::float32, kernel);
+      for (Kernel kernel : ch08_test::every_version()) require_match_with_dlast_state(drawn, DataType::float32, kernel);
     }
   const std::vector<std::vector<std::int64_t>> lengths = {
       {2048, 16, 17, 1}, {2000, 100, 3000}, std::vector<std::int64_t>(40, 1)};
@@ -593,7 +587,7 @@ TEST_CASE("more channels than a grid dimension of 65535", "[gpu]") {
 // bit, in every output.
 TEST_CASE("deterministic backward is bit-identical run to run", "[gpu]") {
   REQUIRE_GPU();
-  for (Kernel kernel : versions()) {
+  for (Kernel kernel : ch08_test::every_version()) {
     Problem p = shape(2, 16, 3000, 8);
     p.has_D = p.has_z = p.has_delta_bias = p.delta_softplus = true;
     p.groups = 2;
@@ -677,7 +671,7 @@ TEST_CASE("offsets past 2^31", "[gpu]") {
   const Problem p = ch08::as_gpu_sees(ch08::make_official_test_problem(shape_only, 81), DataType::bfloat16);
   common::require_device_memory(std::size_t(3) * 4 * p.batch * p.dim * p.dstate + (std::size_t(1) << 30),
                                 "the 2^31 test");
-  for (Kernel kernel : versions()) {
+  for (Kernel kernel : ch08_test::every_version()) {
     INFO("kernel " << int(kernel));
     ch08::DeviceProblem device(p, DataType::bfloat16, kernel);
     device.forward();

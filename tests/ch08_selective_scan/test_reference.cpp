@@ -64,17 +64,8 @@ std::vector<double> output_gradient(const Problem& p) {
   for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(0.7 * double(i) + 0.3);
   return dout;
 }
-// Steps [begin, end) of every row of v, whose rows are row_length steps long.
-template <class T>
-std::vector<T> steps_of_rows(const std::vector<T>& v, std::int64_t rows, std::int64_t row_length, std::int64_t begin,
-                             std::int64_t end) {
-  std::vector<T> out;
-  for (std::int64_t row = 0; row < rows; ++row)
-    for (std::int64_t t = begin; t < end; ++t) out.push_back(v[std::size_t(row * row_length + t)]);
-  return out;
-}
 std::vector<double> steps_of(const Problem& p, const std::vector<double>& x, std::int64_t begin, std::int64_t end) {
-  return steps_of_rows(x, p.batch * p.dim, p.seqlen, begin, end);
+  return ch08_test::steps_of_rows(x, p.batch * p.dim, p.seqlen, begin, end);
 }
 
 }  // namespace
@@ -214,54 +205,33 @@ TEST_CASE("two calls over the halves, the state and its gradient handed across, 
     const Problem first = ch08_test::time_slice(whole, 0, 4);
     Problem second = ch08_test::time_slice(whole, 4, 5);
     second.initial_state = ch08::reference_forward(first).last_state;
-    const auto steps = [&](const std::vector<double>& v, std::int64_t begin, std::int64_t length) {
-      std::vector<double> out;
-      for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t t = begin; t < begin + length; ++t) out.push_back(v[std::size_t(r * whole.seqlen + t)]);
-      return out;
-    };
-    const ch08::Gradients g2 = ch08::reference_backward(second, steps(dout, 4, 5), dlast);
-    const ch08::Gradients g1 = ch08::reference_backward(first, steps(dout, 0, 4), g2.dinitial_state);
+    const ch08::Gradients g2 = ch08::reference_backward(second, steps_of(whole, dout, 4, whole.seqlen), dlast);
+    const ch08::Gradients g1 = ch08::reference_backward(first, steps_of(whole, dout, 0, 4), g2.dinitial_state);
 
     INFO(ch08_test::describe(whole));
     // Rows along time of the two halves (4 and 5 steps), joined row by row.
-    const auto joined_rows = [](const auto& a, const auto& b, std::int64_t row_count) {
-      std::remove_cvref_t<decltype(a)> out;
-      for (std::int64_t r = 0; r < row_count; ++r) {
-        for (std::int64_t t = 0; t < 4; ++t) out.push_back(a[std::size_t(r * 4 + t)]);
-        for (std::int64_t t = 0; t < 5; ++t) out.push_back(b[std::size_t(r * 5 + t)]);
-      }
-      return out;
+    const auto joined = [](const auto& a, const auto& b, std::int64_t row_count) {
+      return ch08_test::joined_rows(a, b, row_count, 4, 5);
     };
-    const auto joined = [&](const std::vector<double>& a, const std::vector<double>& b) {
-      return joined_rows(a, b, rows);
-    };
-    const auto summed = [](std::vector<Complex> a, const std::vector<Complex>& b) {
-      for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-      return a;
-    };
-    const auto summed_real = [](std::vector<double> a, const std::vector<double>& b) {
-      for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-      return a;
-    };
+    using ch08_test::summed;
     const common::Tolerance tol{1e-12, 1e-12};
-    CHECK_CLOSE("du", common::compare(joined(g1.du, g2.du), all.du, tol));
-    CHECK_CLOSE("ddelta", common::compare(joined(g1.ddelta, g2.ddelta), all.ddelta, tol));
-    CHECK_CLOSE("dz", common::compare(joined(g1.dz, g2.dz), all.dz, tol));
+    CHECK_CLOSE("du", common::compare(joined(g1.du, g2.du, rows), all.du, tol));
+    CHECK_CLOSE("ddelta", common::compare(joined(g1.ddelta, g2.ddelta, rows), all.ddelta, tol));
+    CHECK_CLOSE("dz", common::compare(joined(g1.dz, g2.dz, rows), all.dz, tol));
     CHECK_CLOSE("dA",
                 common::compare(ch08_test::interleaved(summed(g1.dA, g2.dA)), ch08_test::interleaved(all.dA), tol));
     // A variable B or C has rows along time (batch, groups, dstate); a constant one is a weight.
     const std::int64_t projections = whole.batch * whole.groups * whole.dstate;
-    const auto dB = whole.variable_B ? joined_rows(g1.dB, g2.dB, projections) : summed(g1.dB, g2.dB);
-    const auto dC = whole.variable_C ? joined_rows(g1.dC, g2.dC, projections) : summed(g1.dC, g2.dC);
+    const auto dB = whole.variable_B ? joined(g1.dB, g2.dB, projections) : summed(g1.dB, g2.dB);
+    const auto dC = whole.variable_C ? joined(g1.dC, g2.dC, projections) : summed(g1.dC, g2.dC);
     CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(dB), ch08_test::interleaved(all.dB), tol));
     CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(dC), ch08_test::interleaved(all.dC), tol));
-    CHECK_CLOSE("dD", common::compare(summed_real(g1.dD, g2.dD), all.dD, tol));
-    CHECK_CLOSE("ddelta_bias", common::compare(summed_real(g1.ddelta_bias, g2.ddelta_bias), all.ddelta_bias, tol));
+    CHECK_CLOSE("dD", common::compare(summed(g1.dD, g2.dD), all.dD, tol));
+    CHECK_CLOSE("ddelta_bias", common::compare(summed(g1.ddelta_bias, g2.ddelta_bias), all.ddelta_bias, tol));
     CHECK_CLOSE("dinitial_state", common::compare(ch08_test::interleaved(g1.dinitial_state),
                                                   ch08_test::interleaved(all.dinitial_state), tol));
     // ...while without the second half's gradient handed back, the first half's differs.
-    const ch08::Gradients alone = ch08::reference_backward(first, steps(dout, 0, 4));
+    const ch08::Gradients alone = ch08::reference_backward(first, steps_of(whole, dout, 0, 4));
     CHECK_FALSE(common::compare(alone.du, g1.du, {1e-6, 1e-6}).ok);
   }
 }
@@ -309,14 +279,14 @@ TEST_CASE("packed sequences: one call over sequences laid end to end equals a ca
       CHECK_CLOSE("ddelta", common::compare(g.ddelta, here(all_grad.ddelta), tol));
       CHECK_CLOSE("dz", common::compare(g.dz, here(all_grad.dz), tol));
       const std::int64_t projections = packed.groups * packed.dstate;
-      CHECK_CLOSE("dB",
-                  common::compare(
-                      ch08_test::interleaved(g.dB),
-                      ch08_test::interleaved(steps_of_rows(all_grad.dB, projections, packed.seqlen, begin, end)), tol));
-      CHECK_CLOSE("dC",
-                  common::compare(
-                      ch08_test::interleaved(g.dC),
-                      ch08_test::interleaved(steps_of_rows(all_grad.dC, projections, packed.seqlen, begin, end)), tol));
+      CHECK_CLOSE("dB", common::compare(ch08_test::interleaved(g.dB),
+                                        ch08_test::interleaved(ch08_test::steps_of_rows(all_grad.dB, projections,
+                                                                                        packed.seqlen, begin, end)),
+                                        tol));
+      CHECK_CLOSE("dC", common::compare(ch08_test::interleaved(g.dC),
+                                        ch08_test::interleaved(ch08_test::steps_of_rows(all_grad.dC, projections,
+                                                                                        packed.seqlen, begin, end)),
+                                        tol));
       CHECK_CLOSE("dinitial_state", common::compare(ch08_test::interleaved(g.dinitial_state),
                                                     ch08_test::interleaved(rows_of(all_grad.dinitial_state, q)), tol));
       for (std::size_t i = 0; i < dA.size(); ++i) dA[i] += g.dA[i];

@@ -36,6 +36,13 @@ inline std::vector<selective_scan::Kernel> built(std::initializer_list<selective
   return kept;
 }
 
+// Every explicit version this build holds, and the default: automatic's choice must pass the
+// same checks.
+inline std::vector<selective_scan::Kernel> every_version() {
+  using selective_scan::Kernel;
+  return built({Kernel::naive, Kernel::blocked, Kernel::lanes, Kernel::registers, Kernel::ring, Kernel::automatic});
+}
+
 }  // namespace ch08_test
 
 #define REQUIRE_VERSION_5()                                             \
