@@ -31,6 +31,9 @@ struct FusedArgs {
   // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the
   // entering states.
   bool x_in_vectors, bc_in_vectors, states_in_vectors;
+  // Whether version 3 multiplies 16-bit inputs' weighted x in step 4 as hi + lo (where the final
+  // states are asked for and the tile fits; version 4 does not read it).
+  bool split_weighted_x;
 };
 
 // A forward call's arguments, its rows walked whole (one segment, no entering states).

@@ -66,11 +66,12 @@ __global__ void zero_kernel(ZeroedList list) {
 constexpr int kSumThreads = 256;
 
 // Each thread adds a strided share in order, then the block adds the shares in a fixed tree:
-// the same bits every run.
+// the same bits every run. In fp64, so that the sum's only fp32 rounding is the last (ddt_bias
+// sums a term a position of the batch).
 __global__ void sum_segments_kernel(const float* in, float* out, std::int64_t length) {
-  __shared__ float partial[kSumThreads];
+  __shared__ double partial[kSumThreads];
   const float* segment = in + blockIdx.x * length;
-  float sum = 0.f;
+  double sum = 0.0;
   for (std::int64_t j = threadIdx.x; j < length; j += kSumThreads) sum += segment[j];
   partial[threadIdx.x] = sum;
   __syncthreads();
@@ -78,7 +79,12 @@ __global__ void sum_segments_kernel(const float* in, float* out, std::int64_t le
     if (int(threadIdx.x) < half) partial[threadIdx.x] += partial[threadIdx.x + half];
     __syncthreads();
   }
-  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+  if (threadIdx.x == 0) out[blockIdx.x] = float(partial[0]);
+}
+
+__global__ void round_sums_kernel(const double* in, float* out, std::int64_t count) {
+  SSD_GRID_STRIDE(i, count)
+  out[i] = float(in[i]);
 }
 
 struct StepSizeRule {
@@ -187,6 +193,11 @@ void zero_floats(std::initializer_list<Zeroed> buffers, cudaStream_t stream) {
 
 void sum_segments(const float* in, float* out, std::int64_t segments, std::int64_t length, cudaStream_t stream) {
   sum_segments_kernel<<<unsigned(segments), kSumThreads, 0, stream>>>(in, out, length);
+  SSD_CHECK_LAUNCH();
+}
+
+void round_sums(const double* in, float* out, std::int64_t count, cudaStream_t stream) {
+  round_sums_kernel<<<blocks_for(count, 256), 256, 0, stream>>>(in, out, count);
   SSD_CHECK_LAUNCH();
 }
 

@@ -26,8 +26,12 @@ struct Zeroed {
 };
 void zero_floats(std::initializer_list<Zeroed> buffers, cudaStream_t stream);
 
-// out[s] = the sum of in[s * length .. (s + 1) * length), in order (one block a segment).
+// out[s] = the sum of in[s * length .. (s + 1) * length), in a fixed order in fp64, rounded to
+// fp32 once (one block a segment).
 void sum_segments(const float* in, float* out, std::int64_t segments, std::int64_t length, cudaStream_t stream);
+
+// out[i] = in[i] rounded to fp32: sums a backward added to in fp64, given to the caller.
+void round_sums(const double* in, float* out, std::int64_t count, cudaStream_t stream);
 
 // dt (batch, seqlen, heads) -> delta (batch, heads * head_dim, seqlen): dt' of every head given
 // to each of its channels, in the input type.

@@ -18,6 +18,10 @@
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
 // are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every tile twice, hi then lo, each
 // product three mma.sync, y written as hi + lo; twice the shared memory, so 128 states at most.
+// Where the caller asks for the final states, 16-bit inputs' weighted x is split the same way
+// (what its rounding left in a tile of its own, a second mma.sync in step 4): they are fp32, so
+// their error is the products' rounding, not their type's, and rounded as the official kernels
+// round their weighted B, ours erred by up to 1.14 times theirs (appendix A, 2026-12-01).
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 //
@@ -65,6 +69,8 @@ struct Shared {
                        kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow, kM = kC + kQ * kStateRow,
                        kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
   static constexpr std::size_t bytes(bool pairs) { return kElements * 2 * (pairs ? 2 : 1) + 5 * kQ * 4; }
+  // After them where the weighted x is split (16-bit inputs): its lo halves.
+  static constexpr std::size_t kSplitBytes = kQ * kXRow * 2;
 };
 
 // Shared memory a block needs with `dstate` states, for 16-bit inputs or fp32 ones (as pairs).
@@ -108,6 +114,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   float* const step = reinterpret_cast<float*>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
   std::int32_t* const seq = reinterpret_cast<std::int32_t*>(decay_to + kQ);
+  const bool split = !kPairs && a.split_weighted_x;
+  M* const scaled_x_lo = reinterpret_cast<M*>(shared + L::bytes(kPairs));  // with `split` only
 
   const Sizes& s = a.s;
   const std::int64_t units = s.batch * s.heads * a.channel_blocks;
@@ -227,12 +235,16 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     __syncthreads();
 
     // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
+    const int split_lo = int(scaled_x_lo - scaled_x);  // elements from the weighted x to its lo halves
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       float v[8];
       get_eight<kPairs>(v, xs + t * L::kXRow + p, kLo);
       for (float& e : v) e *= weight[t];
-      put_eight<kPairs>(scaled_x + t * L::kXRow + p, kLo, v);
+      if (split)
+        put_eight<true>(scaled_x + t * L::kXRow + p, split_lo, v);
+      else
+        put_eight<kPairs>(scaled_x + t * L::kXRow + p, kLo, v);
     }
 
     float yt[4][4] = {};  // yh, then y: this warp's 16 rows t, its half of the channels (a summary's: unused)
@@ -283,13 +295,19 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       for (int e = 0; e < 4; ++e) state[j][e] *= chunk_decay;
     for (int k0 = 0; k0 < kQ; k0 += 16) {
       Fragment<kPairs> xa, bb;
-      xa.template load<true>(scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8, kLoBytes);
+      M* const xa_at = scaled_x + (k0 + lane % 8 + lane / 16 * 8) * L::kXRow + row0 + lane / 8 % 2 * 8;
+      xa.template load<true>(xa_at, kLoBytes);
+      if (split) warp_mma::load_tiles_transposed(xa.lo, xa_at + split_lo);
       for (int pair = 0; pair < kStateTiles / 2; ++pair) {
         bb.template load<true>(
             bs + (k0 + lane % 8 + lane / 8 % 2 * 8) * L::kStateRow + half * NS / 2 + 16 * pair + lane / 16 * 8,
             kLoBytes);
         multiply_add_fragments<M>(state[2 * pair], xa, bb, 0);
         multiply_add_fragments<M>(state[2 * pair + 1], xa, bb, 2);
+        if (split) {  // what the weighted x's rounding left
+          warp_mma::multiply_add<M>(state[2 * pair], xa.lo, bb.hi[0], bb.hi[1]);
+          warp_mma::multiply_add<M>(state[2 * pair + 1], xa.lo, bb.hi[2], bb.hi[3]);
+        }
       }
     }
     // [/snippet:v3_state]
@@ -357,10 +375,16 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
-  const std::size_t bytes = Shared<NS>::bytes(Operand<T>::pairs);
+  // The split weighted x where its tile fits (not at 128 states on a GPU of 99 KB a block).
+  const std::size_t plain = Shared<NS>::bytes(Operand<T>::pairs), split = plain + Shared<NS>::kSplitBytes;
+  const auto limits = device_limits();
+  const bool split_fits = !Operand<T>::pairs && limits && split <= std::size_t(limits->shared_per_block_optin);
+  args.split_weighted_x = args.split_weighted_x && split_fits;
+  const std::size_t bytes = args.split_weighted_x ? split : plain;
   const auto walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
-  launch_segments(args, fused_forward_kernel<T, NS, Pass::summary>, bytes, walk, bytes, stream);
+  launch_segments(args, fused_forward_kernel<T, NS, Pass::summary>, bytes, walk, bytes, stream,
+                  split_fits ? split : plain);
 }
 
 }  // namespace
@@ -414,7 +438,8 @@ FusedArgs fused_args_of(const ForwardParams& p) {
           nullptr,
           in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
           in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate),
-          false};
+          false,
+          p.final_states != nullptr};
 }
 
 namespace {

@@ -25,8 +25,9 @@
 // flows through them.
 // Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
 // fp32; fp32 inputs are multiplied as the forward multiplies them, bf16 pairs (hi + lo), three
-// products for one. dB, dC, dA, dD and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
-// blocks of channels): the backward is not deterministic, and refuses a call that asks it to be.
+// products for one. dB, dC and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
+// blocks of channels), dA and dD with fp64 ones into sums rounded to fp32 once at the end: the
+// backward is not deterministic, and refuses a call that asks it to be.
 #include "check.hpp"
 #include "device_facts.hpp"
 #include "launch.cuh"
@@ -57,7 +58,9 @@ struct BackwardArgs {
   bool D_per_channel, dt_softplus;
   float dt_min, dt_max;
   int channel_blocks;
-  float *ddt_prime, *dA, *dB, *dC, *dD, *dinitial_states;  // all but the last zeroed, then added to
+  float *ddt_prime, *dB, *dC, *dinitial_states;  // all but the last zeroed, then added to
+  // dA (heads) then dD (heads, or heads × head_dim; null without D): zeroed, added to in fp64.
+  double *dA_sums, *dD_sums;
   // Whether 16-byte accesses may read (write) the rows of x, dy, dx, z and dz; of B and C; of the
   // entering states; and add to the rows of dB and dC (4 floats).
   bool x_in_vectors, bc_in_vectors, states_in_vectors, dbc_in_vectors;
@@ -249,7 +252,6 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   constexpr int kGroup = BackwardLayout<T, NS>::kBlocks == 2 || NS / 2 < 64 ? 32 : 64;
   float dh[kStateTiles][4] = {};  // this lane: p = row0 + g (+ 8), n = half NS/2 + 8 j + 2 q (+ 1)
   float du_x[8] = {};             // Σ du x over the walk, channels 8 (thread % 8) + k (step 2's)
-  float dA_sum = 0.f;             // warp 0: Σ dt' ∂L/∂(dt' A)
   // A cut row's segment starts from dh carried back over the segments after it: each takes dh at
   // its end by its decay and adds its summary.
   const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
@@ -552,19 +554,23 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         if (lane + offset < 32) suffix += after;
       }
       const float from_t[2] = {suffix, suffix - d[0]};
+      float chunk_dA = 0.f;  // Σ dt' ∂L/∂(dt' A) over the chunk
       for (int k = 0; k < 2; ++k) {
         const int t = 2 * lane + k;
-        dA_sum += step[t] * from_t[k];
+        chunk_dA += step[t] * from_t[k];
         if (t < len) atomicAdd(&a.ddt_prime[(at + t) * s.heads + h], row_a[t] + to_last[t] * row_b[t] + A * from_t[k]);
       }
+      // The chunks' shares summed in fp64 (a register carried across the walk would spill).
+      chunk_dA = sum_over_warp(chunk_dA);
+      if (lane == 0) atomicAdd(&a.dA_sums[h], double(chunk_dA));
     }
     if constexpr (!kLean)
       store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
     __syncthreads();
   }
 
-  // What the walk leaves: the first segment's dh is the initial state's gradient; dD and dA summed
-  // over the block.
+  // What the walk leaves: the first segment's dh is the initial state's gradient; dD summed over
+  // the block.
   if (a.dinitial_states && segment == 0) {
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) {
@@ -572,12 +578,13 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         if (p < channels && n < s.dstate) a.dinitial_states[states_at + p * s.dstate + n] = dh[j][e];
       }
   }
-  if (a.dD) {
+  if (a.dD_sums) {
     // The block's sum of du x in fp64, in a fixed order: the 32 threads of a channel (lanes l,
     // l ^ 8, l ^ 16 and l ^ 24 of each warp hold step 2's same eight), then the warps, then for
-    // one D a head the channels; the sum in memory then takes one rounding a block. Summed in
-    // fp32 through shared atomics and a loop over the channels, dD was 0.22-0.83 as accurate as
-    // the official kernels' per-chunk sums (appendix A, 2026-12-01). The tiles are done with.
+    // one D a head the channels, then across blocks by fp64 atomics, rounded to fp32 once after
+    // the walk. Summed in fp32 through shared atomics, a loop over the channels and float atomics,
+    // dD was 0.22-0.83 as accurate as the official kernels' per-chunk sums (appendix A,
+    // 2026-12-01). The tiles are done with.
     double *const by_warp = reinterpret_cast<double *>(shared), *const by_channel = by_warp + kWarps * kP;
     double part[8];
     for (int k = 0; k < 8; ++k) part[k] = du_x[k];
@@ -590,7 +597,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       double sum = 0.0;
       for (int w = 0; w < kWarps; ++w) sum += by_warp[w * kP + int(threadIdx.x)];
       if (a.D_per_channel)
-        atomicAdd(&a.dD[h * s.head_dim + p0 + int(threadIdx.x)], float(sum));
+        atomicAdd(&a.dD_sums[h * s.head_dim + p0 + int(threadIdx.x)], sum);
       else
         by_channel[threadIdx.x] = sum;
     }
@@ -598,12 +605,8 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     if (!a.D_per_channel && threadIdx.x == 0) {
       double sum = 0.0;
       for (int p = 0; p < channels; ++p) sum += by_channel[p];
-      atomicAdd(&a.dD[h], float(sum));
+      atomicAdd(&a.dD_sums[h], sum);
     }
-  }
-  if (warp == 0) {
-    const float total = sum_over_warp(dA_sum);
-    if (lane == 0) atomicAdd(&a.dA[h], total);
   }
 #endif
 }
@@ -742,12 +745,11 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   Scratch<unsigned char> saved_made(made ? fused_saved_bytes(f) : 0, stream);
   const SavedParts parts = saved_parts(f, made ? saved_made.get() : f.saved);
   Scratch<float> ddt_prime(std::size_t(steps), stream), ddt_by_head(f.dt_bias ? std::size_t(steps) : 0, stream);
-  zero_floats({{ddt_prime.get(), steps},
-               {p.dA, s.heads},
-               {p.dB, bc},
-               {p.dC, bc},
-               {f.D ? p.dD : nullptr, f.D_per_channel ? std::int64_t(s.heads) * s.head_dim : s.heads}},
-              stream);
+  const std::int64_t d_count = !f.D ? 0 : f.D_per_channel ? std::int64_t(s.heads) * s.head_dim : s.heads;
+  Scratch<double> head_sums(std::size_t(s.heads + d_count), stream);  // dA, then dD
+  double *const dA_sums = head_sums.get(), *const dD_sums = f.D ? dA_sums + s.heads : nullptr;
+  SSD_CHECK(cudaMemsetAsync(dA_sums, 0, std::size_t(s.heads + d_count) * sizeof(double), stream));
+  zero_floats({{ddt_prime.get(), steps}, {p.dB, bc}, {p.dC, bc}}, stream);
   if (made) fused_forward_states(f, parts.u, parts.entering_states, stream);
   const BackwardArgs args{s,
                           f.x,
@@ -770,11 +772,11 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           f.dt_max,
                           (s.head_dim + kP - 1) / kP,
                           ddt_prime.get(),
-                          p.dA,
                           p.dB,
                           p.dC,
-                          f.D ? p.dD : nullptr,
                           p.dinitial_states,
+                          dA_sums,
+                          dD_sums,
                           in_vectors(f.x, s.head_dim) && in_vectors(p.dy, s.head_dim) && in_vectors(p.dx, s.head_dim) &&
                               (!f.z || (in_vectors(f.z, s.head_dim) && in_vectors(p.dz, s.head_dim))),
                           in_vectors(f.B, s.dstate) && in_vectors(f.C, s.dstate),
@@ -791,6 +793,8 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
     else
       launch_backward<T, 256>(args, stream);
   });
+  round_sums(dA_sums, p.dA, s.heads, stream);
+  if (f.D) round_sums(dD_sums, p.dD, d_count, stream);
   fold_step_gradients(f, ddt_prime.get(), p.ddt, ddt_by_head.get(), stream);
   if (f.dt_bias) sum_segments(ddt_by_head.get(), p.ddt_bias, s.heads, s.batch * s.seqlen, stream);
 }

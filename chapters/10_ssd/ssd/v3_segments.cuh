@@ -24,15 +24,21 @@ inline std::int64_t resident_blocks(const void* kernel, std::size_t bytes) {
 // As many segments a row as fill the GPU once with `walk`'s blocks, whole chunks each; where there
 // is more than one, `summary` first leaves each segment's state (or dh) and decay, which `walk`
 // takes by the segments before (or after) its own. Args is FusedArgs or BackwardArgs: the sizes,
-// channel_blocks and the segment fields.
+// channel_blocks and the segment fields. Where the kernels' calls differ in shared memory (the
+// forward's split weighted x), `most_bytes` is the most any call of them takes: each kernel is
+// allowed that and its occupancy asked at it, one size a kernel, since chapter 08's device facts
+// remember an answer a size, and a smaller allowance asked after a larger one would stand.
 template <class Args>
 void launch_segments(Args args, void (*summary)(Args), std::size_t summary_bytes, void (*walk)(Args),
-                     std::size_t walk_bytes, cudaStream_t stream) {
-  selective_scan::detail::allow_shared_memory(reinterpret_cast<const void*>(walk), int(walk_bytes));
-  selective_scan::detail::allow_shared_memory(reinterpret_cast<const void*>(summary), int(summary_bytes));
+                     std::size_t walk_bytes, cudaStream_t stream, std::size_t most_bytes = 0) {
+  const std::size_t walk_allowed = std::max(walk_bytes, most_bytes),
+                    summary_allowed = std::max(summary_bytes, most_bytes);
+  selective_scan::detail::allow_shared_memory(reinterpret_cast<const void*>(walk), int(walk_allowed));
+  selective_scan::detail::allow_shared_memory(reinterpret_cast<const void*>(summary), int(summary_allowed));
   const Sizes& s = args.s;
   const std::int64_t units = s.batch * s.heads * args.channel_blocks, chunks = (s.seqlen + kQ - 1) / kQ;
-  const RowSegments cut = row_segments(units, chunks, resident_blocks(reinterpret_cast<const void*>(walk), walk_bytes));
+  const RowSegments cut =
+      row_segments(units, chunks, resident_blocks(reinterpret_cast<const void*>(walk), walk_allowed));
   args.segment_chunks = cut.chunks_each, args.segments = cut.count;
   const std::int64_t summaries = args.segments - 1;
   Scratch<float> states(std::size_t(summaries * s.batch * s.heads * s.head_dim * s.dstate), stream),

@@ -89,13 +89,13 @@ struct Operand<float> {
   static constexpr bool pairs = true;
 };
 
-// Two floats as the 32-bit words of their hi and lo halves (`first` at the lower address).
+// Two floats as the 32-bit words of their hi and lo halves in M (`first` at the lower address):
+// hi rounded to M, lo what that rounding left, rounded to M.
+template <class M = __nv_bfloat16>
 __device__ __forceinline__ void pack_pair(float first, float second, std::uint32_t& hi, std::uint32_t& lo) {
-  const __nv_bfloat162 high = __floats2bfloat162_rn(first, second);
-  const float2 back = __bfloat1622float2(high);
-  const __nv_bfloat162 low = __floats2bfloat162_rn(first - back.x, second - back.y);
-  hi = *reinterpret_cast<const std::uint32_t*>(&high);
-  lo = *reinterpret_cast<const std::uint32_t*>(&low);
+  hi = warp_mma::pack<M>(first, second);
+  const float2 back = warp_mma::unpack<M>(hi);
+  lo = warp_mma::pack<M>(first - back.x, second - back.y);
 }
 
 // Two floats into a shared tile of M at `at`: rounded to M, or as pairs (hi at `at`, lo `lo`
@@ -104,7 +104,7 @@ template <bool kPairs, class M>
 __device__ __forceinline__ void put_two(M* at, int lo, float first, float second) {
   if constexpr (kPairs) {
     std::uint32_t hi_word, lo_word;
-    pack_pair(first, second, hi_word, lo_word);
+    pack_pair<M>(first, second, hi_word, lo_word);
     *reinterpret_cast<std::uint32_t*>(at) = hi_word;
     *reinterpret_cast<std::uint32_t*>(at + lo) = lo_word;
   } else {
@@ -149,7 +149,7 @@ __device__ __forceinline__ void put_eight(M* at, int lo, const float (&v)[8]) {
   std::uint32_t hi[4], low[4];
   for (int k = 0; k < 4; ++k) {
     if constexpr (kPairs)
-      pack_pair(v[2 * k], v[2 * k + 1], hi[k], low[k]);
+      pack_pair<M>(v[2 * k], v[2 * k + 1], hi[k], low[k]);
     else
       hi[k] = warp_mma::pack<M>(v[2 * k], v[2 * k + 1]);
   }
