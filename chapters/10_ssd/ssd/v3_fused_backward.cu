@@ -228,6 +228,9 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   M *const cs = tiles + L::kC, *const hs = tiles + L::kH, *const dhs = tiles + L::kDh;
   M *const mt = tiles + L::kMt, *const ws = tiles + L::kW;
   M *const dxs = zs;  // 16-bit: z is read in step 2 only; dx's tile takes its place in step 4
+  // A lean 16-bit block's dy and z arrive in Mᵀ's and W's tiles (free until step 3), its u in du's
+  // (step 2 writes du over u where it reads it).
+  M *const lean_dy = mt, *const lean_z = ws;
   float *const step = reinterpret_cast<float *>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const weight = acs + kQ, *const to_last = weight + kQ, *const decay_to = to_last + kQ;
   float *const ds = decay_to + kQ, *const row_a = ds + kQ, *const row_b = row_a + kQ;
@@ -296,30 +299,70 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     prefetch_rows_to_l2(entering, states, channels, states, 2 * kQ);
   };
 
+  // Where chunk c's rows start in x and in B, its positions, and its entering state.
+  struct ChunkAt {
+    std::int64_t at, x_at, bc_at;
+    int len;
+    const T *entering;
+  };
+  const auto chunk_at = [&](std::int64_t c) {
+    const std::int64_t at = b * s.seqlen + c * kQ;
+    return ChunkAt{at, at * width + std::int64_t(h) * s.head_dim + p0, at * projection + std::int64_t(group) * s.dstate,
+                   int(min(std::int64_t(kQ), s.seqlen - c * kQ)),
+                   static_cast<const T *>(a.entering_states) + ((bh * chunks + c) * s.head_dim + p0) * s.dstate};
+  };
+  // A lean 16-bit block (128 states, two blocks a multiprocessor) copies a chunk's tiles behind its
+  // threads into tiles the chunk before is done with: x, B, h, and dy and z into Mᵀ's and W's
+  // tiles (free until step 3) once step 5 is done; C, and u into du's tile (step 2 writes du over
+  // u where it reads it) once step 6 is. They travel while steps 6 and 7 run (step 7 on one warp):
+  // its backward was 8-12% faster on an H200 than with every copy at the chunk's start and dy, z
+  // and u read in step 2 from global memory, one wait after another. Other blocks load at the
+  // chunk's start: at 64 states the early copies' addresses spilled (40 bytes where 8) and the
+  // backward was 7% slower, at 256 level; fp32's pairs pass through registers (PERFORMANCE.md,
+  // 2026-12-01).
+  const auto copy_first = [&](const ChunkAt &k) {
+    load_operand_tile(xs, L::kXRow, kLo, x + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+    load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + k.bc_at, projection, kQ, NS, k.len, s.dstate,
+                      a.bc_in_vectors);
+    load_operand_tile(hs, L::kStateRow, kLo, k.entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
+    load_operand_tile(lean_dy, L::kChunkRow, kLo, dy + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+    if (z) load_operand_tile(lean_z, L::kChunkRow, kLo, z + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+  };
+  const auto copy_second = [&](const ChunkAt &k) {
+    load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + k.bc_at, projection, kQ, NS, k.len, s.dstate,
+                      a.bc_in_vectors);
+    if (z) load_operand_tile(us, L::kXRow, kLo, u + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+  };
+  constexpr bool kCopiesAhead = kLean && !kPairs;
+
   const std::int64_t first_chunk = segment * a.segment_chunks;
-  for (std::int64_t c = min(chunks, first_chunk + a.segment_chunks) - 1; c >= first_chunk; --c) {
-    const std::int64_t t0 = c * kQ, at = b * s.seqlen + t0, x_at = at * width + std::int64_t(h) * s.head_dim + p0;
-    const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
-    const std::int64_t bc_at = at * projection + std::int64_t(group) * s.dstate;
-    const T *const entering =
-        static_cast<const T *>(a.entering_states) + ((bh * chunks + c) * s.head_dim + p0) * s.dstate;
+  const std::int64_t last_chunk = min(chunks, first_chunk + a.segment_chunks) - 1;
+  for (std::int64_t c = last_chunk; c >= first_chunk; --c) {
+    const ChunkAt here = chunk_at(c);
+    const std::int64_t at = here.at, x_at = here.x_at, bc_at = here.bc_at;
+    const int len = here.len;
     // As the forward: the entering state's sequence is the position's before the chunk; past the
     // row's end, each position takes the last one's.
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
 
-    load_operand_tile(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-    if constexpr (!kLean) {
-      load_operand_tile(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-      if (z) {
-        load_operand_tile(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-        load_operand_tile(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    if constexpr (kCopiesAhead) {
+      if (c == last_chunk) copy_first(here), copy_second(here);
+    } else {
+      load_operand_tile(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      if constexpr (!kLean) {
+        load_operand_tile(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        if (z) {
+          load_operand_tile(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+          load_operand_tile(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        }
       }
+      load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
+                        a.bc_in_vectors);
+      load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
+                        a.bc_in_vectors);
+      load_operand_tile(hs, L::kStateRow, kLo, here.entering, s.dstate, kP, NS, channels, s.dstate,
+                        a.states_in_vectors);
     }
-    load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
-                      a.bc_in_vectors);
-    load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
-                      a.bc_in_vectors);
-    load_operand_tile(hs, L::kStateRow, kLo, entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
     store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);
     if (threadIdx.x < kQ) {
@@ -346,17 +389,18 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       const int valid = t < len ? channels - p : 0;
       float dout[8], zv[8] = {}, uv[8] = {}, xv[8], du[8], dz[8] = {};
-      if constexpr (kLean) {
+      if constexpr (kLean && kPairs) {
         // fp32's x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every term.
-        if constexpr (kPairs)
-          load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
-        else
-          get_eight<false>(xv, xs + t * L::kXRow + p, kLo);
+        load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
         load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
         if (z) {
           load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
           load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
         }
+      } else if constexpr (kLean) {
+        get_eight<false>(xv, xs + t * L::kXRow + p, 0);
+        get_eight<false>(dout, lean_dy + t * L::kChunkRow + p, 0);
+        if (z) get_eight<false>(zv, lean_z + t * L::kChunkRow + p, 0), get_eight<false>(uv, us + t * L::kXRow + p, 0);
       } else {
         get_eight<false>(xv, xs + t * L::kXRow + p, kLo);
         get_eight<false>(dout, dys + t * L::kXRow + p, kLo);
@@ -524,6 +568,8 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 
     if constexpr (kLean) {  // du exp(acs) in du's tile, now that every warp is past step 5
       __syncthreads();
+      if constexpr (kCopiesAhead)
+        if (c > first_chunk) copy_first(chunk_at(c - 1));
       scale_du(dus);
       __syncthreads();
     }
@@ -533,8 +579,12 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
     add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
     __syncthreads();
-    if constexpr (kPairs)
-      if (c > first_chunk) rows_to_l2(c - 1);
+    if (c > first_chunk) {
+      if constexpr (kPairs)
+        rows_to_l2(c - 1);
+      else if constexpr (kCopiesAhead)
+        copy_second(chunk_at(c - 1));
+    }
 
     if (warp == 0) {
       // Step 7. The state's update adds at acs_last what it takes at each acs_s (weight_s x_s·BD_s),
