@@ -12,8 +12,8 @@
 #include "results_csv.hpp"
 #include "timing.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <exception>
@@ -75,9 +75,9 @@ int main(int argc, char** argv) {
       return 77;
     }
     std::filesystem::create_directories(out);
-    common::ResultsCsv csv(out + "/grid.csv", common::gpu_status().device.name, common::today(),
-                           {"dtype", "batch", "seqlen", "heads", "head_dim", "groups", "dstate", "kernel", "fwd_ms",
-                            "fwd_bwd_ms"});
+    common::ResultsCsv csv(
+        out + "/grid.csv", common::gpu_status().device.name, common::today(),
+        {"dtype", "batch", "seqlen", "heads", "head_dim", "groups", "dstate", "kernel", "fwd_ms", "fwd_bwd_ms"});
     common::GpuTimer timer({3, 10, true});
     const auto version = ssd::Kernel(kernel);
     for (const ch10::BenchShape& s : parsed) {
