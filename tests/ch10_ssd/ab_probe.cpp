@@ -6,6 +6,7 @@
 // against one with some objects compiled from an older tree, and runs the two in turns.
 // Not a test; without a GPU it says so and exits 77.
 #include "device_ssd.hpp"
+#include "dtype_named.hpp"
 #include "gpu.hpp"
 #include "notebook.hpp"
 #include "official_ssd.hpp"
@@ -34,13 +35,16 @@ ch10::BenchShape shape_named(const std::string& text) {
   std::istringstream in(colon == std::string::npos ? "" : text.substr(colon + 1));
   for (std::string part; std::getline(in, part, ',');) {
     std::size_t used = 0;
+    long long size = 0;
     try {
-      sizes.push_back(std::stoll(part, &used));
-    } catch (const std::exception&) {
-      used = 0;
+      size = std::stoll(part, &used);
+    } catch (const std::exception&) {  // not a number: `used` stays 0
     }
-    if (used == 0 || used != part.size() || sizes.back() < 1) sizes.clear();
-    if (sizes.empty()) break;
+    if (used == 0 || used != part.size() || size < 1) {
+      sizes.clear();
+      break;
+    }
+    sizes.push_back(size);
   }
   if (sizes.size() != 6 || (type != "fp32" && type != "fp16" && type != "bf16"))
     throw std::invalid_argument("--shape " + text + ": want TYPE:batch,seqlen,heads,head_dim,groups,dstate, " +
@@ -49,10 +53,6 @@ ch10::BenchShape shape_named(const std::string& text) {
   s.dtype = type, s.batch = sizes[0], s.seqlen = sizes[1];
   s.heads = int(sizes[2]), s.head_dim = int(sizes[3]), s.groups = int(sizes[4]), s.dstate = int(sizes[5]);
   return s;
-}
-
-ssd::DataType type_of(const std::string& name) {
-  return name == "fp32" ? ssd::DataType::float32 : name == "fp16" ? ssd::DataType::float16 : ssd::DataType::bfloat16;
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     const auto version = ssd::Kernel(kernel);
     for (const ch10::BenchShape& s : parsed) {
       const ch10::ProblemSpec spec = s.problem();
-      const ssd::DataType type = type_of(s.dtype);
+      const ssd::DataType type = ch10_test::dtype_named(s.dtype);
       if (const std::string why = ch10::gpu_refusal(spec.shape, type, version); !why.empty())
         throw std::runtime_error(s.label() + ": " + why);
       const double forward = ch10::time_gpu_forward(spec, type, version, s.chunk, timer).median_ms;

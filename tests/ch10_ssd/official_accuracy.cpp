@@ -9,6 +9,7 @@
 // |reference|, our largest error and the official kernels', and the two root-mean-square errors. Without a GPU it prints the official side alone.
 #include "compare.hpp"
 #include "device_ssd.hpp"
+#include "dtype_named.hpp"
 #include "gpu.hpp"
 #include "ssd_backward.hpp"
 #include "ssd_problem.hpp"
@@ -77,13 +78,6 @@ Case read_case(const std::string& dir) {
   return c;
 }
 
-ssd::DataType type_of(const std::string& dtype) {
-  if (dtype == "fp32") return ssd::DataType::float32;
-  if (dtype == "fp16") return ssd::DataType::float16;
-  if (dtype == "bf16") return ssd::DataType::bfloat16;
-  throw std::runtime_error("unknown dtype " + dtype);
-}
-
 // The largest |got − ref|; a NaN or Inf anywhere is the worst error there is.
 double largest_error(const std::vector<double>& got, const std::vector<double>& ref) {
   const common::Comparison c = common::compare(got, ref, {});
@@ -132,7 +126,7 @@ int main(int argc, char** argv) {
       const Case c = read_case(argv[i]);
       const ch10::Problem& p = c.p;
       const ch10::Index at{p.shape};
-      const ssd::DataType type = type_of(c.dtype);
+      const ssd::DataType type = ch10_test::dtype_named(c.dtype);
       const std::vector<double> dy = c.f64("dy", at.x_size());
       const ch10::Forward ref = ch10::ssd_recurrence(p);
       const ch10::Gradients ref_grad = ch10::ssd_backward(p, dy);
