@@ -161,6 +161,26 @@ __device__ __forceinline__ void store_eight(T* row, const float (&v)[8], int val
   for (int k = 0; k < 8 && k < valid; ++k) row[k] = from_float<T>(v[k]);
 }
 
+// load_eight for N rows at once: with `in_vectors` and eight valid numbers, every row's two 16-byte
+// loads issued before any number is used; else one at a time, as load_eight reads them.
+template <int N>
+__device__ __forceinline__ void load_rows_eight(float* const (&to)[N], const float* const (&rows)[N], int valid,
+                                                bool in_vectors) {
+  if (in_vectors && valid >= 8) {
+    float4 v[N][2];
+    for (int k = 0; k < N; ++k)
+      v[k][0] = *reinterpret_cast<const float4*>(rows[k]), v[k][1] = *reinterpret_cast<const float4*>(rows[k] + 4);
+    for (int k = 0; k < N; ++k) {
+      const float4 a = v[k][0], b = v[k][1];
+      to[k][0] = a.x, to[k][1] = a.y, to[k][2] = a.z, to[k][3] = a.w;
+      to[k][4] = b.x, to[k][5] = b.y, to[k][6] = b.z, to[k][7] = b.w;
+    }
+    return;
+  }
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < 8; ++i) to[k][i] = i < valid ? rows[k][i] : 0.f;
+}
+
 __device__ __forceinline__ float sum_over_quad(float v) {  // the 4 lanes of one row g
   v += __shfl_xor_sync(0xffffffffu, v, 1);
   return v + __shfl_xor_sync(0xffffffffu, v, 2);
@@ -390,13 +410,13 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       const int valid = t < len ? channels - p : 0;
       float dout[8], zv[8] = {}, uv[8] = {}, xv[8], du[8], dz[8] = {};
       if constexpr (kLean && kPairs) {
-        // fp32's x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every term.
-        load_eight(xv, x + x_at + t * width + p, valid, a.x_in_vectors);
-        load_eight(dout, dy + x_at + t * width + p, valid, a.x_in_vectors);
-        if (z) {
-          load_eight(zv, z + x_at + t * width + p, valid, a.x_in_vectors);
-          load_eight(uv, u + x_at + t * width + p, valid, a.x_in_vectors);
-        }
+        // fp32's x too, not its pair: dD sums du x in fp32, and the pair's 16 bits would round every
+        // term. The four rows' loads go out together (without z, x and dy twice), where one after
+        // another each waited for the one before.
+        const std::int64_t row = x_at + t * width + p;
+        const T *const rows[4] = {x + row, dy + row, z ? z + row : x + row, z ? u + row : dy + row};
+        float *const to[4] = {xv, dout, zv, uv};
+        load_rows_eight(to, rows, valid, a.x_in_vectors);
       } else if constexpr (kLean) {
         get_eight<false>(xv, xs + t * L::kXRow + p, 0);
         get_eight<false>(dout, lean_dy + t * L::kChunkRow + p, 0);
