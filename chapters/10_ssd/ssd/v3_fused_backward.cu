@@ -367,21 +367,22 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 
     if constexpr (kCopiesAhead) {
       if (c == last_chunk) copy_first(here), copy_second(here);
-    } else {
-      load_operand_tile(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+    } else {  // fp32's pairs four pieces a thread at a time (load_tile_pairs<true>): one block a
+              // multiprocessor has the registers
+      load_operand_tile<T, kPairs>(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
       if constexpr (!kLean) {
-        load_operand_tile(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        load_operand_tile<T, kPairs>(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
         if (z) {
-          load_operand_tile(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-          load_operand_tile(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+          load_operand_tile<T, kPairs>(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+          load_operand_tile<T, kPairs>(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
         }
       }
-      load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len, s.dstate,
-                        a.bc_in_vectors);
-      load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len, s.dstate,
-                        a.bc_in_vectors);
-      load_operand_tile(hs, L::kStateRow, kLo, here.entering, s.dstate, kP, NS, channels, s.dstate,
-                        a.states_in_vectors);
+      load_operand_tile<T, kPairs>(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len,
+                                   s.dstate, a.bc_in_vectors);
+      load_operand_tile<T, kPairs>(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len,
+                                   s.dstate, a.bc_in_vectors);
+      load_operand_tile<T, kPairs>(hs, L::kStateRow, kLo, here.entering, s.dstate, kP, NS, channels, s.dstate,
+                                   a.states_in_vectors);
     }
     store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);

@@ -176,11 +176,37 @@ __device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int vali
 
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
 // with `in_vectors`), splits them and stores their hi and lo halves; a plain load, not a copy
-// behind the thread, since the numbers pass through registers.
+// behind the thread, since the numbers pass through registers. kBatched: where the whole tile is
+// valid and in vectors, a thread issues the loads of four pieces before it stores any, where
+// with a test and a store between them each load waited for the one before (a chunk of version
+// 3's fp32 backward read x, B, C and h in 14 waits a thread where 4 do); 32 registers more,
+// which a kernel of one block a multiprocessor has to spare.
+template <bool kBatched = false>
 __device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
                                                 std::int64_t from_stride, int rows, int cols, int valid_rows,
                                                 int valid_cols, bool in_vectors) {
   const int vectors = cols / 8;
+  if (kBatched && in_vectors && valid_rows >= rows && valid_cols >= cols && rows * vectors % kThreads == 0) {
+    constexpr int kBatch = 4;
+    const int pieces = rows * vectors / kThreads;  // a thread's: a number known where it is inlined
+#pragma unroll
+    for (int first = 0; first < pieces; first += kBatch) {
+      float4 v[kBatch][2];
+#pragma unroll
+      for (int k = 0; k < kBatch && first + k < pieces; ++k) {
+        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / vectors, c = i % vectors * 8;
+        const float4* in = reinterpret_cast<const float4*>(from + r * from_stride + c);
+        v[k][0] = in[0], v[k][1] = in[1];
+      }
+#pragma unroll
+      for (int k = 0; k < kBatch && first + k < pieces; ++k) {
+        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / vectors, c = i % vectors * 8;
+        const float eight[8] = {v[k][0].x, v[k][0].y, v[k][0].z, v[k][0].w, v[k][1].x, v[k][1].y, v[k][1].z, v[k][1].w};
+        put_eight<true>(to + r * stride + c, lo, eight);
+      }
+    }
+    return;
+  }
 #pragma unroll
   for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
     const int r = i / vectors, c = i % vectors * 8;
@@ -256,13 +282,14 @@ __device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const 
 }
 
 // A tile of inputs of T in the tensor cores' operands: as it is for 16-bit inputs (load_tile),
-// as pairs for fp32 ones (load_tile_pairs, the lo halves `lo` elements after the hi ones).
-template <class T>
+// as pairs for fp32 ones (load_tile_pairs, the lo halves `lo` elements after the hi ones; kBatched
+// as there).
+template <class T, bool kBatched = false>
 __device__ __forceinline__ void load_operand_tile(typename Operand<T>::type* to, int stride, int lo, const T* from,
                                                   std::int64_t from_stride, int rows, int cols, int valid_rows,
                                                   int valid_cols, bool in_vectors) {
   if constexpr (Operand<T>::pairs)
-    load_tile_pairs(to, stride, lo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+    load_tile_pairs<kBatched>(to, stride, lo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
   else
     load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
 }
