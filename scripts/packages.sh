@@ -1,12 +1,14 @@
 # Sourced by the scripts that build the book: the Debian packages it needs, and a function
 # that installs the missing ones (as root) or prints the exact line to run (otherwise).
 
-# Build and test: compilers come with the CUDA toolkit; these are the rest.
-BOOK_BUILD_PACKAGES=(cmake ninja-build g++ catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache clang-format)
+# Build and test: nvcc comes with the CUDA toolkit; these are the rest. The presets compile the
+# host files with clang (a first build on 2 cores took 498 s with it and 617 with g++, appendix A,
+# 2026-12-01); g++ is nvcc's host compiler for the CUDA files.
+BOOK_BUILD_PACKAGES=(cmake ninja-build g++ clang catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache clang-format)
 # Fonts for the figures and the book's math.
 BOOK_FONT_PACKAGES=(fonts-dejavu-core fonts-dejavu-extra)
-# The sanitize preset's compiler and its sanitizers' runtime (CI's sanitizer stage).
-BOOK_SANITIZE_PACKAGES=(clang libclang-rt-dev)
+# The sanitize preset's sanitizers' runtime (CI's sanitizer stage); its compiler is clang, above.
+BOOK_SANITIZE_PACKAGES=(libclang-rt-dev)
 
 # book_ensure_packages PACKAGE... -- returns non-zero if something is missing and cannot be installed.
 book_ensure_packages() {
