@@ -271,8 +271,8 @@ TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]")
 
 TEST_CASE("version 3 (fused): a forward that keeps its saved matches the fp64 recurrence", "[gpu]") {
   REQUIRE_GPU();
-  // Its y is gated after the forward (gate_output), from u rounded to the input type: with and
-  // without z as with_options varies it.
+  // Its walk writes y, u (with z) and the entering states: with and without z as with_options
+  // varies it.
   int c = 0;
   for (const ssd::DataType type : kFusedTypes)
     for (const ProblemSpec& shape : fused_shapes()) {
@@ -317,7 +317,7 @@ TEST_CASE("version 3 (fused): 16-bit inputs' final states err far below the weig
 TEST_CASE("version 3 (fused): a backward from its forward's saved matches the fp64 adjoint", "[gpu]") {
   REQUIRE_GPU();
   // The saved u and entering states, in place of the backward's own forward: with and without z
-  // (the gate applied after the forward), D, initial and final states and packed sequences as
+  // (u is saved with z alone), D, initial and final states and packed sequences as
   // with_options varies them; its saved poisoned first, so a byte the forward leaves is caught.
   std::vector<ProblemSpec> cases = fused_shapes();
   ProblemSpec packed = spec_of(2, 308, 4, 2, 8, 16);

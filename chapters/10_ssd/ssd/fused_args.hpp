@@ -28,6 +28,9 @@ struct FusedArgs {
   // 16 bits, or fp32's hi + lo):
   // (batch, heads, chunks, head_dim, dstate). The backward starts from these.
   void* entering_states;
+  // Where given (a forward that keeps its saved, with z): y before its gate, laid out as y, which
+  // the backward reads as u.
+  void* ungated_y;
   // Whether 16-byte accesses may read (write) the rows of x, z and y, of B and C, and of the
   // entering states.
   bool x_in_vectors, bc_in_vectors, states_in_vectors;

@@ -11,7 +11,6 @@ namespace {
 
 using selective_scan::detail::from_float;
 using selective_scan::detail::sigmoid;
-using selective_scan::detail::silu_fast;
 using selective_scan::detail::softplus;
 using selective_scan::detail::to_float;
 
@@ -40,14 +39,6 @@ __global__ void transpose_kernel(const T* in, T* out, std::int64_t rows, std::in
 __global__ void repeat_kernel(const float* in, float* out, std::int64_t total, std::int64_t repeat) {
   SSD_GRID_STRIDE(e, total)
   out[e] = in[e / repeat];
-}
-
-template <class T>
-__global__ void gate_kernel(const T* u, const T* z, T* y, std::int64_t total) {
-  SSD_GRID_STRIDE(e, total) {
-    const float v = to_float(u[e]);
-    y[e] = from_float<T>(z ? v * silu_fast(to_float(z[e])) : v);
-  }
 }
 
 constexpr int kMostZeroed = 8;
@@ -163,17 +154,6 @@ void transpose(const void* in, void* out, std::int64_t outer, std::int64_t rows,
 void repeat_per_head(const float* in, float* out, int heads, std::int64_t repeat, cudaStream_t stream) {
   const std::int64_t total = heads * repeat;
   repeat_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(in, out, total, repeat);
-  SSD_CHECK_LAUNCH();
-}
-
-void gate_output(const ForwardParams& p, const void* u, cudaStream_t stream) {
-  const Sizes& s = p.sizes;
-  const std::int64_t total = s.batch * s.seqlen * s.heads * std::int64_t(s.head_dim);
-  by_type(p.input_type, [&](auto zero) {
-    using T = decltype(zero);
-    gate_kernel<<<blocks_for(total, 256), 256, 0, stream>>>(static_cast<const T*>(u), static_cast<const T*>(p.z),
-                                                            static_cast<T*>(p.y), total);
-  });
   SSD_CHECK_LAUNCH();
 }
 

@@ -41,10 +41,6 @@ void expand_step_sizes(const ForwardParams& p, void* delta, cudaStream_t stream)
 // in fp32: the sum over each head's channels, the head's ∂L/∂dt'.
 void sum_head_gradients(const ForwardParams& p, const void* ddelta, float* per_head, cudaStream_t stream);
 
-// y = u silu(z) element by element (y = u without z), in the input type: the gate version 3's
-// forward applies in its registers, applied after a forward that kept u for its backward.
-void gate_output(const ForwardParams& p, const void* u, cudaStream_t stream);
-
 // ddt_prime (batch, seqlen, heads), ∂L/∂dt' in fp32 -> ddt in the input type, through the clamp
 // and softplus; where ddt_by_head is given, the same in fp32 laid out (heads, batch, seqlen), what
 // ddt_bias sums.

@@ -25,6 +25,10 @@
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 //
+// A forward that keeps its saved for the backward writes, beside y, the state entering each chunk
+// and, where there is a gate, y before it (u, the backward's gate reads it), each lane its own two
+// values from the registers that gate them: no second pass over u and z to gate y afterwards.
+//
 // Where the (row, head, channel block) units are fewer than the blocks the GPU holds at once (a
 // small batch), each row is cut into segments of whole chunks, a block a segment, in two launches:
 // the summaries (each segment but the last walked from a zero state through steps 1 and 4 alone:
@@ -81,7 +85,7 @@ std::size_t shared_bytes(int dstate, bool pairs) {
 
 // What a launch does with segment blockIdx.x / units: a summary walks it from a zero state and
 // writes only the state it leaves and its total decay (no y); the walk proper writes y, and for the
-// backward also the state entering each chunk. Three instantiations, so that the forward alone
+// backward also the state entering each chunk and u. Three instantiations, so that the forward alone
 // pays no registers for the backward's states.
 enum class Pass { summary, output, output_and_states };
 
@@ -128,7 +132,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   const int row0 = 16 * (warp % 4), half = warp / 4;
   const float A2 = a.A[h] * kLog2e;  // acs is kept in base 2: exp(x) = exp2(x log2 e), one MUFU instruction
   const T *const x = static_cast<const T*>(a.x), *const z = static_cast<const T*>(a.z);
-  T* const y = static_cast<T*>(a.y);
+  T *const y = static_cast<T*>(a.y), *const ungated_y = static_cast<T*>(a.ungated_y);
 
   // The state h[p][n]: this lane holds rows p = row0 + g (+ 8), columns n = half NS/2 + 8 j + 2 q (+ 1).
   // A segment's walk enters with the initial state carried through the segments before it: h =
@@ -339,6 +343,9 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           const float2 xv = get_two<kPairs>(xs + t * L::kXRow + p, kLo);
           const float2 zv = z ? get_two<kPairs>(zs + t * L::kXRow + p, kLo) : float2{};
           u[0] += d_of[j][0] * xv.x, u[1] += d_of[j][1] * xv.y;
+          if constexpr (kPass == Pass::output_and_states)
+            if (ungated_y && t < len)
+              store_two(ungated_y + x_at + t * width + p, u[0], u[1], channels - p, a.x_in_vectors);
           if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
@@ -436,6 +443,7 @@ FusedArgs fused_args_of(const ForwardParams& p) {
           nullptr,
           nullptr,
           nullptr,
+          nullptr,
           in_vectors(p.x, s.head_dim) && in_vectors(p.y, s.head_dim) && (!p.z || in_vectors(p.z, s.head_dim)),
           in_vectors(p.B, s.dstate) && in_vectors(p.C, s.dstate),
           false,
@@ -465,17 +473,11 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream) {
 
 namespace {
 
-// The forward without its gate, u into `u` and the entering states into `entering_states`; the
-// final states too where `keep_final_states`.
-void forward_ungated(const ForwardParams& p, void* u, void* entering_states, bool keep_final_states,
-                     cudaStream_t stream) {
-  ForwardParams ungated = p;
-  ungated.z = nullptr, ungated.y = u;
-  if (!keep_final_states) ungated.final_states = nullptr;
-  FusedArgs args = fused_args_of(ungated);
+// The walk that also leaves the state entering each chunk in `entering_states`, for the backward.
+void forward_keeping_states(FusedArgs args, void* entering_states, DataType type, cudaStream_t stream) {
   args.entering_states = entering_states;
-  args.states_in_vectors = in_vectors(entering_states, p.sizes.dstate);
-  launch_by_type(args, p.input_type, stream);
+  args.states_in_vectors = in_vectors(entering_states, args.s.dstate);
+  launch_by_type(args, type, stream);
 }
 
 // u's bytes in a forward's `saved`, rounded up so that the entering states after it start on a
@@ -490,7 +492,9 @@ std::size_t saved_u_bytes(const ForwardParams& p) {
 }  // namespace
 
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
-  forward_ungated(p, u, entering_states, false, stream);
+  ForwardParams ungated = p;  // y without its gate is u
+  ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
+  forward_keeping_states(fused_args_of(ungated), entering_states, p.input_type, stream);
 }
 
 std::size_t fused_saved_bytes(const ForwardParams& p) {
@@ -506,8 +510,9 @@ SavedParts saved_parts(const ForwardParams& p, void* saved) {
 
 void fused_forward_saving(const ForwardParams& p, cudaStream_t stream) {
   const SavedParts parts = saved_parts(p, p.saved);
-  forward_ungated(p, parts.u, parts.entering_states, true, stream);
-  gate_output(p, parts.u, stream);
+  FusedArgs args = fused_args_of(p);
+  args.ungated_y = p.z ? parts.u : nullptr;  // the backward reads u behind a gate alone
+  forward_keeping_states(args, parts.entering_states, p.input_type, stream);
 }
 
 }  // namespace ssd::detail

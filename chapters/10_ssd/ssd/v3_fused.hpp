@@ -17,7 +17,7 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream);
 // chunk of 64, in the input type (16 bits, or fp32's hi + lo), into entering_states (batch, heads, chunks, head_dim,
 // dstate): what the backward reads.
 void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream);
-// The forward that keeps both in p.saved for its backward, then gates u into y (gate_output).
+// The forward that writes y and keeps both in p.saved for its backward (u only with a gate).
 void fused_forward_saving(const ForwardParams& p, cudaStream_t stream);
 // Where in a forward's `saved` u and the entering states lie, and how many bytes it needs.
 struct SavedParts {

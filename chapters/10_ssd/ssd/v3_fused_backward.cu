@@ -1,8 +1,9 @@
 // Version 3's backward: the chunks walked in reverse on the tensor cores, the gradient of the state
 // carried from chunk to chunk in the warps' fp32 accumulators as the forward carries the state.
 //
-// First the forward runs ungated (fused_forward_states), leaving u, the output before the gate,
-// and the state h entering every chunk, in the input type. Then one block of 8 warps a (batch row,
+// It starts from u, the output before the gate, and the state h entering every chunk, in the
+// input type: a forward's saved (fused_forward_saving), or else made first by a forward run
+// ungated (fused_forward_states). Then one block of 8 warps a (batch row,
 // head, 64 channels) walks its chunks from the last, holding dh = ∂L/∂(the state leaving the
 // chunk), zero after the last. Where those blocks would leave the GPU part idle, each row is cut
 // into segments of whole chunks, as the forward cuts it: a first launch walks every segment but

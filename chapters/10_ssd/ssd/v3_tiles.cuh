@@ -337,6 +337,23 @@ __device__ __forceinline__ void store_operand_tile(T* to, std::int64_t to_stride
     store_tile(to, to_stride, from, stride, rows, cols, in_vectors);
 }
 
+// Two neighbouring values of a global row of T, first at `at`: straight from the registers, where
+// they are computed, T's own rounding (fp32 exact); the second only where `valid` (the elements
+// of the row from `at` on) is over 1. With `in_vectors` (rows of a multiple of 8 elements, 16 bytes
+// aligned) `at` is aligned for both at once.
+template <class T>
+__device__ __forceinline__ void store_two(T* at, float first, float second, int valid, bool in_vectors) {
+  if (in_vectors && valid > 1) {
+    if constexpr (std::is_same_v<T, float>)
+      *reinterpret_cast<float2*>(at) = make_float2(first, second);
+    else
+      *reinterpret_cast<std::uint32_t*>(at) = warp_mma::pack<T>(first, second);
+  } else if (valid > 0) {
+    at[0] = from_float<T>(first);
+    if (valid > 1) at[1] = from_float<T>(second);
+  }
+}
+
 // dt' at one position: dt plus the head's bias, through softplus where asked, clamped to
 // [dt_min, dt_max].
 __device__ __forceinline__ float clamped_step(float dt, float bias, bool dt_softplus, float dt_min, float dt_max) {
