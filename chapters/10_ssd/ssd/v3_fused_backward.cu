@@ -162,26 +162,6 @@ __device__ __forceinline__ void store_eight(T* row, const float (&v)[8], int val
   for (int k = 0; k < 8 && k < valid; ++k) row[k] = from_float<T>(v[k]);
 }
 
-// load_eight for N rows at once: with `in_vectors` and eight valid numbers, every row's two 16-byte
-// loads issued before any number is used; else one at a time, as load_eight reads them.
-template <int N>
-__device__ __forceinline__ void load_rows_eight(float* const (&to)[N], const float* const (&rows)[N], int valid,
-                                                bool in_vectors) {
-  if (in_vectors && valid >= 8) {
-    float4 v[N][2];
-    for (int k = 0; k < N; ++k)
-      v[k][0] = *reinterpret_cast<const float4*>(rows[k]), v[k][1] = *reinterpret_cast<const float4*>(rows[k] + 4);
-    for (int k = 0; k < N; ++k) {
-      const float4 a = v[k][0], b = v[k][1];
-      to[k][0] = a.x, to[k][1] = a.y, to[k][2] = a.z, to[k][3] = a.w;
-      to[k][4] = b.x, to[k][5] = b.y, to[k][6] = b.z, to[k][7] = b.w;
-    }
-    return;
-  }
-  for (int k = 0; k < N; ++k)
-    for (int i = 0; i < 8; ++i) to[k][i] = i < valid ? rows[k][i] : 0.f;
-}
-
 __device__ __forceinline__ float sum_over_quad(float v) {  // the 4 lanes of one row g
   v += __shfl_xor_sync(0xffffffffu, v, 1);
   return v + __shfl_xor_sync(0xffffffffu, v, 2);

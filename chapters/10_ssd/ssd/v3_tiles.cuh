@@ -125,21 +125,22 @@ __device__ __forceinline__ float2 get_two(const M* at, int lo) {
     return hi;
   }
 }
-template <bool kPairs, class M>
-__device__ __forceinline__ void get_eight(float (&v)[8], const M* at, int lo) {
-  const uint4 hi = *reinterpret_cast<const uint4*>(at);
-  const std::uint32_t hi_words[4] = {hi.x, hi.y, hi.z, hi.w};
+// The eight 16-bit numbers of M that 16 bytes hold, as floats.
+template <class M>
+__device__ __forceinline__ void unpack_eight(float* v, const uint4& bytes) {
+  const std::uint32_t words[4] = {bytes.x, bytes.y, bytes.z, bytes.w};
   for (int k = 0; k < 4; ++k) {
-    const float2 two = warp_mma::unpack<M>(hi_words[k]);
+    const float2 two = warp_mma::unpack<M>(words[k]);
     v[2 * k] = two.x, v[2 * k + 1] = two.y;
   }
+}
+template <bool kPairs, class M>
+__device__ __forceinline__ void get_eight(float (&v)[8], const M* at, int lo) {
+  unpack_eight<M>(v, *reinterpret_cast<const uint4*>(at));
   if constexpr (kPairs) {
-    const uint4 low = *reinterpret_cast<const uint4*>(at + lo);
-    const std::uint32_t lo_words[4] = {low.x, low.y, low.z, low.w};
-    for (int k = 0; k < 4; ++k) {
-      const float2 two = warp_mma::unpack<M>(lo_words[k]);
-      v[2 * k] += two.x, v[2 * k + 1] += two.y;
-    }
+    float low[8];
+    unpack_eight<M>(low, *reinterpret_cast<const uint4*>(at + lo));
+    for (int k = 0; k < 8; ++k) v[k] += low[k];
   }
 }
 
@@ -157,21 +158,38 @@ __device__ __forceinline__ void put_eight(M* at, int lo, const float (&v)[8]) {
   if constexpr (kPairs) *reinterpret_cast<uint4*>(at + lo) = make_uint4(low[0], low[1], low[2], low[3]);
 }
 
-// Eight neighbouring values of a row of T as floats (zero from `valid` on): two 16-byte loads for
-// fp32 rows or one for 16-bit rows where `in_vectors`, else one at a time.
-template <class T>
-__device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int valid, bool in_vectors) {
+// Eight neighbouring values of each of N rows of T as floats (zero from `valid` on): with
+// `in_vectors` and eight valid numbers, 16-byte loads (two a row of fp32, one of 16 bits), every
+// row's issued before any number is used, where a load waiting for the one before it would cost a
+// trip to memory each (the fp32 backward's step 2 reads four rows so); else one at a time.
+template <class T, int N>
+__device__ __forceinline__ void load_rows_eight(float* const (&to)[N], const T* const (&rows)[N], int valid,
+                                                bool in_vectors) {
   if (in_vectors && valid >= 8) {
-    if constexpr (std::is_same_v<T, float>) {
-      const float4 first = *reinterpret_cast<const float4*>(row), second = *reinterpret_cast<const float4*>(row + 4);
-      v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
-      v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
-    } else {
-      get_eight<false>(v, row, 0);
-    }
+    constexpr int kLoads = int(sizeof(T)) * 8 / 16;  // 16-byte loads a row
+    uint4 bytes[N][kLoads];
+    for (int k = 0; k < N; ++k)
+      for (int i = 0; i < kLoads; ++i) bytes[k][i] = reinterpret_cast<const uint4*>(rows[k])[i];
+    for (int k = 0; k < N; ++k)
+      for (int i = 0; i < kLoads; ++i) {
+        if constexpr (std::is_same_v<T, float>) {
+          const uint4 b = bytes[k][i];
+          to[k][4 * i] = __uint_as_float(b.x), to[k][4 * i + 1] = __uint_as_float(b.y);
+          to[k][4 * i + 2] = __uint_as_float(b.z), to[k][4 * i + 3] = __uint_as_float(b.w);
+        } else {
+          unpack_eight<T>(to[k], bytes[k][i]);
+        }
+      }
     return;
   }
-  for (int k = 0; k < 8; ++k) v[k] = k < valid ? selective_scan::detail::to_float(row[k]) : 0.f;
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < 8; ++i) to[k][i] = i < valid ? selective_scan::detail::to_float(rows[k][i]) : 0.f;
+}
+template <class T>
+__device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int valid, bool in_vectors) {
+  float* const to[1] = {v};
+  const T* const rows[1] = {row};
+  load_rows_eight(to, rows, valid, in_vectors);
 }
 
 // load_tile for fp32 rows into a tile of pairs: each thread reads eight floats (two 16-byte loads
