@@ -56,7 +56,6 @@ namespace {
 
 using selective_scan::detail::device_limits;
 using selective_scan::detail::element_bytes;
-using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
 namespace mma = warp_mma;
 
@@ -233,7 +232,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       T* const entering =
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate;
       // fp32 as hi + lo: the state as the products here took it.
-      store_operand_tile(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
+      store_operand_tile<kP, NS>(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
     }
     if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
@@ -346,7 +345,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           if constexpr (kPass == Pass::output_and_states)
             if (ungated_y && t < len)
               store_two(ungated_y + x_at + t * width + p, u[0], u[1], channels - p, a.x_in_vectors);
-          if (z) u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
+          if (z) u[0] *= zv.x * sigmoid_fast(zv.x), u[1] *= zv.y * sigmoid_fast(zv.y);
           put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
         }
       __syncthreads();  // y's tile is whole, and every warp has read x and z
@@ -357,7 +356,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       put_projections();
     }
     async_copy::commit();
-    if (!kSummary) store_operand_tile(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
+    if (!kSummary) store_operand_tile<kQ, kP>(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
     if (more) {
       next_x.put(scaled_x, L::kXRow, kLo);
       if (gated) next_z.put(zs, L::kXRow, kLo);

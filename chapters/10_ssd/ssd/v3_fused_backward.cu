@@ -93,10 +93,10 @@ __device__ __forceinline__ BackwardBlock backward_block(const BackwardArgs& a) {
 }
 
 // The gate's backward at one position and channel (y = u silu(z)): ∂L/∂u from dy, and dz. The
-// sigmoid takes the hardware's exp and division (a MUFU instruction each, a few ulp), as the
-// forward's silu_fast does, where the accurate library calls take several instructions each.
+// sigmoid is the forward's (sigmoid_fast: the hardware's exp and reciprocal, a MUFU instruction
+// each, a few ulp), where the accurate library calls take several instructions each.
 __device__ __forceinline__ float gate_backward(float dy, float z, float u, float& dz) {
-  const float sig = __fdividef(1.f, 1.f + __expf(-z));
+  const float sig = sigmoid_fast(z);
   dz = dy * u * sig * (1.f + z * (1.f - sig));
   return dy * z * sig;
 }
@@ -322,17 +322,17 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   // backward was 7% slower, at 256 level; fp32's pairs pass through registers (PERFORMANCE.md,
   // 2026-12-01).
   const auto copy_first = [&](const ChunkAt &k) {
-    load_operand_tile(xs, L::kXRow, kLo, x + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
-    load_operand_tile(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + k.bc_at, projection, kQ, NS, k.len, s.dstate,
-                      a.bc_in_vectors);
-    load_operand_tile(hs, L::kStateRow, kLo, k.entering, s.dstate, kP, NS, channels, s.dstate, a.states_in_vectors);
-    load_operand_tile(lean_dy, L::kChunkRow, kLo, dy + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
-    if (z) load_operand_tile(lean_z, L::kChunkRow, kLo, z + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+    load_operand_tile<T, kQ, kP>(xs, L::kXRow, kLo, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+    load_operand_tile<T, kQ, NS>(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + k.bc_at, projection, k.len,
+                                 s.dstate, a.bc_in_vectors);
+    load_operand_tile<T, kP, NS>(hs, L::kStateRow, kLo, k.entering, s.dstate, channels, s.dstate, a.states_in_vectors);
+    load_operand_tile<T, kQ, kP>(lean_dy, L::kChunkRow, kLo, dy + k.x_at, width, k.len, channels, a.x_in_vectors);
+    if (z) load_operand_tile<T, kQ, kP>(lean_z, L::kChunkRow, kLo, z + k.x_at, width, k.len, channels, a.x_in_vectors);
   };
   const auto copy_second = [&](const ChunkAt &k) {
-    load_operand_tile(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + k.bc_at, projection, kQ, NS, k.len, s.dstate,
-                      a.bc_in_vectors);
-    if (z) load_operand_tile(us, L::kXRow, kLo, u + k.x_at, width, kQ, kP, k.len, channels, a.x_in_vectors);
+    load_operand_tile<T, kQ, NS>(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + k.bc_at, projection, k.len,
+                                 s.dstate, a.bc_in_vectors);
+    if (z) load_operand_tile<T, kQ, kP>(us, L::kXRow, kLo, u + k.x_at, width, k.len, channels, a.x_in_vectors);
   };
   constexpr bool kCopiesAhead = kLean && !kPairs;
 
@@ -350,20 +350,20 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       if (c == last_chunk) copy_first(here), copy_second(here);
     } else {  // fp32's pairs four pieces a thread at a time (load_tile_pairs<true>): one block a
               // multiprocessor has the registers
-      load_operand_tile<T, kPairs>(xs, L::kXRow, kLo, x + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+      load_operand_tile<T, kQ, kP, kPairs>(xs, L::kXRow, kLo, x + x_at, width, len, channels, a.x_in_vectors);
       if constexpr (!kLean) {
-        load_operand_tile<T, kPairs>(dys, L::kXRow, kLo, dy + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+        load_operand_tile<T, kQ, kP, kPairs>(dys, L::kXRow, kLo, dy + x_at, width, len, channels, a.x_in_vectors);
         if (z) {
-          load_operand_tile<T, kPairs>(zs, L::kXRow, kLo, z + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
-          load_operand_tile<T, kPairs>(us, L::kXRow, kLo, u + x_at, width, kQ, kP, len, channels, a.x_in_vectors);
+          load_operand_tile<T, kQ, kP, kPairs>(zs, L::kXRow, kLo, z + x_at, width, len, channels, a.x_in_vectors);
+          load_operand_tile<T, kQ, kP, kPairs>(us, L::kXRow, kLo, u + x_at, width, len, channels, a.x_in_vectors);
         }
       }
-      load_operand_tile<T, kPairs>(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, kQ, NS, len,
-                                   s.dstate, a.bc_in_vectors);
-      load_operand_tile<T, kPairs>(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, kQ, NS, len,
-                                   s.dstate, a.bc_in_vectors);
-      load_operand_tile<T, kPairs>(hs, L::kStateRow, kLo, here.entering, s.dstate, kP, NS, channels, s.dstate,
-                                   a.states_in_vectors);
+      load_operand_tile<T, kQ, NS, kPairs>(bs, L::kStateRow, kLo, static_cast<const T *>(a.B) + bc_at, projection, len,
+                                           s.dstate, a.bc_in_vectors);
+      load_operand_tile<T, kQ, NS, kPairs>(cs, L::kStateRow, kLo, static_cast<const T *>(a.C) + bc_at, projection, len,
+                                           s.dstate, a.bc_in_vectors);
+      load_operand_tile<T, kP, NS, kPairs>(hs, L::kStateRow, kLo, here.entering, s.dstate, channels, s.dstate,
+                                           a.states_in_vectors);
     }
     store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
     load_steps<T>(step, seq, a, at, h, len);
@@ -617,7 +617,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       if (lane == 0) atomicAdd(&a.dA_sums[h], double(chunk_dA));
     }
     if constexpr (!kLean)
-      store_tile(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
+      store_tile<kQ, kP>(static_cast<T *>(a.dx) + x_at, width, dxs, L::kXRow, len, channels, a.x_in_vectors);
     __syncthreads();
   }
 
@@ -712,7 +712,7 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
     const T *const C = static_cast<const T *>(a.C) + at * projection + std::int64_t(group) * s.dstate;
-    load_operand_tile(cs, L::kStateRow, kLo, C, projection, kQ, NS, len, s.dstate, a.bc_in_vectors);
+    load_operand_tile<T, kQ, NS>(cs, L::kStateRow, kLo, C, projection, len, s.dstate, a.bc_in_vectors);
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
     __syncthreads();

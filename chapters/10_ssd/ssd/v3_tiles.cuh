@@ -37,26 +37,51 @@ inline bool in_vectors(const void* tensor, std::int64_t row) {
   return reinterpret_cast<std::uintptr_t>(tensor) % 16 == 0 && row % 8 == 0;
 }
 
-// rows × cols of T (cols a multiple of 8) into shared rows of `stride` elements from global rows
-// `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
-// copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
-// at a time.
-template <class T>
-__device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int rows,
-                                          int cols, int valid_rows, int valid_cols, bool in_vectors) {
-  const int vectors = cols / 8;
+// [snippet:tile_pieces]
+// A thread's share of a kRows × kCols tile in 16-byte pieces (eight numbers of 16 bits), f(row,
+// column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
+// row-major order. The sizes are compile-time, so the loop unrolls, and each piece lies a constant
+// distance from the thread's first. From threadIdx.x, the compiler computes the offsets once,
+// before the walk, and keeps them; from thread_read_here() (below), a few instructions a chunk.
+template <int kRows, int kCols, class F>
+__device__ __forceinline__ void for_each_piece(F&& f, int thread = int(threadIdx.x)) {
+  constexpr int kPieces = kCols / 8;
+  static_assert(kRows * kPieces % kThreads == 0, "whole pieces a thread");
 #pragma unroll
-  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
-    const int r = i / vectors, c = i % vectors * 8;
-    T* out = to + r * stride + c;
-    const T* in = from + r * from_stride + c;
+  for (int k = 0; k < kRows * kPieces / kThreads; ++k) {
+    const int i = thread + k * kThreads;
+    f(i / kPieces, i % kPieces * 8);
+  }
+}
+// [/snippet:tile_pieces]
+
+// threadIdx.x read again where it is used, a value the compiler cannot keep from one chunk to the
+// next: for_each_piece(f, thread_read_here()) recomputes its pieces' offsets each chunk (a few
+// instructions), where offsets computed once before the walk would hold registers that a walk at
+// its cap of 128 spills.
+__device__ __forceinline__ int thread_read_here() {
+  int thread;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(thread));
+  return thread;
+}
+
+// kRows × kCols of T into shared rows of `stride` elements from global rows `from_stride` apart,
+// zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte copies issued to run
+// behind the thread (async_copy::wait_all waits for them); else one element at a time.
+template <int kRows, int kCols, class T>
+__device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int valid_rows,
+                                          int valid_cols, bool in_vectors) {
+  const auto copy = [&](int r, int c) {
+    T* const out = to + r * stride + c;
+    const T* const in = from + r * from_stride + c;
     if (in_vectors) {
       const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
       async_copy::copy16(out, inside ? in : from, inside);
     } else {
       for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
     }
-  }
+  };
+  for_each_piece<kRows, kCols>(copy, thread_read_here());
 }
 
 // Asks L2 for `rows` rows of `row_bytes` bytes, `stride` bytes apart (rows ≤ kThreads), that a
@@ -199,48 +224,45 @@ __device__ __forceinline__ void load_eight(float (&v)[8], const T* row, int vali
 // with a test and a store between them each load waited for the one before (a chunk of version
 // 3's fp32 backward read x, B, C and h in 14 waits a thread where 4 do); 32 registers more,
 // which a kernel of one block a multiprocessor has to spare.
-template <bool kBatched = false>
+template <int kRows, int kCols, bool kBatched = false>
 __device__ __forceinline__ void load_tile_pairs(__nv_bfloat16* to, int stride, int lo, const float* from,
-                                                std::int64_t from_stride, int rows, int cols, int valid_rows,
-                                                int valid_cols, bool in_vectors) {
-  const int vectors = cols / 8;
-  if (kBatched && in_vectors && valid_rows >= rows && valid_cols >= cols && rows * vectors % kThreads == 0) {
+                                                std::int64_t from_stride, int valid_rows, int valid_cols,
+                                                bool in_vectors) {
+  constexpr int kVectors = kCols / 8, kPieces = kRows * kVectors / kThreads;  // a thread's pieces
+  if (kBatched && in_vectors && valid_rows >= kRows && valid_cols >= kCols) {
     constexpr int kBatch = 4;
-    const int pieces = rows * vectors / kThreads;  // a thread's: a number known where it is inlined
 #pragma unroll
-    for (int first = 0; first < pieces; first += kBatch) {
+    for (int first = 0; first < kPieces; first += kBatch) {
       float4 v[kBatch][2];
 #pragma unroll
-      for (int k = 0; k < kBatch && first + k < pieces; ++k) {
-        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / vectors, c = i % vectors * 8;
+      for (int k = 0; k < kBatch && first + k < kPieces; ++k) {
+        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / kVectors, c = i % kVectors * 8;
         const float4* in = reinterpret_cast<const float4*>(from + r * from_stride + c);
         v[k][0] = in[0], v[k][1] = in[1];
       }
 #pragma unroll
-      for (int k = 0; k < kBatch && first + k < pieces; ++k) {
-        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / vectors, c = i % vectors * 8;
+      for (int k = 0; k < kBatch && first + k < kPieces; ++k) {
+        const int i = int(threadIdx.x) + (first + k) * kThreads, r = i / kVectors, c = i % kVectors * 8;
         const float eight[8] = {v[k][0].x, v[k][0].y, v[k][0].z, v[k][0].w, v[k][1].x, v[k][1].y, v[k][1].z, v[k][1].w};
         put_eight<true>(to + r * stride + c, lo, eight);
       }
     }
     return;
   }
-#pragma unroll
-  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
-    const int r = i / vectors, c = i % vectors * 8;
+  const auto split_and_put = [&](int r, int c) {
     float v[8];
     load_eight(v, from + r * from_stride + c, r < valid_rows ? valid_cols - c : 0, in_vectors);
     put_eight<true>(to + r * stride + c, lo, v);
-  }
+  };
+  for_each_piece<kRows, kCols>(split_and_put, thread_read_here());
 }
 
 // store_tile for a tile of pairs into fp32 rows: each float hi + lo.
+template <int kRows, int kCols>
 __device__ __forceinline__ void store_tile_pairs(float* to, std::int64_t to_stride, const __nv_bfloat16* from,
-                                                 int stride, int lo, int rows, int cols, bool in_vectors) {
-  const int vectors = (cols + 7) / 8;
-#pragma unroll
-  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
-    const int r = i / vectors, c = i % vectors * 8;
+                                                 int stride, int lo, int valid_rows, int valid_cols, bool in_vectors) {
+  const auto put_back = [&](int r, int c) {
+    if (r >= valid_rows || c >= valid_cols) return;
     float v[8];
     get_eight<true>(v, from + r * stride + c, lo);
     float* out = to + r * to_stride + c;
@@ -248,9 +270,10 @@ __device__ __forceinline__ void store_tile_pairs(float* to, std::int64_t to_stri
       *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
       *reinterpret_cast<float4*>(out + 4) = make_float4(v[4], v[5], v[6], v[7]);
     } else {
-      for (int k = 0; k < 8 && c + k < cols; ++k) out[k] = v[k];
+      for (int k = 0; k < 8 && c + k < valid_cols; ++k) out[k] = v[k];
     }
-  }
+  };
+  for_each_piece<kRows, kCols>(put_back, thread_read_here());
 }
 
 // A warp's fragment of an operand: four 8 × 8 tiles (ldmatrix .x4) from a shared tile, and for
@@ -283,33 +306,33 @@ __device__ __forceinline__ void multiply_add_fragments(float (&d)[4], const Frag
   }
 }
 
-// The tile's valid part back to global memory, as load_tile reads it.
-template <class T>
-__device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int rows, int cols,
-                                           bool in_vectors) {
-  const int vectors = (cols + 7) / 8;
-#pragma unroll
-  for (int i = int(threadIdx.x); i < rows * vectors; i += kThreads) {
-    const int r = i / vectors, c = i % vectors * 8;
+// The tile's valid part, [0, valid_rows) × [0, valid_cols), back to global memory, as load_tile
+// reads it.
+template <int kRows, int kCols, class T>
+__device__ __forceinline__ void store_tile(T* to, std::int64_t to_stride, const T* from, int stride, int valid_rows,
+                                           int valid_cols, bool in_vectors) {
+  const auto put_back = [&](int r, int c) {
+    if (r >= valid_rows || c >= valid_cols) return;
     if (in_vectors) {
       *reinterpret_cast<uint4*>(to + r * to_stride + c) = *reinterpret_cast<const uint4*>(from + r * stride + c);
     } else {
-      for (int k = 0; k < 8 && c + k < cols; ++k) to[r * to_stride + c + k] = from[r * stride + c + k];
+      for (int k = 0; k < 8 && c + k < valid_cols; ++k) to[r * to_stride + c + k] = from[r * stride + c + k];
     }
-  }
+  };
+  for_each_piece<kRows, kCols>(put_back, thread_read_here());
 }
 
 // A tile of inputs of T in the tensor cores' operands: as it is for 16-bit inputs (load_tile),
 // as pairs for fp32 ones (load_tile_pairs, the lo halves `lo` elements after the hi ones; kBatched
 // as there).
-template <class T, bool kBatched = false>
+template <class T, int kRows, int kCols, bool kBatched = false>
 __device__ __forceinline__ void load_operand_tile(typename Operand<T>::type* to, int stride, int lo, const T* from,
-                                                  std::int64_t from_stride, int rows, int cols, int valid_rows,
-                                                  int valid_cols, bool in_vectors) {
+                                                  std::int64_t from_stride, int valid_rows, int valid_cols,
+                                                  bool in_vectors) {
   if constexpr (Operand<T>::pairs)
-    load_tile_pairs<kBatched>(to, stride, lo, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+    load_tile_pairs<kRows, kCols, kBatched>(to, stride, lo, from, from_stride, valid_rows, valid_cols, in_vectors);
   else
-    load_tile(to, stride, from, from_stride, rows, cols, valid_rows, valid_cols, in_vectors);
+    load_tile<kRows, kCols>(to, stride, from, from_stride, valid_rows, valid_cols, in_vectors);
 }
 
 // load_operand_tile in two halves, for a tile of kRows × kCols on its way in while the block
@@ -331,7 +354,7 @@ struct StagedTile {
         load_eight(v[piece], from + r * from_stride + c, r < valid_rows ? valid_cols - c : 0, in_vectors);
       }
     } else {
-      load_tile(to, stride, from, from_stride, kRows, kCols, valid_rows, valid_cols, in_vectors);
+      load_tile<kRows, kCols>(to, stride, from, from_stride, valid_rows, valid_cols, in_vectors);
     }
   }
   __device__ __forceinline__ void put(typename Operand<T>::type* to, int stride, int lo) const {
@@ -345,14 +368,15 @@ struct StagedTile {
   }
 };
 
-// Such a tile back to global memory as T, as load_operand_tile reads it.
-template <class T>
+// Such a tile's valid part back to global memory as T, as load_operand_tile reads it.
+template <int kRows, int kCols, class T>
 __device__ __forceinline__ void store_operand_tile(T* to, std::int64_t to_stride, const typename Operand<T>::type* from,
-                                                   int stride, int lo, int rows, int cols, bool in_vectors) {
+                                                   int stride, int lo, int valid_rows, int valid_cols,
+                                                   bool in_vectors) {
   if constexpr (Operand<T>::pairs)
-    store_tile_pairs(to, to_stride, from, stride, lo, rows, cols, in_vectors);
+    store_tile_pairs<kRows, kCols>(to, to_stride, from, stride, lo, valid_rows, valid_cols, in_vectors);
   else
-    store_tile(to, to_stride, from, stride, rows, cols, in_vectors);
+    store_tile<kRows, kCols>(to, to_stride, from, stride, valid_rows, valid_cols, in_vectors);
 }
 
 // Two neighbouring values of a global row of T, first at `at`: straight from the registers, where
@@ -392,6 +416,18 @@ __device__ __forceinline__ void store_accumulators(M* tile, int stride, const fl
       const int row = row0 + lane / 4 + e / 2 * 8, col = col0 + 8 * j + 2 * (lane % 4);
       put_two<kPairs>(tile + row * stride + col, lo, acc[j][e], acc[j][e + 1]);
     }
+}
+
+// The gate's sigmoid, 1 / (1 + exp(−z)), from the hardware's 2^y and 1/y alone (ex2.approx.ftz
+// and rcp.approx.ftz, a MUFU instruction each). __expf puts three instructions around its 2^y (a
+// test and two scalings) that keep results below 2^-126 from being flushed to zero: here exp(−z)
+// past z ≈ 87, where the sigmoid is 1 either way. The reciprocal flushes the sigmoid itself past
+// z ≈ −87, where z times it is below 2^-119 either way.
+__device__ __forceinline__ float sigmoid_fast(float z) {
+  float power, sigmoid;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(z * -kLog2e));
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(sigmoid) : "f"(1.f + power));
+  return sigmoid;
 }
 
 // One position's dt as stored and its sequence number: fetched by one of the block's first kQ

@@ -42,10 +42,11 @@ namespace {
 
 using selective_scan::detail::allow_shared_memory;
 using selective_scan::detail::device_limits;
-using selective_scan::detail::silu_fast;
 using selective_scan::detail::to_float;
+using v3::sigmoid_fast;
 namespace wg = warpgroup_mma;
 
+using v3::for_each_piece;
 using v3::kLog2e;
 using v3::kMaxStates;
 using v3::kP;
@@ -75,23 +76,6 @@ template <class T>
 __device__ __forceinline__ T* element(unsigned char* tile, int row, int column) {
   return reinterpret_cast<T*>(tile + (column >> 6) * kBlockBytes + wg::swizzled_offset(row, column & 63));
 }
-
-// [snippet:v4_pieces]
-// A thread's share of a kRows × kCols tile in 16-byte pieces (eight numbers of 16 bits), f(row,
-// column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
-// row-major order. The sizes are compile-time, so the loop unrolls, and each piece lies a constant
-// distance from the thread's first: none of it is recomputed chunk after chunk.
-template <int kRows, int kCols, class F>
-__device__ __forceinline__ void for_each_piece(F&& f) {
-  constexpr int kPieces = kCols / 8;
-  static_assert(kRows * kPieces % kThreads == 0, "whole pieces a thread");
-#pragma unroll
-  for (int k = 0; k < kRows * kPieces / kThreads; ++k) {
-    const int i = int(threadIdx.x) + k * kThreads;
-    f(i / kPieces, i % kPieces * 8);
-  }
-}
-// [/snippet:v4_pieces]
 
 // kQ × kCols of T (kCols a multiple of 64) into a tile of 64-column blocks from global rows
 // `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols); as version 3's load_tile:
@@ -320,7 +304,7 @@ __global__ void __launch_bounds__(kThreads, NS == 64 ? 2 : 1) warpgroup_forward_
         float u[2] = {yt[4 * j + e] + d_of[j][0] * xv.x, yt[4 * j + e + 1] + d_of[j][1] * xv.y};
         if (z) {
           const float2 zv = warp_mma::unpack<T>(*element<std::uint32_t>(zs, t, p));
-          u[0] *= silu_fast(zv.x), u[1] *= silu_fast(zv.y);
+          u[0] *= zv.x * sigmoid_fast(zv.x), u[1] *= zv.y * sigmoid_fast(zv.y);
         }
         put_two<T>(ys, t, p, u[0], u[1]);
       }
