@@ -42,7 +42,7 @@ inline bool in_vectors(const void* tensor, std::int64_t row) {
 // column of the piece's first number) for each: piece k of thread t is number t + k kThreads in
 // row-major order. The sizes are compile-time, so the loop unrolls, and each piece lies a constant
 // distance from the thread's first. From threadIdx.x, the compiler computes the offsets once,
-// before the walk, and keeps them; from thread_read_here() (below), a few instructions a chunk.
+// before the walk, and keeps them; from thread_read_here() (below), it computes them each chunk.
 template <int kRows, int kCols, class F>
 __device__ __forceinline__ void for_each_piece(F&& f, int thread = int(threadIdx.x)) {
   constexpr int kPieces = kCols / 8;
@@ -56,9 +56,9 @@ __device__ __forceinline__ void for_each_piece(F&& f, int thread = int(threadIdx
 // [/snippet:tile_pieces]
 
 // threadIdx.x read again where it is used, a value the compiler cannot keep from one chunk to the
-// next: for_each_piece(f, thread_read_here()) recomputes its pieces' offsets each chunk (a few
-// instructions), where offsets computed once before the walk would hold registers that a walk at
-// its cap of 128 spills.
+// next: for_each_piece(f, thread_read_here()) recomputes its pieces' offsets each chunk (about 20
+// instructions a 16-byte copy, a signed division among them: appendix A, 2026-12-01), where
+// offsets computed once before the walk would hold registers that a walk at its cap of 128 spills.
 __device__ __forceinline__ int thread_read_here() {
   int thread;
   asm volatile("mov.u32 %0, %%tid.x;" : "=r"(thread));
