@@ -348,7 +348,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 
     if constexpr (kCopiesAhead) {
       if (c == last_chunk) copy_first(here), copy_second(here);
-    } else {  // fp32's pairs four pieces a thread at a time (load_tile_pairs<true>): one block a
+    } else {  // fp32's pairs four pieces a thread at a time (load_tile_pairs' kBatched): one block a
               // multiprocessor has the registers
       load_operand_tile<T, kQ, kP, kPairs>(xs, L::kXRow, kLo, x + x_at, width, len, channels, a.x_in_vectors);
       if constexpr (!kLean) {
