@@ -45,19 +45,18 @@ inline bool in_vectors(const void* tensor, std::int64_t row) {
 // before the walk, and keeps them; from thread_read_here() (below), it computes them each chunk.
 template <int kRows, int kCols, class F>
 __device__ __forceinline__ void for_each_piece(F&& f, int thread = int(threadIdx.x)) {
-  constexpr int kPieces = kCols / 8;
-  static_assert(kRows * kPieces % kThreads == 0, "whole pieces a thread");
+  constexpr int kPieces = kCols / 8;  // a row's
+  static_assert(kRows * kPieces % kThreads == 0 && kThreads % kPieces == 0, "whole pieces, whole rows a step");
+  // Piece k's row is the thread's plus k kThreads / kPieces rows, its column the thread's: one
+  // division a call, unsigned (a thread's index read by asm is not known to be positive).
+  const int row = int(unsigned(thread) / kPieces), column = int(unsigned(thread) % kPieces) * 8;
 #pragma unroll
-  for (int k = 0; k < kRows * kPieces / kThreads; ++k) {
-    const int i = thread + k * kThreads;
-    f(i / kPieces, i % kPieces * 8);
-  }
+  for (int k = 0; k < kRows * kPieces / kThreads; ++k) f(row + k * (kThreads / kPieces), column);
 }
 // [/snippet:tile_pieces]
 
 // threadIdx.x read again where it is used, a value the compiler cannot keep from one chunk to the
-// next: for_each_piece(f, thread_read_here()) recomputes its pieces' offsets each chunk (about 20
-// instructions a 16-byte copy, a signed division among them: appendix A, 2026-12-01), where
+// next: for_each_piece(f, thread_read_here()) recomputes its pieces' offsets each chunk, where
 // offsets computed once before the walk would hold registers that a walk at its cap of 128 spills.
 __device__ __forceinline__ int thread_read_here() {
   int thread;
@@ -72,16 +71,18 @@ template <int kRows, int kCols, class T>
 __device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int valid_rows,
                                           int valid_cols, bool in_vectors) {
   const auto copy = [&](int r, int c) {
-    T* const out = to + r * stride + c;
-    const T* const in = from + r * from_stride + c;
-    if (in_vectors) {
-      const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
-      async_copy::copy16(out, inside ? in : from, inside);
-    } else {
-      for (int k = 0; k < 8; ++k) out[k] = r < valid_rows && c + k < valid_cols ? in[k] : from_float<T>(0.f);
-    }
+    const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
+    async_copy::copy16(to + r * stride + c, inside ? from + r * from_stride + c : from, inside);
   };
-  for_each_piece<kRows, kCols>(copy, thread_read_here());
+  const auto copy_elements = [&](int r, int c) {
+    for (int k = 0; k < 8; ++k)
+      to[r * stride + c + k] =
+          r < valid_rows && c + k < valid_cols ? from[r * from_stride + c + k] : from_float<T>(0.f);
+  };
+  if (in_vectors)
+    for_each_piece<kRows, kCols>(copy, thread_read_here());
+  else
+    for_each_piece<kRows, kCols>(copy_elements, thread_read_here());
 }
 
 // Asks L2 for `rows` rows of `row_bytes` bytes, `stride` bytes apart (rows ≤ kThreads), that a
