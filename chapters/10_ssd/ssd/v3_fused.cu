@@ -11,13 +11,14 @@
 //     shared memory; y = exp(acs_t) yh + M x + D x, gated, written;
 //   4 h = exp(acs_last) h + (x dt' exp(acs_last − acs))ᵀ B, the mma accumulating into h itself.
 // Step 4 runs between M's making and M x, so that B, C and the weighted x are done with early:
-// the next chunk's B, C, x (into the weighted x's tile) and dt are fetched then, its z once y's
-// tile is whole, each travelling while this chunk computes.
+// the next chunk's B, C, x (into the weighted x's tile) and dt are fetched then, its z once the
+// gate has read this chunk's, each travelling while this chunk computes.
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
 // are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every tile twice, hi then lo, each
-// product three mma.sync, y written as hi + lo; twice the shared memory, so 128 states at most.
+// product three mma.sync, y stored from the registers; nearly twice the shared memory, so 128
+// states at most.
 // Where the caller asks for the final states, 16-bit inputs' weighted x is split the same way
 // (what its rounding left in a tile of its own, a second mma.sync in step 4): they are fp32, so
 // their error is the products' rounding, not their type's, and rounded as the official kernels
@@ -62,16 +63,18 @@ namespace mma = warp_mma;
 using namespace v3;
 
 // The block's shared memory for NS states (the call's rounded up): tiles of 16-bit operands (for
-// fp32 inputs twice over: the pairs' hi halves, then their lo halves, kElements further), then a
-// float or int32 a position of the chunk for dt', acs, the weights of x in the state's update,
-// the decay of the entering state to each position, and the sequence numbers.
-template <int NS>
+// fp32 inputs, kPairs, twice over: the pairs' hi halves, then their lo halves, kElements further),
+// then a float or int32 a position of the chunk for dt', acs, the weights of x in the state's
+// update, the decay of the entering state to each position, and the sequence numbers. y's tile,
+// where 16-bit inputs gather y for 16-byte stores, is not there for fp32 ones: they store y from
+// the registers, since a tile of pairs costs a split and a sum a number (appendix A, 2026-12-01).
+template <int NS, bool kPairs>
 struct Shared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
-  static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + kQ * kXRow, kScaledX = kY + kQ * kXRow,
+  static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + kQ * kXRow, kScaledX = kY + (kPairs ? 0 : kQ * kXRow),
                        kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow, kM = kC + kQ * kStateRow,
                        kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
-  static constexpr std::size_t bytes(bool pairs) { return kElements * 2 * (pairs ? 2 : 1) + 5 * kQ * 4; }
+  static constexpr std::size_t bytes() { return kElements * 2 * (kPairs ? 2 : 1) + 5 * kQ * 4; }
   // After them where the weighted x is split (16-bit inputs): its lo halves.
   static constexpr std::size_t kSplitBytes = kQ * kXRow * 2;
 };
@@ -79,7 +82,10 @@ struct Shared {
 // Shared memory a block needs with `dstate` states, for 16-bit inputs or fp32 ones (as pairs).
 std::size_t shared_bytes(int dstate, bool pairs) {
   const int tile = state_tile(dstate);
-  return tile == 64 ? Shared<64>::bytes(pairs) : tile == 128 ? Shared<128>::bytes(pairs) : Shared<256>::bytes(pairs);
+  if (pairs) return tile == 64 ? Shared<64, true>::bytes() : Shared<128, true>::bytes();  // fp32: 128 states at most
+  return tile == 64    ? Shared<64, false>::bytes()
+         : tile == 128 ? Shared<128, false>::bytes()
+                       : Shared<256, false>::bytes();
 }
 
 // What a launch does with segment blockIdx.x / units: a summary walks it from a zero state and
@@ -104,7 +110,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_refuses keeps a call from here: no mma.sync on these operands before sm_80
 #else
-  using L = Shared<NS>;
+  using L = Shared<NS, kPairs>;
   // Where a tile's lo halves lie, in elements and in bytes after its hi ones (0 without pairs).
   constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
@@ -118,7 +124,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   float *const acs = step + kQ, *const weight = acs + kQ, *const decay_to = weight + kQ;
   std::int32_t* const seq = reinterpret_cast<std::int32_t*>(decay_to + kQ);
   const bool split = !kPairs && a.split_weighted_x;
-  M* const scaled_x_lo = reinterpret_cast<M*>(shared + L::bytes(kPairs));  // with `split` only
+  M* const scaled_x_lo = reinterpret_cast<M*>(shared + L::bytes());  // with `split` only
 
   const Sizes& s = a.s;
   const std::int64_t units = s.batch * s.heads * a.channel_blocks;
@@ -174,10 +180,10 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   };
   // The next chunk's inputs travel while this chunk computes (a summary reads neither C nor z):
   // dt and the sequence numbers, B, C and x once step 4 has read B, C and the weighted x (one group
-  // of copies, waited for at the next chunk's top); z once y is whole (a group of its own, waited
+  // of copies, waited for at the next chunk's top); z once the gate is done (a group of its own, waited
   // for before the next chunk's M x). fp32's pairs wait in registers until their tiles are put
-  // (StagedTile): B and C through M x and the gate; x and z, fetched after the gate, through y's
-  // store.
+  // (StagedTile): B and C through M x and the gate; x and z, fetched after the gate, through B's
+  // and C's putting (16-bit inputs: and y's store).
   StagedTile<T, kQ, NS> next_b, next_c;
   StagedTile<T, kQ, kP> next_x, next_z;
   FetchedStep<T> next_step{};
@@ -334,7 +340,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           multiply_add_fragments<M>(yt[2 * pair + 1], ma, xb, 2);
         }
       }
-      for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile
+      for (int j = 0; j < 4; ++j)  // y + D x, gated, into its tile (fp32: to memory)
         for (int e = 0; e < 4; e += 2) {
           const int t = row0 + g + e / 2 * 8, p = 32 * half + 8 * j + 2 * q;
           float u[2] = {yt[j][e], yt[j][e + 1]};
@@ -346,7 +352,11 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
             if (ungated_y && t < len)
               store_two(ungated_y + x_at + t * width + p, u[0], u[1], channels - p, a.x_in_vectors);
           if (z) u[0] *= zv.x * sigmoid_fast(zv.x), u[1] *= zv.y * sigmoid_fast(zv.y);
-          put_two<kPairs>(ys + t * L::kXRow + p, kLo, u[0], u[1]);
+          if constexpr (kPairs) {
+            if (t < len) store_two(y + x_at + t * width + p, u[0], u[1], channels - p, a.x_in_vectors);
+          } else {
+            put_two<false>(ys + t * L::kXRow + p, 0, u[0], u[1]);
+          }
         }
       __syncthreads();  // y's tile is whole, and every warp has read x and z
     }
@@ -356,7 +366,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       put_projections();
     }
     async_copy::commit();
-    if (!kSummary) store_operand_tile<kQ, kP>(y + x_at, width, ys, L::kXRow, kLo, len, channels, a.x_in_vectors);
+    if constexpr (!kSummary && !kPairs)
+      store_tile<kQ, kP>(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
     if (more) {
       next_x.put(scaled_x, L::kXRow, kLo);
       if (gated) next_z.put(zs, L::kXRow, kLo);
@@ -382,7 +393,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
   // The split weighted x where its tile fits (not at 128 states on a GPU of 99 KB a block).
-  const std::size_t plain = Shared<NS>::bytes(Operand<T>::pairs), split = plain + Shared<NS>::kSplitBytes;
+  const std::size_t plain = Shared<NS, Operand<T>::pairs>::bytes(), split = plain + Shared<NS, false>::kSplitBytes;
   const auto limits = device_limits();
   const bool split_fits = !Operand<T>::pairs && limits && split <= std::size_t(limits->shared_per_block_optin);
   args.split_weighted_x = args.split_weighted_x && split_fits;
