@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   // of copies, waited for at the next chunk's top); z once the gate is done (a group of its own, waited
   // for before the next chunk's M x). fp32's pairs wait in registers until their tiles are put
   // (StagedTile): B and C through M x and the gate; x and z, fetched after the gate, through B's
-  // and C's putting (16-bit inputs: and y's store).
+  // and C's putting.
   StagedTile<T, kQ, NS> next_b, next_c;
   StagedTile<T, kQ, kP> next_x, next_z;
   FetchedStep<T> next_step{};
