@@ -2,6 +2,7 @@
 // checked against the fp64 reference, trained as the selective model is, and set beside it.
 #include "sections.hpp"
 
+#include "device_ssd.hpp"
 #include "gpu_model.hpp"
 #include "model_config.hpp"
 #include "ssd.hpp"
@@ -14,20 +15,14 @@
 namespace ch09 {
 namespace {
 
-// The versions of chapter 10's library that run the layer's SSD here (kernel_of reads only the
-// sizes and which pointers are set): fp32, forward as automatic chooses, backward deterministic.
+// The versions of chapter 10's library that run the layer's SSD here (asked of a call with no
+// memory behind it: kernel_of reads no tensor): fp32, forward as automatic chooses, backward
+// deterministic.
 std::string ssd_versions(const Mamba2Sizes& m) {
-  static float never_read[1];
-  ssd::ForwardParams f;
-  f.sizes = {1, 64, m.heads(), m.head_dim, 1, m.d_state};
-  f.input_type = ssd::DataType::float32;
-  f.x = f.dt = f.B = f.C = f.y = never_read;
-  f.A = never_read;
-  ssd::BackwardParams b;
-  b.forward = f;
+  const ch10::Shape shape{1, 64, m.heads(), m.head_dim, 1, m.d_state};
+  const ssd::ForwardParams f = ch10::sizes_only(shape, ssd::DataType::float32, ssd::Kernel::automatic);
+  ssd::BackwardParams b = ch10::sizes_only_backward(shape, ssd::DataType::float32, ssd::Kernel::automatic);
   b.deterministic = true;
-  b.dy = b.dx = b.ddt = never_read;
-  b.dA = b.dB = b.dC = never_read;
   const auto version = [](ssd::Kernel k) { return fmt::format("version {} ({})", int(k), ssd::name_of(k)); };
   return fmt::format("forward {}, backward {}", version(ssd::kernel_of(f)), version(ssd::kernel_of(b)));
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -257,29 +258,38 @@ template common::TimingStats time_gpu_forward_backward(const ProblemSpec&, ssd::
 
 namespace {
 
-float never_read[1];
+// The k-th placeholder tensor: 2^40 bytes (a TiB) from the next, and far above what a host or GPU
+// allocation takes, so that no two of a call meet and none meets a real tensor a caller adds.
+const void* placeholder(int k) { return reinterpret_cast<const void*>((std::uintptr_t(0x100) + k) << 40); }
+void* placeholder_out(int k) { return const_cast<void*>(placeholder(k)); }
+float* placeholder_floats(int k) { return static_cast<float*>(placeholder_out(k)); }
+
+}  // namespace
 
 ssd::ForwardParams sizes_only(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
   ssd::ForwardParams f;
   f.sizes = {shape.batch, shape.seqlen, shape.heads, shape.head_dim, shape.groups, shape.dstate};
   f.input_type = type, f.kernel = kernel;
-  f.x = f.dt = f.B = f.C = f.y = never_read;
-  f.A = never_read;
+  f.x = placeholder(0), f.dt = placeholder(1), f.B = placeholder(2), f.C = placeholder(3);
+  f.A = placeholder_floats(4);
+  f.y = placeholder_out(5);
   return f;
 }
 
-}  // namespace
+ssd::BackwardParams sizes_only_backward(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
+  ssd::BackwardParams b;
+  b.forward = sizes_only(shape, type, kernel);
+  b.dy = placeholder(6), b.dx = placeholder_out(7), b.ddt = placeholder_out(8);
+  b.dA = placeholder_floats(9), b.dB = placeholder_floats(10), b.dC = placeholder_floats(11);
+  return b;
+}
 
 std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
   return ssd::validate(sizes_only(shape, type, kernel));
 }
 
 std::string gpu_backward_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel) {
-  ssd::BackwardParams b;
-  b.forward = sizes_only(shape, type, kernel);
-  b.dy = b.dx = b.ddt = never_read;
-  b.dA = b.dB = b.dC = never_read;
-  return ssd::validate(b);
+  return ssd::validate(sizes_only_backward(shape, type, kernel));
 }
 
 common::Tolerance gpu_tolerance(ssd::DataType type, const std::vector<double>& ref) {

@@ -19,8 +19,15 @@ namespace ch10 {
 // The inputs as the GPU holds them: x, dt, B, C and z rounded to `type`, the rest to fp32.
 Problem as_gpu_sees(Problem p, ssd::DataType type);
 
+// A call of `shape` in `type` with no memory behind it, for questions about its sizes alone
+// (ssd::validate, kernel_of, saved_bytes; never forward or backward): each required tensor at an
+// address of its own, which the library compares (no output may overlap another tensor) and
+// never reads.
+ssd::ForwardParams sizes_only(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
+ssd::BackwardParams sizes_only_backward(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
+
 // Why `kernel` refuses a forward of `shape` in `type` on this GPU, "" where it takes it
-// (ssd::validate on the sizes alone, no options: nothing is touched). Version 3 takes fp32 only
+// (ssd::validate on sizes_only: no options, nothing touched). Version 3 takes fp32 only
 // where a block may have its pairs' shared memory.
 std::string gpu_refusal(const Shape& shape, ssd::DataType type, ssd::Kernel kernel);
 // The same for a backward whose forward asks for `kernel` (version 3's backward needs more shared

@@ -76,16 +76,7 @@ std::string fused_refusal(int dstate, ssd::DataType type = ssd::DataType::bfloat
 // A bf16 backward call of `dstate` states whose forward asks for `kernel`, for validate and
 // kernel_of: its pointers are never read.
 ssd::BackwardParams backward_call(int dstate, ssd::Kernel kernel) {
-  static float never_read[1];
-  ssd::BackwardParams b;
-  b.forward.sizes = {1, 64, 1, 64, 1, dstate};
-  b.forward.x = b.forward.dt = b.forward.B = b.forward.C = b.forward.y = never_read;
-  b.forward.A = never_read;
-  b.forward.input_type = ssd::DataType::bfloat16;
-  b.forward.kernel = kernel;
-  b.dy = b.dx = b.ddt = never_read;
-  b.dA = b.dB = b.dC = never_read;
-  return b;
+  return ch10::sizes_only_backward({1, 64, 1, 64, 1, dstate}, ssd::DataType::bfloat16, kernel);
 }
 
 // Why version 3's backward refuses a call of `dstate` states and `type` on this GPU ("" where it takes it).
@@ -420,11 +411,7 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   // Validation reads only the sizes and which pointers are set (and asks a GPU, where there is one,
   // what shared memory a block may have): no GPU is needed, and no memory is touched.
   static float never_read[1];
-  ssd::ForwardParams f;
-  f.sizes = {1, 16, 2, 4, 1, 8};
-  f.x = f.dt = f.B = f.C = never_read;
-  f.A = never_read;
-  f.y = never_read;
+  ssd::ForwardParams f = ch10::sizes_only({1, 16, 2, 4, 1, 8}, ssd::DataType::float32, ssd::Kernel::automatic);
   std::int32_t seq_idx[16] = {};
   f.seq_idx = seq_idx;
   f.kernel = ssd::Kernel::recurrence;
@@ -434,10 +421,9 @@ TEST_CASE("the library refuses what no version takes, in one line, before any wo
   f.kernel = ssd::Kernel::automatic;  // versions 3 and 2 take packed sequences forward, version 3 backward
   CHECK(ssd::validate(f).empty());
   CHECK(ssd::kernel_of(f) == (fused_takes_fp32 ? ssd::Kernel::fused : ssd::Kernel::chunked));
-  ssd::BackwardParams packed;
+  ssd::BackwardParams packed =
+      ch10::sizes_only_backward({1, 16, 2, 4, 1, 8}, ssd::DataType::float32, ssd::Kernel::automatic);
   packed.forward = f;
-  packed.dy = packed.dx = packed.ddt = never_read;
-  packed.dA = packed.dB = packed.dC = never_read;
   if (fused_takes_fp32)
     CHECK(ssd::kernel_of(packed) == ssd::Kernel::fused);
   else

@@ -1,6 +1,7 @@
 // The library's entry points: every call checked whole before anything runs, then handed to the
 // version that takes it.
 #include "check.hpp"
+#include "overlaps.hpp"
 #include "sizes_fit.hpp"
 #include "ssd.hpp"
 #include "v1_recurrence.hpp"
@@ -107,7 +108,7 @@ std::string check_backward(const BackwardParams& p, Kernel& kernel) {
   if (f.z && !p.dz) return "dz is required when z is given";
   if (f.dt_bias && !p.ddt_bias) return "ddt_bias is required when dt_bias is given";
   if (p.dinitial_states && !f.initial_states) return "dinitial_states needs initial_states";
-  return {};
+  return detail::backward_overlap(p);
 }
 
 }  // namespace
@@ -125,7 +126,8 @@ const char* name_of(Kernel kernel) {
 
 std::string validate(const ForwardParams& p) {
   if (std::string problem = check_forward(p); !problem.empty()) return problem;
-  return check_saved(p);
+  if (std::string problem = check_saved(p); !problem.empty()) return problem;
+  return detail::forward_overlap(p);
 }
 
 std::size_t saved_bytes(const ForwardParams& p) {

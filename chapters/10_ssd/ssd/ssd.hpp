@@ -23,7 +23,9 @@
 // takes the call; else version 1's.
 //
 // Errors: forward() and backward() check the parameters first and throw ssd::Error with one line
-// naming the problem, before anything is launched; validate() returns that line. Both are
+// naming the problem, before anything is launched; validate() returns that line. No output may
+// share a byte with another tensor of its call, not even in place (version 3 writes a segment's y
+// while other segments still read x): validate() compares the tensors' addresses. Both are
 // asynchronous on `stream` and take their scratch memory in its order from a pool of the
 // library's, which keeps it between calls (cached_memory_bytes, release_cached_memory).
 #pragma once

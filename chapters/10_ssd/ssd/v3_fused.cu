@@ -155,9 +155,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
         state[j][e] = decay * state[j][e] + (from && p < channels && n < s.dstate ? from[p * s.dstate + n] : 0.f);
       }
   };
+  if constexpr (kSummary) let_walk_start();
   carry_in(!kSummary && a.initial_states ? a.initial_states + states_at : nullptr, 0.f);
-  for (int before = 0; !kSummary && before < segment; ++before)
-    carry_in(a.segment_states + before * all_states + states_at, a.segment_decays[before * s.batch * s.heads + bh]);
 
   // D of this lane's channels of y, p = 32 half + 8 j + 2 q (+ 1); 0 without D and past the head.
   float d_of[4][2];
@@ -216,6 +215,11 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     if (gated) next_z.put(zs, L::kXRow, kLo);
     async_copy::commit();
   }
+  // The summaries before this segment, once their launch is done (the first chunk's copies travel
+  // meanwhile).
+  if (!kSummary && segment > 0) wait_for_summaries();
+  for (int before = 0; !kSummary && before < segment; ++before)
+    carry_in(a.segment_states + before * all_states + states_at, a.segment_decays[before * s.batch * s.heads + bh]);
   float segment_decay = 1.f;  // the product of the chunks' decays (a summary's)
   for (std::int64_t c = first_chunk; c < end_chunk; ++c) {
     const Place here = place_of(c);

@@ -240,7 +240,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 
   const Sizes &s = a.s;
   const BackwardBlock block = backward_block(a);
-  const int segment = block.segment, h = block.h, group = block.group, p0 = block.p0, channels = block.channels;
+  // The last segment, which folds no summary, in the launch's first blocks: they are the ones
+  // that start beside the summaries (wait_for_summaries).
+  const int segment = a.segments - 1 - block.segment, h = block.h, group = block.group, p0 = block.p0,
+            channels = block.channels;
   const std::int64_t bh = block.bh, b = block.b;
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
@@ -260,6 +263,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   // its end by its decay and adds its summary.
   const std::int64_t states_at = ((b * s.heads + h) * s.head_dim + p0) * s.dstate;
   const std::int64_t all_states = s.batch * s.heads * std::int64_t(s.head_dim) * s.dstate;
+  if (segment < a.segments - 1) wait_for_summaries();
   for (int later = a.segments - 1; later > segment; --later) {
     const float decay = a.segment_decays[(later - 1) * s.batch * s.heads + bh];
     const float *const summary = a.segment_states + (later - 1) * all_states + states_at;
@@ -694,6 +698,7 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
   const Sizes &s = a.s;
   const BackwardBlock block = backward_block(a);
   const int segment = block.segment + 1, h = block.h, group = block.group, p0 = block.p0, channels = block.channels;
+  let_walk_start();
   const std::int64_t bh = block.bh, b = block.b;
   const std::int64_t width = std::int64_t(s.heads) * s.head_dim, projection = std::int64_t(s.groups) * s.dstate;
   const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;

@@ -1,6 +1,6 @@
 // v3_segments.cuh: how version 3's walks, forward and backward, launch rows cut into segments
 // (row_segments, launch.cuh): the summaries of every segment but one first, into scratch of the
-// call, then the walk that folds them in.
+// call, then the walk that folds them in, launched as the summaries' dependant (sm_90, below).
 #pragma once
 
 #include "check.hpp"
@@ -13,6 +13,24 @@
 #include <cstdint>
 
 namespace ssd::detail::v3 {
+
+// Hopper's programmatic dependent launch: the walk is launched as the summaries' dependant, so
+// that its blocks may start while the summaries still run, in the slots they leave (at batch 1
+// the summaries fill 160 of an H200's 264), and its launch's latency is spent meanwhile. Each
+// summary block lets the walk start at once (let_walk_start); a walk's block that folds
+// summaries waits for the whole summary launch to finish and its writes to show
+// (wait_for_summaries) before it reads them, and one that folds none never waits. Before sm_90
+// both are nothing, and the walk is launched in the stream's order as any other kernel.
+__device__ __forceinline__ void let_walk_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wait_for_summaries() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 // The blocks of `kernel` (kThreads threads, `bytes` of shared memory) the GPU holds at once: asked
 // of the driver once a device and kernel (chapter 08's device facts remember the answers).
@@ -48,8 +66,15 @@ void launch_segments(Args args, void (*summary)(Args), std::size_t summary_bytes
     summary<<<unsigned(summaries * units), kThreads, summary_bytes, stream>>>(args);
     SSD_CHECK_LAUNCH();
   }
-  walk<<<unsigned(args.segments * units), kThreads, walk_bytes, stream>>>(args);
-  SSD_CHECK_LAUNCH();
+  cudaLaunchConfig_t walk_launch{};
+  walk_launch.gridDim = dim3(unsigned(args.segments * units)), walk_launch.blockDim = dim3(kThreads);
+  walk_launch.dynamicSmemBytes = walk_bytes, walk_launch.stream = stream;
+  cudaLaunchAttribute dependent{};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  const auto limits = selective_scan::detail::device_limits();
+  if (summaries > 0 && limits && limits->major >= 9) walk_launch.attrs = &dependent, walk_launch.numAttrs = 1;
+  SSD_CHECK(cudaLaunchKernelEx(&walk_launch, walk, args));
 }
 
 }  // namespace ssd::detail::v3
