@@ -16,7 +16,7 @@
 // The products' operands are the input type (fp16 or bf16: what the tensor cores multiply), M and
 // the scaled x rounded to it, as the official kernels round them; every sum is fp32. The state
 // enters step 2 rounded to the input type too, and stays fp32 in the accumulators. fp32 inputs
-// are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every tile twice, hi then lo, each
+// are multiplied as bf16 pairs (v3_tiles.cuh, Operand): every operand's tile twice, hi then lo, each
 // product three mma.sync, y stored from the registers; nearly twice the shared memory, so 128
 // states at most.
 // Where the caller asks for the final states, 16-bit inputs' weighted x is split the same way
@@ -68,13 +68,18 @@ using namespace v3;
 // update, the decay of the entering state to each position, and the sequence numbers. y's tile,
 // where 16-bit inputs gather y for 16-byte stores, is not there for fp32 ones: they store y from
 // the registers, since a tile of pairs costs a split and a sum a number (appendix A, 2026-12-01).
+// Nor are their z and x among the pairs, as the copies bring them: z is never multiplied, and x
+// is split when the walk weights it (into its tile of pairs and the weighted x's), so fp32's lie as
+// they are after the floats (kRawZ and kRawX, bytes), copied as 16-bit inputs' are, where pairs
+// made by the threads on the way in would pass through registers.
 template <int NS, bool kPairs>
 struct Shared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad;
-  static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + kQ * kXRow, kScaledX = kY + (kPairs ? 0 : kQ * kXRow),
-                       kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow, kM = kC + kQ * kStateRow,
-                       kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
-  static constexpr std::size_t bytes() { return kElements * 2 * (kPairs ? 2 : 1) + 5 * kQ * 4; }
+  static constexpr int kX = 0, kZ = kX + kQ * kXRow, kY = kZ + (kPairs ? 0 : kQ * kXRow),
+                       kScaledX = kY + (kPairs ? 0 : kQ * kXRow), kB = kScaledX + kQ * kXRow, kC = kB + kQ * kStateRow,
+                       kM = kC + kQ * kStateRow, kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
+  static constexpr std::size_t kRawZ = kElements * 2 * (kPairs ? 2 : 1) + 5 * kQ * 4, kRawX = kRawZ + kQ * kXRow * 4;
+  static constexpr std::size_t bytes() { return kRawZ + (kPairs ? 2 * kQ * kXRow * 4 : 0); }
   // After them where the weighted x is split (16-bit inputs): its lo halves.
   static constexpr std::size_t kSplitBytes = kQ * kXRow * 2;
 };
@@ -115,7 +120,10 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
   M* const tiles = reinterpret_cast<M*>(shared);
-  M *const zs = tiles + L::kZ, *const ys = tiles + L::kY, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  M *const ys = tiles + L::kY, *const bs = tiles + L::kB, *const cs = tiles + L::kC;
+  // z's tile, of the inputs' own type (fp32's after the floats, Shared).
+  T* const zs = kPairs ? reinterpret_cast<T*>(shared + L::kRawZ) : reinterpret_cast<T*>(tiles + L::kZ);
+  float* const raw_x = reinterpret_cast<float*>(shared + L::kRawX);  // fp32's x as it comes (Shared)
   // x and the weighted x trade their two tiles each chunk: the next chunk's x lands in the tile that
   // step 4 has just read, while M x and the gate still read this chunk's.
   M *xs = tiles + L::kX, *scaled_x = tiles + L::kScaledX;
@@ -181,10 +189,8 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
   // dt and the sequence numbers, B, C and x once step 4 has read B, C and the weighted x (one group
   // of copies, waited for at the next chunk's top); z once the gate is done (a group of its own, waited
   // for before the next chunk's M x). fp32's pairs wait in registers until their tiles are put
-  // (StagedTile): B and C through M x and the gate; x and z, fetched after the gate, through B's
-  // and C's putting.
+  // (StagedTile): B and C through M x and the gate.
   StagedTile<T, kQ, NS> next_b, next_c;
-  StagedTile<T, kQ, kP> next_x, next_z;
   FetchedStep<T> next_step{};
   const bool gated = z && !kSummary;
   const auto fetch_projections = [&](const Place& k) {
@@ -199,20 +205,22 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     next_b.put(bs, L::kStateRow, kLo);
     if (!kSummary) next_c.put(cs, L::kStateRow, kLo);
   };
-  // x into `to`, the tile the weighted x has left.
+  // x into `to`, the tile the weighted x has left (fp32: into its own, read by the weighting).
   const auto fetch_x = [&](M* to, const Place& k) {
-    next_x.fetch(to, L::kXRow, kLo, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+    if constexpr (kPairs)
+      load_tile<kQ, kP>(raw_x, L::kXRow, x + k.x_at, width, k.len, channels, a.x_in_vectors);
+    else
+      load_tile<kQ, kP>(to, L::kXRow, x + k.x_at, width, k.len, channels, a.x_in_vectors);
   };
   const auto fetch_z = [&](const Place& k) {
-    if (gated) next_z.fetch(zs, L::kXRow, kLo, z + k.x_at, width, k.len, channels, a.x_in_vectors);
+    if (gated) load_tile<kQ, kP>(zs, L::kXRow, z + k.x_at, width, k.len, channels, a.x_in_vectors);
   };
   if (first_chunk < end_chunk) {
     const Place first = place_of(first_chunk);
     fetch_projections(first), fetch_x(xs, first);
-    put_projections(), next_x.put(xs, L::kXRow, kLo);
+    put_projections();
     async_copy::commit();
     fetch_z(first);
-    if (gated) next_z.put(zs, L::kXRow, kLo);
     async_copy::commit();
   }
   // The summaries before this segment, once their launch is done (the first chunk's copies travel
@@ -247,12 +255,21 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
 
-    // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time.
+    // Step 4's left operand, ready for after step 3: x weighted, eight elements at a time (fp32:
+    // from x as it came, split into x's pairs on the way).
     const int split_lo = int(scaled_x_lo - scaled_x);  // elements from the weighted x to its lo halves
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       float v[8];
-      get_eight<kPairs>(v, xs + t * L::kXRow + p, kLo);
+      if constexpr (kPairs) {
+        const float4* const from = reinterpret_cast<const float4*>(raw_x + t * L::kXRow + p);
+        const float4 first = from[0], second = from[1];
+        v[0] = first.x, v[1] = first.y, v[2] = first.z, v[3] = first.w;
+        v[4] = second.x, v[5] = second.y, v[6] = second.z, v[7] = second.w;
+        if (!kSummary) put_eight<true>(xs + t * L::kXRow + p, kLo, v);  // M x and D x read it
+      } else {
+        get_eight<false>(v, xs + t * L::kXRow + p, 0);
+      }
       for (float& e : v) e *= weight[t];
       if (split)
         put_eight<true>(scaled_x + t * L::kXRow + p, split_lo, v);
@@ -329,7 +346,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
     const Place next = place_of(c + 1);
     if (more) {
       fetch_projections(next);
-      if constexpr (!kPairs) fetch_x(scaled_x, next);
+      fetch_x(scaled_x, next);
     }
     async_copy::commit();
 
@@ -350,7 +367,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           float u[2] = {yt[j][e], yt[j][e + 1]};
           // x and z at (t, p) and (t, p + 1)
           const float2 xv = get_two<kPairs>(xs + t * L::kXRow + p, kLo);
-          const float2 zv = z ? get_two<kPairs>(zs + t * L::kXRow + p, kLo) : float2{};
+          const float2 zv = z ? get_two_inputs(zs + t * L::kXRow + p) : float2{};
           u[0] += d_of[j][0] * xv.x, u[1] += d_of[j][1] * xv.y;
           if constexpr (kPass == Pass::output_and_states)
             if (ungated_y && t < len)
@@ -365,17 +382,12 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
       __syncthreads();  // y's tile is whole, and every warp has read x and z
     }
     if (more) {
-      if constexpr (kPairs) fetch_x(scaled_x, next);
       fetch_z(next);
       put_projections();
     }
     async_copy::commit();
     if constexpr (!kSummary && !kPairs)
       store_tile<kQ, kP>(y + x_at, width, ys, L::kXRow, len, channels, a.x_in_vectors);
-    if (more) {
-      next_x.put(scaled_x, L::kXRow, kLo);
-      if (gated) next_z.put(zs, L::kXRow, kLo);
-    }
     const auto swap = xs;  // the next chunk's x is in the weighted x's tile
     xs = scaled_x, scaled_x = swap;
   }

@@ -64,25 +64,31 @@ __device__ __forceinline__ int thread_read_here() {
   return thread;
 }
 
-// kRows × kCols of T into shared rows of `stride` elements from global rows `from_stride` apart,
-// zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte copies issued to run
-// behind the thread (async_copy::wait_all waits for them); else one element at a time.
+// kRows × kCols of T (16 or 32 bits) into shared rows of `stride` elements from global rows
+// `from_stride` apart, zero outside [0, valid_rows) × [0, valid_cols): with `in_vectors`, 16-byte
+// copies issued to run behind the thread (async_copy::wait_all waits for them); else one element
+// at a time. A copy is kPer numbers; for_each_piece counts the row's bytes in pieces of 16.
 template <int kRows, int kCols, class T>
 __device__ __forceinline__ void load_tile(T* to, int stride, const T* from, std::int64_t from_stride, int valid_rows,
                                           int valid_cols, bool in_vectors) {
-  const auto copy = [&](int r, int c) {
+  constexpr int kPer = 16 / int(sizeof(T));
+  static_assert(kPer == 8 || kPer == 4, "16- or 32-bit numbers");
+  const auto copy = [&](int r, int piece_column) {
+    const int c = piece_column / (8 / kPer);
     const bool inside = r < valid_rows && c < valid_cols;  // valid_cols is then a multiple of 8
     async_copy::copy16(to + r * stride + c, inside ? from + r * from_stride + c : from, inside);
   };
-  const auto copy_elements = [&](int r, int c) {
-    for (int k = 0; k < 8; ++k)
+  const auto copy_elements = [&](int r, int piece_column) {
+    const int c = piece_column / (8 / kPer);
+    for (int k = 0; k < kPer; ++k)
       to[r * stride + c + k] =
           r < valid_rows && c + k < valid_cols ? from[r * from_stride + c + k] : from_float<T>(0.f);
   };
+  constexpr int kPieceColumns = kCols * int(sizeof(T)) / 2;  // the row in 16-bit numbers
   if (in_vectors)
-    for_each_piece<kRows, kCols>(copy, thread_read_here());
+    for_each_piece<kRows, kPieceColumns>(copy, thread_read_here());
   else
-    for_each_piece<kRows, kCols>(copy_elements, thread_read_here());
+    for_each_piece<kRows, kPieceColumns>(copy_elements, thread_read_here());
 }
 
 // Asks L2 for `rows` rows of `row_bytes` bytes, `stride` bytes apart (rows ≤ kThreads), that a
@@ -150,6 +156,15 @@ __device__ __forceinline__ float2 get_two(const M* at, int lo) {
   } else {
     return hi;
   }
+}
+// Two neighbouring numbers of a shared tile of the inputs' own type as floats, `at` on a boundary
+// of their size: one 32-bit load for 16-bit inputs, one 64-bit load for fp32 ones.
+template <class T>
+__device__ __forceinline__ float2 get_two_inputs(const T* at) {
+  if constexpr (std::is_same_v<T, float>)
+    return *reinterpret_cast<const float2*>(at);
+  else
+    return warp_mma::unpack<T>(*reinterpret_cast<const std::uint32_t*>(at));
 }
 // The eight 16-bit numbers of M that 16 bytes hold, as floats.
 template <class M>
