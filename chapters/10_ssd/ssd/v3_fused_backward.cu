@@ -679,8 +679,11 @@ struct SummaryShared {
 // The first launch of a cut row: segment blockIdx.x / units + 1 walked from dh = 0 at its end to
 // its start, steps 1, 2 and 6 of the walk alone (the gate's du, dh through the chunk), for the
 // walks of the segments before it to fold. Writes dh and the product of the chunks' decays.
+// Two blocks a multiprocessor up to 128 states, a bound that costs nothing: a summary launch
+// comes only where the rows are cut, its blocks fewer than the walk's two a multiprocessor. Left
+// to itself, ptxas kept 80 registers at 128 states and spilled the L2 requests' addresses.
 template <class T, int NS>
-__global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardArgs a) {
+__global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summary_kernel(BackwardArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // fused_backward_refuses keeps a call from here
 #else
@@ -717,6 +720,18 @@ __global__ void __launch_bounds__(kWarps * 32) backward_summary_kernel(BackwardA
     const int len = int(min(std::int64_t(kQ), s.seqlen - t0));
     const std::int32_t seq_before = a.seq_idx && c > 0 ? a.seq_idx[at - 1] : 0;
     const T *const C = static_cast<const T *>(a.C) + at * projection + std::int64_t(group) * s.dstate;
+    // The chunk before, next in this walk and whole, asked of L2 now: each chunk here waits for C's
+    // tile and then for dy, z and u, two trips to memory with little work between them.
+    if (c > first_chunk) {
+      const std::int64_t before = x_at - kQ * width, x_stride = width * std::int64_t(sizeof(T));
+      const int row = channels * int(sizeof(T));
+      prefetch_rows_to_l2(C - kQ * projection, projection * std::int64_t(sizeof(T)), kQ, s.dstate * int(sizeof(T)), 0);
+      prefetch_rows_to_l2(dy + before, x_stride, kQ, row, kQ);
+      if (z) {
+        prefetch_rows_to_l2(z + before, x_stride, kQ, row, 2 * kQ);
+        prefetch_rows_to_l2(u + before, x_stride, kQ, row, 3 * kQ);
+      }
+    }
     load_operand_tile<T, kQ, NS>(cs, L::kStateRow, kLo, C, projection, len, s.dstate, a.bc_in_vectors);
     load_steps<T>(step, seq, a, at, h, len);
     async_copy::wait_all();
