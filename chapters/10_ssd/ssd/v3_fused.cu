@@ -80,9 +80,9 @@ struct Shared {
                        kM = kC + kQ * kStateRow, kState = kM + kQ * kChunkRow, kElements = kState + kP * kStateRow;
   static constexpr std::size_t kRawZ = kElements * 2 * (kPairs ? 2 : 1) + 5 * kQ * 4, kRawX = kRawZ + kQ * kXRow * 4;
   static constexpr std::size_t bytes() { return kRawZ + (kPairs ? 2 * kQ * kXRow * 4 : 0); }
-  // After them where the weighted x is split (16-bit inputs): its lo halves.
-  static constexpr std::size_t kSplitBytes = kQ * kXRow * 2;
 };
+// After them where the weighted x is split (16-bit inputs): its lo halves.
+constexpr std::size_t kSplitBytes = kQ * (kP + kPad) * 2;
 
 // Shared memory a block needs with `dstate` states, for 16-bit inputs or fp32 ones (as pairs).
 std::size_t shared_bytes(int dstate, bool pairs) {
@@ -409,7 +409,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
 template <class T, int NS>
 void launch(FusedArgs args, cudaStream_t stream) {
   // The split weighted x where its tile fits (not at 128 states on a GPU of 99 KB a block).
-  const std::size_t plain = Shared<NS, Operand<T>::pairs>::bytes(), split = plain + Shared<NS, false>::kSplitBytes;
+  const std::size_t plain = Shared<NS, Operand<T>::pairs>::bytes(), split = plain + kSplitBytes;
   const auto limits = device_limits();
   const bool split_fits = !Operand<T>::pairs && limits && split <= std::size_t(limits->shared_per_block_optin);
   args.split_weighted_x = args.split_weighted_x && split_fits;

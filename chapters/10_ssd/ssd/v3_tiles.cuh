@@ -434,15 +434,14 @@ __device__ __forceinline__ void store_accumulators(M* tile, int stride, const fl
     }
 }
 
-// The gate's sigmoid, 1 / (1 + exp(−z)), from the hardware's 2^y and 1/y alone (ex2.approx.ftz
-// and rcp.approx.ftz, a MUFU instruction each). __expf puts three instructions around its 2^y (a
-// test and two scalings) that keep results below 2^-126 from being flushed to zero: here exp(−z)
-// past z ≈ 87, where the sigmoid is 1 either way. The reciprocal flushes the sigmoid itself past
+// The gate's sigmoid, 1 / (1 + exp(−z)), from the hardware's 2^y and 1/y alone (ex2.approx.ftz,
+// as decay_exp2_fast takes it, and rcp.approx.ftz: a MUFU instruction each). __expf puts three
+// instructions around its 2^y (a test and two scalings) that keep results below 2^-126 from being
+// flushed to zero: here exp(−z) past z ≈ 87, where the sigmoid is 1 either way. The reciprocal flushes the sigmoid itself past
 // z ≈ −87, where z times it is below 2^-119 either way.
 __device__ __forceinline__ float sigmoid_fast(float z) {
-  float power, sigmoid;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(z * -kLog2e));
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(sigmoid) : "f"(1.f + power));
+  float sigmoid;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(sigmoid) : "f"(1.f + selective_scan::detail::decay_exp2_fast(z * -kLog2e)));
   return sigmoid;
 }
 
