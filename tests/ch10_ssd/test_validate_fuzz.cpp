@@ -7,11 +7,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -134,7 +136,7 @@ TEST_CASE("an output that shares a byte with another tensor of its call is refus
   CHECK_THAT(ssd::validate(f), Catch::StartsWith("y overlaps x"));
   f.y = const_cast<unsigned char*>(x + 9600);  // just past it
   CHECK(ssd::validate(f).empty());
-  // Outputs against each other: the final states (2·3·8·16 floats) laid over y's first bytes.
+  // Outputs against each other: the final states (2·3·8·16 floats) laid over y's last element.
   f.final_states = reinterpret_cast<float*>(static_cast<unsigned char*>(f.y) + 9600 - 4);
   CHECK_THAT(ssd::validate(f), Catch::StartsWith("final_states overlaps y"));
   f.final_states = nullptr;
@@ -148,4 +150,126 @@ TEST_CASE("an output that shares a byte with another tensor of its call is refus
   CHECK(ssd::validate(b).empty());
   b.dB = static_cast<float*>(const_cast<void*>(b.forward.B));
   CHECK_THAT(ssd::validate(b), Catch::StartsWith("dB overlaps B"));
+}
+
+namespace {
+
+// A tensor of a call laid at a random place in a small stretch of addresses (never read), with the
+// bytes ssd.hpp's layouts give it: what the fuzz below holds the library's verdict against.
+struct Placed {
+  std::string name;
+  std::uintptr_t begin, end;
+  bool output;
+};
+
+bool meet(const Placed& a, const Placed& b) { return a.begin < b.end && b.begin < a.end; }
+
+// Whether some output meets another tensor; and, where `refusal` names "a overlaps b:", whether a is
+// an output and the two meet.
+bool any_overlap(const std::vector<Placed>& all) {
+  for (const Placed& a : all)
+    for (const Placed& b : all)
+      if (&a != &b && a.output && meet(a, b)) return true;
+  return false;
+}
+bool names_an_overlap(const std::string& refusal, const std::vector<Placed>& all) {
+  const std::size_t at = refusal.find(" overlaps "), colon = refusal.find(':');
+  if (at == std::string::npos || colon == std::string::npos || colon < at) return false;
+  const std::string first = refusal.substr(0, at), second = refusal.substr(at + 10, colon - at - 10);
+  const auto named = [&](const std::string& name) {
+    return std::find_if(all.begin(), all.end(), [&](const Placed& p) { return p.name == name; });
+  };
+  const auto a = named(first), b = named(second);
+  return a != all.end() && b != all.end() && a->output && meet(*a, *b);
+}
+
+}  // namespace
+
+TEST_CASE("overlap on random layouts: refused exactly where an output meets another tensor, the two named") {
+  std::mt19937_64 rng(20261201);
+  const std::uintptr_t base = std::uintptr_t(0x3) << 40;  // placeholders: never read
+  int refused = 0, accepted = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int groups = 1 + int(rng() % 2);
+    const ch10::Shape shape{1 + std::int64_t(rng() % 2),
+                            1 + std::int64_t(rng() % 40),
+                            groups * (1 + int(rng() % 2)),
+                            1 + int(rng() % 8),
+                            groups,
+                            1 + int(rng() % 16)};
+    const ssd::DataType type = rng() % 2 ? ssd::DataType::float32 : ssd::DataType::bfloat16;
+    const std::int64_t typed = type == ssd::DataType::float32 ? 4 : 2;
+    const std::int64_t sequence = shape.batch * shape.seqlen * shape.heads * shape.head_dim,
+                       steps = shape.batch * shape.seqlen * shape.heads,
+                       projection = shape.batch * shape.seqlen * shape.groups * shape.dstate,
+                       states = shape.batch * shape.heads * shape.head_dim * shape.dstate;
+    const bool backward = rng() % 2, with_z = rng() % 2, with_D = rng() % 2, D_per_channel = rng() % 2,
+               with_bias = rng() % 2, with_initial = rng() % 2, with_final = rng() % 2;
+    // Every tensor at a random 4-byte place in a stretch about twice their bytes: some meet.
+    std::vector<Placed> all;
+    std::int64_t total = 0;
+    const auto want = [&](const char* name, bool present, std::int64_t bytes, bool output) {
+      if (present) all.push_back({name, 0, std::uintptr_t(bytes), output}), total += bytes;
+    };
+    want("x", true, sequence * typed, false);
+    want("dt", true, steps * typed, false);
+    want("A", true, shape.heads * 4, false);
+    want("B", true, projection * typed, false);
+    want("C", true, projection * typed, false);
+    want("D", with_D, (D_per_channel ? shape.heads * shape.head_dim : shape.heads) * 4, false);
+    want("z", with_z, sequence * typed, false);
+    want("dt_bias", with_bias, shape.heads * 4, false);
+    want("initial_states", with_initial, states * 4, false);
+    want("final_states", with_final, states * 4, true);  // the forward's, and version 1's backward writes them again
+    if (backward) {
+      want("dy", true, sequence * typed, false);
+      want("dx", true, sequence * typed, true);
+      want("ddt", true, steps * typed, true);
+      want("dA", true, shape.heads * 4, true);
+      want("dB", true, projection * 4, true);
+      want("dC", true, projection * 4, true);
+      want("dD", with_D, (D_per_channel ? shape.heads * shape.head_dim : shape.heads) * 4, true);
+      want("dz", with_z, sequence * typed, true);
+      want("ddt_bias", with_bias, shape.heads * 4, true);
+      want("dinitial_states", with_initial && rng() % 2, states * 4, true);
+    } else {
+      want("y", true, sequence * typed, true);
+    }
+    const std::uintptr_t stretch = std::uintptr_t(2 * total / 4 + 1);
+    for (Placed& p : all) {
+      const std::uintptr_t bytes = p.end;
+      p.begin = base + 4 * (rng() % stretch), p.end = p.begin + bytes;
+    }
+    const auto at = [&](const char* name) -> void* {
+      for (const Placed& p : all)
+        if (p.name == name) return reinterpret_cast<void*>(p.begin);
+      return nullptr;
+    };
+    ssd::ForwardParams f = ch10::sizes_only(shape, type, ssd::Kernel::recurrence);
+    f.x = at("x"), f.dt = at("dt"), f.A = static_cast<const float*>(at("A"));
+    f.B = at("B"), f.C = at("C"), f.D = static_cast<const float*>(at("D")), f.D_per_channel = D_per_channel;
+    f.z = at("z"), f.dt_bias = static_cast<const float*>(at("dt_bias"));
+    f.initial_states = static_cast<const float*>(at("initial_states"));
+    f.final_states = static_cast<float*>(at("final_states"));
+    std::string refusal;
+    if (backward) {
+      // The backward does not read the forward's y: it keeps sizes_only's, far from the stretch.
+      ssd::BackwardParams b = ch10::sizes_only_backward(shape, type, ssd::Kernel::recurrence);
+      b.forward = f;
+      b.dy = at("dy"), b.dx = at("dx"), b.ddt = at("ddt"), b.dA = static_cast<float*>(at("dA"));
+      b.dB = static_cast<float*>(at("dB")), b.dC = static_cast<float*>(at("dC")), b.dD = static_cast<float*>(at("dD"));
+      b.dz = at("dz"), b.ddt_bias = static_cast<float*>(at("ddt_bias"));
+      b.dinitial_states = static_cast<float*>(at("dinitial_states"));
+      refusal = ssd::validate(b);
+    } else {
+      f.y = at("y");
+      refusal = ssd::validate(f);
+    }
+    INFO("trial " << trial << (backward ? ", backward: " : ", forward: ") << refusal);
+    CHECK(refusal.empty() != any_overlap(all));
+    if (!refusal.empty()) CHECK(names_an_overlap(refusal, all));
+    ++(refusal.empty() ? accepted : refused);
+  }
+  CHECK(refused > 500);
+  CHECK(accepted > 500);
 }
