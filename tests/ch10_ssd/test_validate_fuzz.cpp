@@ -188,7 +188,7 @@ bool names_an_overlap(const std::string& refusal, const std::vector<Placed>& all
 TEST_CASE("overlap on random layouts: refused exactly where an output meets another tensor, the two named") {
   std::mt19937_64 rng(20261201);
   const std::uintptr_t base = std::uintptr_t(0x3) << 40;  // placeholders: never read
-  int refused = 0, accepted = 0;
+  int refused = 0, accepted = 0, with_saved_checked = 0;
   for (int trial = 0; trial < 4000; ++trial) {
     const int groups = 1 + int(rng() % 2);
     const ch10::Shape shape{1 + std::int64_t(rng() % 2),
@@ -204,8 +204,15 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
                        projection = shape.batch * shape.seqlen * shape.groups * shape.dstate,
                        states = shape.batch * shape.heads * shape.head_dim * shape.dstate;
     const bool backward = rng() % 2, with_z = rng() % 2, with_D = rng() % 2, D_per_channel = rng() % 2,
-               with_bias = rng() % 2, with_initial = rng() % 2, with_final = rng() % 2;
-    // Every tensor at a random 4-byte place in a stretch about twice their bytes: some meet.
+               with_bias = rng() % 2, with_initial = rng() % 2, with_final = rng() % 2,
+               with_dinitial = with_initial && rng() % 2;
+    // A third of the calls are version 3's with `saved`: the forward's output, the backward's input.
+    const bool with_saved = rng() % 3 == 0;
+    const ssd::Kernel kernel = with_saved ? ssd::Kernel::fused : ssd::Kernel::recurrence;
+    const std::int64_t saved_bytes =
+        with_saved ? std::int64_t(ssd::saved_bytes(ch10::sizes_only(shape, type, kernel))) : 0;
+    // Every tensor at a random place in a stretch three times their bytes, so that some meet: 4-byte
+    // places, 256-byte ones for saved (validate's rule).
     std::vector<Placed> all;
     std::int64_t total = 0;
     const auto want = [&](const char* name, bool present, std::int64_t bytes, bool output) {
@@ -221,6 +228,7 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
     want("dt_bias", with_bias, shape.heads * 4, false);
     want("initial_states", with_initial, states * 4, false);
     want("final_states", with_final, states * 4, true);  // the forward's, and version 1's backward writes them again
+    want("saved", with_saved, saved_bytes, !backward);
     if (backward) {
       want("dy", true, sequence * typed, false);
       want("dx", true, sequence * typed, true);
@@ -231,45 +239,55 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
       want("dD", with_D, (D_per_channel ? shape.heads * shape.head_dim : shape.heads) * 4, true);
       want("dz", with_z, sequence * typed, true);
       want("ddt_bias", with_bias, shape.heads * 4, true);
-      want("dinitial_states", with_initial && rng() % 2, states * 4, true);
+      want("dinitial_states", with_dinitial, states * 4, true);
     } else {
       want("y", true, sequence * typed, true);
     }
-    const std::uintptr_t stretch = std::uintptr_t(2 * total / 4 + 1);
+    const std::uintptr_t stretch = std::uintptr_t(3 * total);
     for (Placed& p : all) {
-      const std::uintptr_t bytes = p.end;
-      p.begin = base + 4 * (rng() % stretch), p.end = p.begin + bytes;
+      const std::uintptr_t bytes = p.end, place = p.name == "saved" ? 256 : 4;
+      p.begin = base + place * (rng() % (stretch / place + 1)), p.end = p.begin + bytes;
     }
-    const auto at = [&](const char* name) -> void* {
-      for (const Placed& p : all)
-        if (p.name == name) return reinterpret_cast<void*>(p.begin);
-      return nullptr;
-    };
-    ssd::ForwardParams f = ch10::sizes_only(shape, type, ssd::Kernel::recurrence);
-    f.x = at("x"), f.dt = at("dt"), f.A = static_cast<const float*>(at("A"));
-    f.B = at("B"), f.C = at("C"), f.D = static_cast<const float*>(at("D")), f.D_per_channel = D_per_channel;
-    f.z = at("z"), f.dt_bias = static_cast<const float*>(at("dt_bias"));
-    f.initial_states = static_cast<const float*>(at("initial_states"));
-    f.final_states = static_cast<float*>(at("final_states"));
-    std::string refusal;
-    if (backward) {
+    // The call with its tensors where `place` puts the one named.
+    const auto validate = [&](const auto& place) {
+      const auto at = [&](const char* name) -> void* {
+        for (std::size_t k = 0; k < all.size(); ++k)
+          if (all[k].name == name) return place(k);
+        return nullptr;
+      };
+      ssd::ForwardParams f = ch10::sizes_only(shape, type, kernel);
+      f.x = at("x"), f.dt = at("dt"), f.A = static_cast<const float*>(at("A"));
+      f.B = at("B"), f.C = at("C"), f.D = static_cast<const float*>(at("D")), f.D_per_channel = D_per_channel;
+      f.z = at("z"), f.dt_bias = static_cast<const float*>(at("dt_bias"));
+      f.initial_states = static_cast<const float*>(at("initial_states"));
+      f.final_states = static_cast<float*>(at("final_states"));
+      f.saved = at("saved");
+      if (!backward) {
+        f.y = at("y");
+        return ssd::validate(f);
+      }
       // The backward does not read the forward's y: it keeps sizes_only's, far from the stretch.
-      ssd::BackwardParams b = ch10::sizes_only_backward(shape, type, ssd::Kernel::recurrence);
+      ssd::BackwardParams b = ch10::sizes_only_backward(shape, type, kernel);
       b.forward = f;
       b.dy = at("dy"), b.dx = at("dx"), b.ddt = at("ddt"), b.dA = static_cast<float*>(at("dA"));
       b.dB = static_cast<float*>(at("dB")), b.dC = static_cast<float*>(at("dC")), b.dD = static_cast<float*>(at("dD"));
       b.dz = at("dz"), b.ddt_bias = static_cast<float*>(at("ddt_bias"));
       b.dinitial_states = static_cast<float*>(at("dinitial_states"));
-      refusal = ssd::validate(b);
-    } else {
-      f.y = at("y");
-      refusal = ssd::validate(f);
-    }
+      return ssd::validate(b);
+    };
+    // Where the call is refused with its tensors apart (version 3 on a GPU without its shared
+    // memory), overlap is not what decides: such a call is left out.
+    const std::string apart =
+        validate([&](std::size_t k) { return reinterpret_cast<void*>((std::uintptr_t(0x200) + k) << 40); });
+    if (!apart.empty()) continue;
+    const std::string refusal = validate([&](std::size_t k) { return reinterpret_cast<void*>(all[k].begin); });
     INFO("trial " << trial << (backward ? ", backward: " : ", forward: ") << refusal);
     CHECK(refusal.empty() != any_overlap(all));
     if (!refusal.empty()) CHECK(names_an_overlap(refusal, all));
     ++(refusal.empty() ? accepted : refused);
+    with_saved_checked += with_saved;
   }
   CHECK(refused > 500);
   CHECK(accepted > 500);
+  CHECK(with_saved_checked > 300);
 }
