@@ -207,7 +207,8 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
                with_bias = rng() % 2, with_initial = rng() % 2, with_final = rng() % 2,
                with_dinitial = with_initial && rng() % 2;
     // A third of the calls are version 3's with `saved`: the forward's output, the backward's input.
-    const bool with_saved = rng() % 3 == 0;
+    // (Where version 3 takes the sizes: a GPU without its shared memory refuses them.)
+    const bool with_saved = rng() % 3 == 0 && ssd::validate(ch10::sizes_only(shape, type, ssd::Kernel::fused)).empty();
     const ssd::Kernel kernel = with_saved ? ssd::Kernel::fused : ssd::Kernel::recurrence;
     const std::int64_t saved_bytes =
         with_saved ? std::int64_t(ssd::saved_bytes(ch10::sizes_only(shape, type, kernel))) : 0;
@@ -289,5 +290,7 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
   }
   CHECK(refused > 500);
   CHECK(accepted > 500);
-  CHECK(with_saved_checked > 300);
+  // Version 3 takes 16-bit inputs at up to 128 states on every GPU since sm_80 (and without one).
+  if (ssd::validate(ch10::sizes_only({1, 64, 1, 64, 1, 16}, ssd::DataType::bfloat16, ssd::Kernel::fused)).empty())
+    CHECK(with_saved_checked > 300);
 }
