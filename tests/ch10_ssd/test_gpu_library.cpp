@@ -374,8 +374,8 @@ TEST_CASE("version 3 cuts its rows into segments of whole chunks that fill the G
 }
 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {
-  // Validation reads only the sizes and which pointers are set; version 3's shared-memory check
-  // asks the GPU where there is one.
+  // Validation reads the sizes and the pointers' values, never their memory; version 3's
+  // shared-memory check asks the GPU where there is one.
   ssd::BackwardParams b = backward_call(8, ssd::Kernel::automatic);
   b.forward.sizes = {1, 16, 2, 4, 1, 8};
   CHECK(ssd::kernel_of(b) == ssd::Kernel::fused);
@@ -408,8 +408,8 @@ TEST_CASE("a backward runs version 3 where it takes the call and version 1 where
 }
 
 TEST_CASE("the library refuses what no version takes, in one line, before any work") {
-  // Validation reads only the sizes and which pointers are set (and asks a GPU, where there is one,
-  // what shared memory a block may have): no GPU is needed, and no memory is touched.
+  // Validation reads the sizes and the pointers' values (and asks a GPU, where there is one, what
+  // shared memory a block may have): no GPU is needed, and no memory is touched.
   static float never_read[1];
   ssd::ForwardParams f = ch10::sizes_only({1, 16, 2, 4, 1, 8}, ssd::DataType::float32, ssd::Kernel::automatic);
   std::int32_t seq_idx[16] = {};

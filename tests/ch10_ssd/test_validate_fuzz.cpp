@@ -164,11 +164,12 @@ namespace {
 // bytes ssd.hpp's layouts give it: what the fuzz below holds the library's verdict against.
 struct Placed {
   std::string name;
-  std::uintptr_t begin, end;
+  std::uintptr_t bytes, begin = 0;
   bool output;
+  std::uintptr_t end() const { return begin + bytes; }
 };
 
-bool meet(const Placed& a, const Placed& b) { return a.begin < b.end && b.begin < a.end; }
+bool meet(const Placed& a, const Placed& b) { return a.begin < b.end() && b.begin < a.end(); }
 
 // Whether some output meets another tensor; and, where `refusal` names "a overlaps b:", whether a is
 // an output and the two meet.
@@ -223,7 +224,7 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
     std::vector<Placed> all;
     std::int64_t total = 0;
     const auto want = [&](const char* name, bool present, std::int64_t bytes, bool output) {
-      if (present) all.push_back({name, 0, std::uintptr_t(bytes), output}), total += bytes;
+      if (present) all.push_back({name, std::uintptr_t(bytes), 0, output}), total += bytes;
     };
     want("x", true, sequence * typed, false);
     want("dt", true, steps * typed, false);
@@ -252,8 +253,8 @@ TEST_CASE("overlap on random layouts: refused exactly where an output meets anot
     }
     const std::uintptr_t stretch = std::uintptr_t(3 * total);
     for (Placed& p : all) {
-      const std::uintptr_t bytes = p.end, place = p.name == "saved" ? 256 : 4;
-      p.begin = base + place * (rng() % (stretch / place + 1)), p.end = p.begin + bytes;
+      const std::uintptr_t place = p.name == "saved" ? 256 : 4;
+      p.begin = base + place * (rng() % (stretch / place + 1));
     }
     // The call with its tensors where `place` puts the one named.
     const auto validate = [&](const auto& place) {
