@@ -10,7 +10,7 @@
 #include "device_ssd.hpp"
 #include "gpu_checks.hpp"
 #include "gpu_test.hpp"
-#include "launch.cuh"
+#include "segment_model.hpp"
 #include "sequence_states.hpp"
 #include "ssd.hpp"
 #include "ssd_backward.hpp"
@@ -353,24 +353,57 @@ TEST_CASE("the library keeps its scratch memory between calls and gives it back 
   CHECK(ssd::cached_memory_bytes() > 0);
 }
 
-TEST_CASE("version 3 cuts its rows into segments of whole chunks that fill the GPU once") {
-  using ssd::detail::row_segments;
-  // The 2.7B layer's backward: 80 (row, head) units, 32 chunks, two blocks on each of 132
-  // multiprocessors: three segments of 11, 11 and 10 chunks, 240 blocks.
-  CHECK(row_segments(80, 32, 264).count == 3);
-  CHECK(row_segments(80, 32, 264).chunks_each == 11);
-  // More units than the GPU holds at once: rows walked whole.
-  CHECK(row_segments(640, 256, 132).count == 1);
-  CHECK(row_segments(640, 256, 132).chunks_each == 256);
-  // Fewer chunks than the segments wanted: a chunk each.
-  CHECK(row_segments(4, 3, 132).count == 3);
-  CHECK(row_segments(4, 3, 132).chunks_each == 1);
-  // Two wanted of five chunks: three and two.
-  CHECK(row_segments(66, 5, 132).count == 2);
-  CHECK(row_segments(66, 5, 132).chunks_each == 3);
-  // One chunk, or a GPU that holds fewer blocks than there are units: one segment.
-  CHECK(row_segments(1, 1, 132).count == 1);
-  CHECK(row_segments(200, 40, 132).count == 1);
+TEST_CASE("the model of a segmented launch adds its blocks' times as the GPU schedules them") {
+  using namespace ssd::detail;
+  // Rows walked whole, one wave: a chunk's walk (1) a chunk and the block's fixed part.
+  CHECK(modelled_time(80, 32, cut_rows(32, 1), 132, kForwardSegments) == Approx(32 + 1.25));
+  // 200 units on 132 slots: two waves.
+  CHECK(modelled_time(200, 32, cut_rows(32, 1), 132, kForwardSegments) == Approx(2 * (32 + 1.25)));
+  // One row of 4 chunks in two segments on 4 slots. Forward: the first segment's summary ends at
+  // 2 × 0.35 + 1.25 = 1.95; the first segment walks from 0 to 3.25, the second from 1.95 to 5.2.
+  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, kForwardSegments) == Approx(5.2));
+  // Backward: the last segment's summary ends at 2 × 0.15 + 0.5 = 0.8; the last segment walks
+  // first, from 0 to 2.5, the first from 0.8 to 3.3.
+  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, kBackwardSegments) == Approx(3.3));
+  // A block that waits for the summaries holds its slot: 2 units, 2 chunks, 2 slots, forward. The
+  // summaries hold both slots to 1.6, the first segments to 3.85, the second segments to 6.1.
+  CHECK(modelled_time(2, 2, cut_rows(2, 2), 2, kForwardSegments) == Approx(6.1));
+}
+
+TEST_CASE("version 3 cuts its rows into the segments its model finds fastest") {
+  using namespace ssd::detail;
+  // Sizes: units, chunks, multiprocessors, the walk's blocks a multiprocessor.
+  const auto forward = [](std::int64_t units, std::int64_t chunks, std::int64_t multiprocessors, int each) {
+    return row_segments(units, chunks, multiprocessors, each, kForwardSegments);
+  };
+  const auto backward = [](std::int64_t units, std::int64_t chunks, std::int64_t multiprocessors, int each) {
+    return row_segments(units, chunks, multiprocessors, each, kBackwardSegments);
+  };
+  // One block a multiprocessor (fp32): the cuts measured fastest on an H200 (appendix A,
+  // 2026-12-01), to which the model was fitted. At 80 units the backward cuts three segments.
+  CHECK(backward(80, 32, 132, 1).count == 3);
+  // A wave and a fifth (160 units on 132 slots): two segments forward, four backward.
+  CHECK(forward(160, 32, 132, 1).count == 2);
+  CHECK(backward(160, 32, 132, 1).count == 4);
+  // Batch 8 × 24 heads: two segments both ways.
+  CHECK(forward(192, 32, 132, 1).count == 2);
+  CHECK(backward(192, 32, 132, 1).count == 2);
+  // Fewer chunks than the segments wanted: a chunk each. One chunk: one segment.
+  CHECK(forward(4, 3, 132, 1).count == 3);
+  CHECK(forward(4, 3, 132, 1).chunks_each == 1);
+  CHECK(backward(1, 1, 132, 1).count == 1);
+  // The same sizes again give the same answer (the last is remembered), and other sizes theirs.
+  CHECK(forward(160, 32, 132, 1).count == 2);
+  CHECK(forward(192, 32, 132, 1).chunks_each == 16);
+  // Two blocks a multiprocessor (16-bit inputs up to 128 states): as many as fill the slots once.
+  // The 2.7B layer: 80 units, 32 chunks, 264 slots: three segments of 11, 11 and 10 chunks.
+  CHECK(forward(80, 32, 132, 2).count == 3);
+  CHECK(forward(80, 32, 132, 2).chunks_each == 11);
+  CHECK(backward(80, 32, 132, 2).count == 3);
+  // More units than slots: rows walked whole, where the model would have cut the long bf16 shape's
+  // backward in two and lost 3%.
+  CHECK(backward(640, 256, 132, 2).count == 1);
+  CHECK(forward(160, 32, 132, 2).chunks_each == 32);
 }
 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {

@@ -416,7 +416,7 @@ void launch(FusedArgs args, cudaStream_t stream) {
   const std::size_t bytes = args.split_weighted_x ? split : plain;
   const auto walk = args.entering_states ? fused_forward_kernel<T, NS, Pass::output_and_states>
                                          : fused_forward_kernel<T, NS, Pass::output>;
-  launch_segments(args, fused_forward_kernel<T, NS, Pass::summary>, bytes, walk, bytes, stream,
+  launch_segments(args, kForwardSegments, fused_forward_kernel<T, NS, Pass::summary>, bytes, walk, bytes, stream,
                   split_fits ? split : plain);
 }
 

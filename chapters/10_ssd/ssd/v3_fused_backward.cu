@@ -783,12 +783,13 @@ __global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summa
 #endif
 }
 
-// As many segments a row as fill the GPU once with the walk's blocks, whole chunks each (as the
-// forward cuts its rows): their summaries first where there is more than one.
+// Rows cut as the backward's costs find fastest (segment_model.hpp): their summaries first where
+// there is more than one.
 template <class T, int NS>
 void launch_backward(BackwardArgs args, cudaStream_t stream) {
-  launch_segments(args, backward_summary_kernel<T, NS>, SummaryShared<NS, Operand<T>::pairs>::bytes(),
-                  fused_backward_kernel<T, NS>, BackwardLayout<T, NS>::Shared::bytes(), stream);
+  launch_segments(args, kBackwardSegments, backward_summary_kernel<T, NS>,
+                  SummaryShared<NS, Operand<T>::pairs>::bytes(), fused_backward_kernel<T, NS>,
+                  BackwardLayout<T, NS>::Shared::bytes(), stream);
 }
 
 }  // namespace
