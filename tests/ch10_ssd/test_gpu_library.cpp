@@ -356,18 +356,21 @@ TEST_CASE("the library keeps its scratch memory between calls and gives it back 
 TEST_CASE("the model of a segmented launch adds its blocks' times as the GPU schedules them") {
   using namespace ssd::detail;
   // Rows walked whole, one wave: a chunk's walk (1) a chunk and the block's fixed part.
-  CHECK(modelled_time(80, 32, cut_rows(32, 1), 132, kForwardSegments) == Approx(32 + 1.25));
+  CHECK(modelled_time(80, 32, cut_rows(32, 1), 132, 1, kForwardSegments) == Approx(32 + 1.25));
   // 200 units on 132 slots: two waves.
-  CHECK(modelled_time(200, 32, cut_rows(32, 1), 132, kForwardSegments) == Approx(2 * (32 + 1.25)));
+  CHECK(modelled_time(200, 32, cut_rows(32, 1), 132, 1, kForwardSegments) == Approx(2 * (32 + 1.25)));
   // One row of 4 chunks in two segments on 4 slots. Forward: the first segment's summary ends at
   // 2 × 0.35 + 1.25 = 1.95; the first segment walks from 0 to 3.25, the second from 1.95 to 5.2.
-  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, kForwardSegments) == Approx(5.2));
+  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, 1, kForwardSegments) == Approx(5.2));
   // Backward: the last segment's summary ends at 2 × 0.15 + 0.5 = 0.8; the last segment walks
   // first, from 0 to 2.5, the first from 0.8 to 3.3.
-  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, kBackwardSegments) == Approx(3.3));
+  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, 1, kBackwardSegments) == Approx(3.3));
   // A block that waits for the summaries holds its slot: 2 units, 2 chunks, 2 slots, forward. The
   // summaries hold both slots to 1.6, the first segments to 3.85, the second segments to 6.1.
-  CHECK(modelled_time(2, 2, cut_rows(2, 2), 2, kForwardSegments) == Approx(6.1));
+  CHECK(modelled_time(2, 2, cut_rows(2, 2), 2, 1, kForwardSegments) == Approx(6.1));
+  // Two blocks a multiprocessor: three blocks of one chunk (2.25 each) on one multiprocessor. Two
+  // work at 0.7 each and end at 2.25 / 0.7; the third then works alone, 2.25 more.
+  CHECK(modelled_time(3, 1, cut_rows(1, 1), 1, 2, kForwardSegments) == Approx(2.25 / 0.7 + 2.25));
 }
 
 TEST_CASE("version 3 cuts its rows into the segments its model finds fastest") {
@@ -392,18 +395,21 @@ TEST_CASE("version 3 cuts its rows into the segments its model finds fastest") {
   CHECK(forward(4, 3, 132, 1).count == 3);
   CHECK(forward(4, 3, 132, 1).chunks_each == 1);
   CHECK(backward(1, 1, 132, 1).count == 1);
-  // The same sizes again give the same answer (the last is remembered), and other sizes theirs.
+  // The same sizes again give the same answer (each is kept), and other sizes theirs.
   CHECK(forward(160, 32, 132, 1).count == 2);
   CHECK(forward(192, 32, 132, 1).chunks_each == 16);
-  // Two blocks a multiprocessor (16-bit inputs up to 128 states): as many as fill the slots once.
-  // The 2.7B layer: 80 units, 32 chunks, 264 slots: three segments of 11, 11 and 10 chunks.
+  // Two blocks a multiprocessor (16-bit inputs up to 128 states), the A/B of 2026-12-01: the
+  // 2.7B layer in three segments of 11, 11 and 10 chunks both ways; 160 units in two forward and
+  // three backward; (4, 8192, 80) backward in four (1.19 times as fast as whole rows); the long
+  // shape's backward and (4, 1024, 80)'s forward whole (cut in two they lost 3% and 5%).
   CHECK(forward(80, 32, 132, 2).count == 3);
   CHECK(forward(80, 32, 132, 2).chunks_each == 11);
   CHECK(backward(80, 32, 132, 2).count == 3);
-  // More units than slots: rows walked whole, where the model would have cut the long bf16 shape's
-  // backward in two and lost 3%.
+  CHECK(forward(160, 32, 132, 2).count == 2);
+  CHECK(backward(160, 32, 132, 2).count == 3);
+  CHECK(backward(320, 128, 132, 2).count == 4);
   CHECK(backward(640, 256, 132, 2).count == 1);
-  CHECK(forward(160, 32, 132, 2).chunks_each == 32);
+  CHECK(forward(320, 16, 132, 2).count == 1);
 }
 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {

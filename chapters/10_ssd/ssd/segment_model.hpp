@@ -6,18 +6,20 @@
 
 namespace ssd::detail {
 
-// What the model charges, in units of the time one walk block takes over one chunk: a summary
-// block's time a chunk, and every block's fixed part (its start, its first copies, its last
-// stores, the summaries it folds). Each direction's pair was fitted to version 3 forced to 1 to
-// 11 segments on 18 shapes, on one H200 (fp32 and bf16; 64, 128 and 256 states; 24 to 320
-// units; 2026-12-01, appendix A). The forward's summary costs a third of its walk (it skips the
-// chunk's quadratic product and its output); the backward's, a seventh of its heavier walk.
+// What the model charges, in units of the time one walk block alone on a multiprocessor takes
+// over one chunk: a summary block's time a chunk, every block's fixed part (its start, its first
+// copies, its last stores, the summaries it folds), and the rate of each of two blocks at work on
+// one multiprocessor. They were fitted to version 3 forced to 1 to 11 segments on 18 shapes, on
+// one H200 (fp32 and bf16; 64, 128 and 256 states; 24 to 320 units; 2026-12-01), and to an A/B
+// of eleven more (appendix A). The forward's summary costs a third of its walk (it skips the
+// chunk's quadratic product and its output); the backward's, a seventh of its heavier walk. Two
+// blocks on a multiprocessor do 1.4 times the work of one.
 struct SegmentCosts {
-  double summary_per_chunk, per_block;
+  double summary_per_chunk, per_block, pair_rate;
   bool backward;  // summaries of every segment but the first, and the last segment walks first
 };
-inline constexpr SegmentCosts kForwardSegments{0.35, 1.25, false};
-inline constexpr SegmentCosts kBackwardSegments{0.15, 0.5, true};
+inline constexpr SegmentCosts kForwardSegments{0.35, 1.25, 0.7, false};
+inline constexpr SegmentCosts kBackwardSegments{0.15, 0.5, 0.7, true};
 
 // Each of `units` rows of `chunks` chunks cut into `count` segments of `chunks_each` whole chunks
 // (the last may have fewer).
@@ -27,21 +29,21 @@ struct RowSegments {
 };
 RowSegments cut_rows(std::int64_t chunks, std::int64_t wanted);
 
-// When the last block of a call cut as `cut` ends, in the costs' units, on a GPU that runs `slots`
-// blocks at a time and hands each block, in launch order, the slot that frees first: every
-// summary block first, then the walk's, whose blocks of every segment but the first to walk wait
-// for the last summary to end, holding their slots.
-double modelled_time(std::int64_t units, std::int64_t chunks, RowSegments cut, std::int64_t slots,
-                     const SegmentCosts& costs);
+// When the last block of a call cut as `cut` ends, in the costs' units, on a GPU of
+// `multiprocessors` that hold `blocks_a_multiprocessor` walks each and take the blocks in launch
+// order, each onto a multiprocessor with room that holds the fewest: every summary block first,
+// then the walk's, whose blocks of every segment but the first to walk wait for the last summary
+// to end, holding their places. A block alone on its multiprocessor works at rate 1, each of two
+// at `pair_rate`.
+double modelled_time(std::int64_t units, std::int64_t chunks, RowSegments cut, std::int64_t multiprocessors,
+                     int blocks_a_multiprocessor, const SegmentCosts& costs);
 
-// Where the GPU holds one block of the walk a multiprocessor (fp32; 256 states), a slot is a
-// multiprocessor, and a wave that fills a part of them leaves the rest idle: the cut of the least
-// modelled time (the fewer segments on a tie) among 1 to 16 segments and as many as fill the
-// multiprocessors once. Few units leave them idle unless their rows are cut; a wave and a fraction
-// leaves its last wave mostly idle, and two to four segments fill it; many units gain nothing
-// that pays for the summaries. Where it holds two or more, a block alone in the last wave runs
-// faster than one of a pair, which the model does not know: it overstated what cutting gains and
-// lost up to 5% (appendix A), so those kernels cut as many segments as fill their slots once.
+// The cut of the least modelled time (the fewer segments on a tie) among 1 to 16 segments and as
+// many as fill the GPU's places for walks once. Few units leave multiprocessors idle unless their
+// rows are cut; a wave and a fraction leaves its last wave mostly idle, and two to four segments
+// fill it; many units gain nothing that pays for the summaries. Where two blocks share a
+// multiprocessor, one alone in a last wave runs faster than one of a pair, so a part-filled wave
+// costs less than where a multiprocessor holds one.
 RowSegments row_segments(std::int64_t units, std::int64_t chunks, std::int64_t multiprocessors,
                          int blocks_a_multiprocessor, const SegmentCosts& costs);
 
