@@ -34,11 +34,12 @@ __device__ __forceinline__ void wait_for_summaries() {
 #endif
 }
 
-// As many segments a row, whole chunks each, as row_segments (segment_model.hpp) chooses for the
-// blocks of `walk` a multiprocessor holds (asked of the driver once a device and kernel; chapter
-// 08's device facts remember the answers); where there is more than one, `summary` first leaves
-// each segment's state (or dh) and decay, which `walk` takes by the segments before (or after)
-// its own. Args is FusedArgs or BackwardArgs: the sizes, channel_blocks and the segment fields. Where the kernels' calls differ in shared memory (the
+// As many segments a row, whole chunks each, as row_segments (segment_model.hpp) chooses with the
+// direction's `costs` for the blocks of `walk` a multiprocessor holds (asked of the driver once a
+// device and kernel; chapter 08's device facts remember the answers); where there is more than
+// one, `summary` first leaves each segment's state (or dh) and decay, which `walk` takes by the
+// segments before (or after) its own. Args is FusedArgs or BackwardArgs: the sizes,
+// channel_blocks and the segment fields. Where the kernels' calls differ in shared memory (the
 // forward's split weighted x), `most_bytes` is the most any call of them takes: each kernel is
 // allowed that and its occupancy asked at it, one size a kernel, since chapter 08's device facts
 // remember an answer a size, and a smaller allowance asked after a larger one would stand.
