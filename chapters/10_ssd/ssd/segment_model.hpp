@@ -42,11 +42,11 @@ double modelled_time(std::int64_t units, std::int64_t chunks, RowSegments cut, s
                      int blocks_a_multiprocessor, const SegmentCosts& costs);
 
 // The cut of the least modelled time (the fewer segments on a tie) among 1 to 16 segments and as
-// many as fill the GPU's places for walks once; rows whole from `costs.whole_from_waves` waves.
-// Few units leave multiprocessors idle unless their rows are cut; a wave and a fraction leaves its last wave mostly idle, and two to four segments
-// fill it; many units gain nothing that pays for the summaries. Where two blocks share a
-// multiprocessor, one alone in a last wave runs faster than one of a pair, so a part-filled wave
-// costs less than where a multiprocessor holds one.
+// many as fill the GPU's places for walks once; rows whole from `costs.whole_from_waves` waves. Few
+// units leave multiprocessors idle unless their rows are cut; a wave and a fraction leaves its last
+// wave mostly idle, and two to four segments fill it; many units gain nothing that pays for the
+// summaries. Where two blocks share a multiprocessor, one alone in a last wave runs faster than one
+// of a pair, so a part-filled wave costs less than where a multiprocessor holds one.
 RowSegments row_segments(std::int64_t units, std::int64_t chunks, std::int64_t multiprocessors,
                          int blocks_a_multiprocessor, const SegmentCosts& costs);
 
