@@ -1,7 +1,7 @@
 # ours against the official kernels across shapes -- `gnuplot speed_grid.gp` in this directory
 set terminal svg size 1100,480 dynamic font 'DejaVu Sans,12'
 set output 'speed_grid.svg'
-set multiplot layout 1,2 title 'The official kernels'' time ÷ ours (NVIDIA H200 (sm_90, 132 SMs, 140 GiB), 2026-12-01)' noenhanced
+set multiplot layout 1,2 title 'The official kernels'' time ÷ ours (NVIDIA H200 (sm_90, 132 SMs, 140 GiB), 2026-12-02)' noenhanced
 set logscale cb 2
 set cbrange [0.25:4]
 set palette defined (-2 '#b2182b', 0 '#f7f7f7', 2 '#2166ac')

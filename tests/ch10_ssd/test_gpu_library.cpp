@@ -362,9 +362,9 @@ TEST_CASE("the model of a segmented launch adds its blocks' times as the GPU sch
   // One row of 4 chunks in two segments on 4 slots. Forward: the first segment's summary ends at
   // 2 × 0.35 + 1.25 = 1.95; the first segment walks from 0 to 3.25, the second from 1.95 to 5.2.
   CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, 1, kForwardSegments) == Approx(5.2));
-  // Backward: the last segment's summary ends at 2 × 0.15 + 0.5 = 0.8; the last segment walks
-  // first, from 0 to 2.5, the first from 0.8 to 3.3.
-  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, 1, kBackwardSegments) == Approx(3.3));
+  // Backward: the last segment's summary ends at 2 × 0.1 + 0.5 = 0.7; the last segment walks
+  // first, from 0 to 2.5, the first from 0.7 to 3.2.
+  CHECK(modelled_time(1, 4, cut_rows(4, 2), 4, 1, kBackwardSegments) == Approx(3.2));
   // A block that waits for the summaries holds its slot: 2 units, 2 chunks, 2 slots, forward. The
   // summaries hold both slots to 1.6, the first segments to 3.85, the second segments to 6.1.
   CHECK(modelled_time(2, 2, cut_rows(2, 2), 2, 1, kForwardSegments) == Approx(6.1));
@@ -410,6 +410,16 @@ TEST_CASE("version 3 cuts its rows into the segments its model finds fastest") {
   CHECK(backward(320, 128, 132, 2).count == 4);
   CHECK(backward(640, 256, 132, 2).count == 1);
   CHECK(forward(320, 16, 132, 2).count == 1);
+  // Short rows, the sweep and A/B of 2026-12-01 (stop 87): bf16 (8, 1024, 24)'s backward in four
+  // (two took 8% longer), (4, 256, 80)'s in two, fp32 (1, 512, 80)'s in three.
+  CHECK(backward(192, 16, 132, 2).count == 4);
+  CHECK(backward(320, 4, 132, 2).count == 2);
+  CHECK(backward(80, 8, 132, 1).count == 3);
+  // Two waves of units or more: the backward's rows whole, where the model alone would cut them.
+  CHECK(backward(640, 16, 132, 2).count == 1);
+  SegmentCosts model_alone = kBackwardSegments;
+  model_alone.whole_from_waves = 0;
+  CHECK(row_segments(640, 16, 132, 2, model_alone).count == 2);
 }
 
 TEST_CASE("a backward runs version 3 where it takes the call and version 1 where it does not") {

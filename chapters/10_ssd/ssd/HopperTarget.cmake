@@ -2,7 +2,8 @@
 # asks for sm_90. Hopper's warpgroup products (wgmma) and register reallocation (setmaxnreg) exist
 # only in that target, whose machine code runs on compute capability 9.0 alone; PTX for compute_90
 # is still embedded where the build asked for it (a plain "90"), for the GPUs after Hopper.
-# Included by the library (ssd/CMakeLists.txt) and by its GPU tests, whose probe uses wgmma too.
+# Included by the library for version 4's file (ssd/CMakeLists.txt) and by its GPU tests, whose probe
+# uses wgmma too.
 function(book_hopper_arch_specific target)
   set(architectures ${CMAKE_CUDA_ARCHITECTURES})
   list(TRANSFORM architectures REPLACE "^90$" "90a-real;90-virtual")

@@ -183,6 +183,7 @@ RowSegments row_segments(std::int64_t units, std::int64_t chunks, std::int64_t m
                          int blocks_a_multiprocessor, const SegmentCosts& costs) {
   const std::int64_t slots = std::max<std::int64_t>(1, multiprocessors * blocks_a_multiprocessor),
                      filling_once = std::clamp<std::int64_t>(slots / std::max<std::int64_t>(units, 1), 1, chunks);
+  if (costs.whole_from_waves > 0 && units >= costs.whole_from_waves * slots) return cut_rows(chunks, 1);
   // The model takes 20 to 330 µs on one core of the book's build machine, as long as a small
   // call's kernels: each thread keeps its answers (up to 256 sizes, then starts again), since calls
   // repeat their sizes (a model's layers, step after step; the lengths a server sees).

@@ -9,17 +9,20 @@ namespace ssd::detail {
 // What the model charges, in units of the time one walk block alone on a multiprocessor takes
 // over one chunk: a summary block's time a chunk, every block's fixed part (its start, its first
 // copies, its last stores, the summaries it folds), and the rate of each of two blocks at work on
-// one multiprocessor. They were fitted to version 3 forced to 1 to 11 segments on 18 shapes, on
-// one H200 (fp32 and bf16; 64, 128 and 256 states; 24 to 320 units; 2026-12-01), and to an A/B
-// of eleven more (appendix A). The forward's summary costs a third of its walk (it skips the
-// chunk's quadratic product and its output); the backward's, a seventh of its heavier walk. Two
-// blocks on a multiprocessor do 1.4 times the work of one.
+// one multiprocessor. They were fitted to version 3 forced to 1 to 11 segments on 35 shapes, on
+// one H200 (fp32 and bf16; 64, 128 and 256 states; 24 to 320 units; 4 to 256 chunks a row;
+// 2026-12-01), and to A/Bs of others (appendix A). The forward's summary costs a third of its walk
+// (it skips the chunk's quadratic product and its output); the backward's, a tenth of its heavier
+// walk. Two forward blocks on a multiprocessor do 1.4 times the work of one, two backward blocks
+// 1.6 times. The backward keeps rows whole where its units fill the GPU's places for walks twice or
+// more (`whole_from_waves`): the model cut them in two, and the A/Bs found that 2 to 4% slower.
 struct SegmentCosts {
   double summary_per_chunk, per_block, pair_rate;
-  bool backward;  // summaries of every segment but the first, and the last segment walks first
+  bool backward;             // summaries of every segment but the first, and the last segment walks first
+  int whole_from_waves = 0;  // rows stay whole from this many waves of units (0: the model decides)
 };
 inline constexpr SegmentCosts kForwardSegments{0.35, 1.25, 0.7, false};
-inline constexpr SegmentCosts kBackwardSegments{0.15, 0.5, 0.7, true};
+inline constexpr SegmentCosts kBackwardSegments{0.1, 0.5, 0.8, true, 2};
 
 // Each of `units` rows of `chunks` chunks cut into `count` segments of `chunks_each` whole chunks
 // (the last may have fewer).
@@ -39,11 +42,11 @@ double modelled_time(std::int64_t units, std::int64_t chunks, RowSegments cut, s
                      int blocks_a_multiprocessor, const SegmentCosts& costs);
 
 // The cut of the least modelled time (the fewer segments on a tie) among 1 to 16 segments and as
-// many as fill the GPU's places for walks once. Few units leave multiprocessors idle unless their
-// rows are cut; a wave and a fraction leaves its last wave mostly idle, and two to four segments
-// fill it; many units gain nothing that pays for the summaries. Where two blocks share a
-// multiprocessor, one alone in a last wave runs faster than one of a pair, so a part-filled wave
-// costs less than where a multiprocessor holds one.
+// many as fill the GPU's places for walks once; rows whole from `costs.whole_from_waves` waves. Few
+// units leave multiprocessors idle unless their rows are cut; a wave and a fraction leaves its last
+// wave mostly idle, and two to four segments fill it; many units gain nothing that pays for the
+// summaries. Where two blocks share a multiprocessor, one alone in a last wave runs faster than one
+// of a pair, so a part-filled wave costs less than where a multiprocessor holds one.
 RowSegments row_segments(std::int64_t units, std::int64_t chunks, std::int64_t multiprocessors,
                          int blocks_a_multiprocessor, const SegmentCosts& costs);
 
