@@ -5,7 +5,8 @@
 # host files with clang and link with lld (a first build on 2 cores: 617 s with g++ and GNU ld,
 # 551 with clang, 498 with clang and lld, appendix A, 2026-12-01); g++ is nvcc's host compiler for
 # the CUDA files.
-BOOK_BUILD_PACKAGES=(cmake ninja-build g++ clang lld catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 ccache clang-format)
+# python3-numpy: the test of scripts/ssd-rounding-model (tests/book/ssd_rounding_model.py).
+BOOK_BUILD_PACKAGES=(cmake ninja-build g++ clang lld catch2 libeigen3-dev libcli11-dev libfmt-dev gnuplot-nox pandoc python3 python3-numpy ccache clang-format)
 # Fonts for the figures and the book's math.
 BOOK_FONT_PACKAGES=(fonts-dejavu-core fonts-dejavu-extra)
 # The sanitize preset's sanitizers' runtime (CI's sanitizer stage); its compiler is clang, above.
