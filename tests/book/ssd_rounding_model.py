@@ -2,8 +2,9 @@
 """scripts/ssd-rounding-model's fp64 model, checked before appendix A leans on it: with no rounding
 switched on, its chunked backward's dA is the derivative of <dy, y> by A through the plain
 recurrence h_t = exp(A dt_t) h_{t-1} + dt_t x_t B_t^T, y_t = h_t C_t (central differences), for any
-chunk; each rounding switched on alone moves dA, and by no more than 16-bit roundings can; and
-its bf16 rounds to the nearest, ties to even. Exits 77 (CTest's skip) where numpy is missing.
+chunk; each rounding switched on alone moves dA, and by no more than 16-bit roundings can; its
+bf16 rounds to the nearest, ties to even; and a remainder kept to k bits is within half a unit of
+2^-k of the bf16 value's last place. Exits 77 (CTest's skip) where numpy is missing.
 
     tests/book/ssd_rounding_model.py      (CTest: scripts.ssd_rounding_model)
 """
@@ -62,8 +63,16 @@ expected = np.array([1.0, 1 + 2 ** -6, 1 + 2 ** -7, -(1 + 2 ** -7)])  # ties to 
 got = model.bf16(values)
 check(np.array_equal(got, expected), f"bf16 of {values.tolist()} gave {got.tolist()}, not {expected.tolist()}")
 
+# A remainder of k bits: within half a unit of 2^-k of the bf16 value's last place of the value.
+values = np.random.default_rng(7).standard_normal(1000) * 10.0 ** np.random.default_rng(8).uniform(-3, 3, 1000)
+check(np.array_equal(model.kept_to(values, 0), model.bf16(values)), "kept_to with no bits is bf16")
+for bits in (2, 4, 8):
+    last_place = 2.0 ** (np.floor(np.log2(np.abs(model.bf16(values)))) - 7)
+    worst = np.max(np.abs(model.kept_to(values, bits) - values) / last_place)
+    check(worst <= 2.0 ** (-bits - 1) * (1 + 1e-12), f"kept_to({bits}) errs by {worst!r} of the last place")
+
 for failure in failures:
     print("FAILED:", failure)
 if not failures:
-    print("ssd-rounding-model: every check passed (dA against the recurrence, chunk sizes, roundings, bf16)")
+    print("ssd-rounding-model: every check passed (dA against the recurrence, chunk sizes, roundings, bf16, remainders)")
 sys.exit(1 if failures else 0)
