@@ -63,7 +63,7 @@ expected = np.array([1.0, 1 + 2 ** -6, 1 + 2 ** -7, -(1 + 2 ** -7)])  # ties to 
 got = model.bf16(values)
 check(np.array_equal(got, expected), f"bf16 of {values.tolist()} gave {got.tolist()}, not {expected.tolist()}")
 
-# A remainder of k bits: within half a unit of 2^-k of the bf16 value's last place of the value.
+# A remainder of k bits errs by at most 2^-(k+1) of the bf16 value's last place.
 values = np.random.default_rng(7).standard_normal(1000) * 10.0 ** np.random.default_rng(8).uniform(-3, 3, 1000)
 check(np.array_equal(model.kept_to(values, 0), model.bf16(values)), "kept_to with no bits is bf16")
 for bits in (2, 4, 8):
