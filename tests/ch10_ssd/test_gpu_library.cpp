@@ -252,7 +252,7 @@ TEST_CASE("version 3 (fused): every gradient matches the fp64 adjoint", "[gpu]")
   int c = 0;
   for (const ssd::DataType type : kFusedTypes)
     for (const ProblemSpec& shape : cases) {
-      // The backward's tiles need 112,900, 108,804 or 211,204 bytes of shared memory a block (64,
+      // The backward's tiles need 103,684, 108,804 or 217,348 bytes of shared memory a block (64,
       // 128, 256 states): more than Ada and most Ampere cards give, and past 128 states more than an A100.
       // fp32's pairs take at most 128 states in 149,764 or 215,300 bytes (up to 64, 128 states).
       if (fused_backward_refusal(shape.shape.dstate, type).empty())

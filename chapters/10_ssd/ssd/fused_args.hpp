@@ -35,8 +35,12 @@ struct FusedArgs {
   // entering states.
   bool x_in_vectors, bc_in_vectors, states_in_vectors;
   // Whether version 3 multiplies 16-bit inputs' weighted x in step 4 as hi + lo (where the final
-  // states are asked for and the tile fits; version 4 does not read it).
+  // states are asked for, or the entering states kept, and the tile fits; version 4 does not read it).
   bool split_weighted_x;
+  // Where given (16-bit inputs' entering states kept): what rounding each entering state to 16 bits
+  // left, as each lane holds it (v3_fused.cu, store_state_remainders), for the backward's sums that
+  // take the passed state.
+  void* entering_lo = nullptr;
 };
 
 // A forward call's arguments, its rows walked whole (one segment, no entering states).

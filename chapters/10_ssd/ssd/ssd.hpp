@@ -88,8 +88,8 @@ struct ForwardParams {
   float* final_states = nullptr;  // optional
   // Optional, for a backward to come: where version 3 runs the forward it also leaves here, in
   // saved_bytes() bytes, what its backward reads (the output before the gate, the state entering
-  // each chunk), and a backward given the same parameters reads it instead of running the forward
-  // again. Other versions refuse it.
+  // each chunk, for 16-bit inputs what rounding that state left), and a backward given the same
+  // parameters reads it instead of running the forward again. Other versions refuse it.
   void* saved = nullptr;
 
   // Packed sequences' own final states (what the official chunk_state_varlen returns), version 2:

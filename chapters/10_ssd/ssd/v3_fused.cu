@@ -22,7 +22,11 @@
 // Where the caller asks for the final states, 16-bit inputs' weighted x is split the same way
 // (what its rounding left in a tile of its own, a second mma.sync in step 4): they are fp32, so
 // their error is the products' rounding, not their type's, and rounded as the official kernels
-// round their weighted B, ours erred by up to 1.14 times theirs (appendix A, 2026-12-01).
+// round their weighted B, ours erred by up to 1.14 times theirs (appendix A, 2026-12-01). So it is
+// where the walk keeps the entering states for the backward, which then also keeps what rounding
+// each to 16 bits left (store_remainders): every chunk passes a state, and with chunks of 64, four
+// times as many roundings as the official kernels' default chunks of 256 make, each kept in 16 bits
+// put the backward's dA behind theirs (appendix A, 2026-12-02).
 //
 // With seq_idx a term counts only where its two ends lie in one sequence, as version 2 counts them.
 //
@@ -251,6 +255,14 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocks<T>(NS)) fused_forward_ke
           static_cast<T*>(a.entering_states) + ((bh * ((s.seqlen + kQ - 1) / kQ) + c) * s.head_dim + p0) * s.dstate;
       // fp32 as hi + lo: the state as the products here took it.
       store_operand_tile<kP, NS>(entering, s.dstate, hs, L::kStateRow, kLo, channels, s.dstate, a.states_in_vectors);
+      if constexpr (!kPairs) {  // and what the tile's rounding left, from the registers
+        std::uint32_t words[2 * kStateTiles];
+        remainder_words<M>(words, state);
+        const std::int64_t chunks = (s.seqlen + kQ - 1) / kQ;
+        store_remainders<kStateTiles>(static_cast<unsigned char*>(a.entering_lo) +
+                                          remainders_at<NS>(bh, a.channel_blocks, channel_block, chunks, c),
+                                      words);
+      }
     }
     if (warp == 0) forward_weights(step, seq, seq_before, A2, acs, weight, decay_to);
     __syncthreads();
@@ -499,46 +511,59 @@ void fused_forward(const ForwardParams& p, cudaStream_t stream) {
 
 namespace {
 
-// The walk that also leaves the state entering each chunk in `entering_states`, for the backward.
-void forward_keeping_states(FusedArgs args, void* entering_states, DataType type, cudaStream_t stream) {
-  args.entering_states = entering_states;
-  args.states_in_vectors = in_vectors(entering_states, args.s.dstate);
+// The walk that also leaves the state entering each chunk in `entering_states` (and for 16-bit
+// inputs what their rounding left in `entering_lo`), for the backward; its weighted x split.
+void forward_keeping_states(FusedArgs args, const SavedParts& parts, DataType type, cudaStream_t stream) {
+  args.entering_states = parts.entering_states, args.entering_lo = parts.entering_lo;
+  args.states_in_vectors = in_vectors(parts.entering_states, args.s.dstate);
+  args.split_weighted_x = true;
   launch_by_type(args, type, stream);
 }
 
-// u's bytes in a forward's `saved`, rounded up so that the entering states after it start on a
-// 256-byte boundary (their tiles are read 16 bytes a lane).
-std::size_t saved_u_bytes(const ForwardParams& p) {
+constexpr std::size_t whole_lines(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// The bytes of a forward's `saved`: u, then the entering states, then for 16-bit inputs their
+// remainders (16 bits each, (batch, heads, channel blocks, chunks) blocks of 64 × the state tile),
+// each part starting on a 256-byte boundary (the states' tiles are read 16 bytes a lane).
+struct SavedSizes {
+  std::size_t u, states, remainders;
+};
+SavedSizes saved_sizes(const ForwardParams& p) {
   const Sizes& s = p.sizes;
-  const std::size_t bytes =
-      std::size_t(s.batch * s.seqlen * s.heads) * std::size_t(s.head_dim) * element_bytes(p.input_type);
-  return (bytes + 255) / 256 * 256;
+  const std::size_t chunks = std::size_t((s.seqlen + kQ - 1) / kQ), rows = std::size_t(s.batch * s.heads);
+  const std::size_t bytes = element_bytes(p.input_type);
+  const std::size_t u = std::size_t(s.batch * s.seqlen * s.heads) * std::size_t(s.head_dim) * bytes;
+  const std::size_t states = rows * chunks * std::size_t(s.head_dim) * std::size_t(s.dstate) * bytes;  // fp32: hi + lo
+  const std::size_t blocks = rows * std::size_t((s.head_dim + kP - 1) / kP) * chunks;
+  const std::size_t remainders =
+      p.input_type == DataType::float32 ? 0 : blocks * kP * std::size_t(state_tile(s.dstate)) * 2;
+  return {whole_lines(u), whole_lines(states), remainders};
 }
 
 }  // namespace
 
-void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream) {
-  ForwardParams ungated = p;  // y without its gate is u
-  ungated.z = nullptr, ungated.y = u, ungated.final_states = nullptr;
-  forward_keeping_states(fused_args_of(ungated), entering_states, p.input_type, stream);
+SavedParts saved_parts(const ForwardParams& p, void* saved) {
+  const SavedSizes sizes = saved_sizes(p);
+  unsigned char* const at = static_cast<unsigned char*>(saved);
+  return {at, at + sizes.u, sizes.remainders ? at + sizes.u + sizes.states : nullptr};
 }
 
 std::size_t fused_saved_bytes(const ForwardParams& p) {
-  const Sizes& s = p.sizes;
-  const std::size_t chunks = std::size_t((s.seqlen + kQ - 1) / kQ);
-  return saved_u_bytes(p) + std::size_t(s.batch * s.heads) * chunks * std::size_t(s.head_dim) * std::size_t(s.dstate) *
-                                element_bytes(p.input_type);  // fp32's states as hi + lo
+  const SavedSizes sizes = saved_sizes(p);
+  return sizes.u + sizes.states + sizes.remainders;
 }
 
-SavedParts saved_parts(const ForwardParams& p, void* saved) {
-  return {saved, static_cast<unsigned char*>(saved) + saved_u_bytes(p)};
+void fused_forward_states(const ForwardParams& p, const SavedParts& parts, cudaStream_t stream) {
+  ForwardParams ungated = p;  // y without its gate is u
+  ungated.z = nullptr, ungated.y = parts.u, ungated.final_states = nullptr;
+  forward_keeping_states(fused_args_of(ungated), parts, p.input_type, stream);
 }
 
 void fused_forward_saving(const ForwardParams& p, cudaStream_t stream) {
   const SavedParts parts = saved_parts(p, p.saved);
   FusedArgs args = fused_args_of(p);
   args.ungated_y = p.z ? parts.u : nullptr;  // the backward reads u behind a gate alone
-  forward_keeping_states(args, parts.entering_states, p.input_type, stream);
+  forward_keeping_states(args, parts, p.input_type, stream);
 }
 
 }  // namespace ssd::detail

@@ -13,19 +13,22 @@ namespace ssd::detail {
 
 std::string fused_refuses(const ForwardParams& p);
 void fused_forward(const ForwardParams& p, cudaStream_t stream);
-// The forward without the gate, its output into u (laid out as y), and the state entering every
-// chunk of 64, in the input type (16 bits, or fp32's hi + lo), into entering_states (batch, heads, chunks, head_dim,
-// dstate): what the backward reads.
-void fused_forward_states(const ForwardParams& p, void* u, void* entering_states, cudaStream_t stream);
-// The forward that writes y and keeps both in p.saved for its backward (u only with a gate).
-void fused_forward_saving(const ForwardParams& p, cudaStream_t stream);
-// Where in a forward's `saved` u and the entering states lie, and how many bytes it needs.
+// Where in a forward's `saved` u, the entering states and their remainders lie, and how many bytes
+// it needs.
 struct SavedParts {
   void* u;
-  void* entering_states;
+  // The state entering every chunk of 64, in the input type (16 bits, or fp32's hi + lo), (batch,
+  // heads, chunks, head_dim, dstate); for 16-bit inputs, what rounding each to 16 bits left, as
+  // the walk's lanes hold it (v3_tiles.cuh, store_remainders), else null.
+  void *entering_states, *entering_lo;
 };
 SavedParts saved_parts(const ForwardParams& p, void* saved);
 std::size_t fused_saved_bytes(const ForwardParams& p);
+// The forward without the gate, its output into parts.u (laid out as y), and the entering states
+// with their remainders: what the backward reads.
+void fused_forward_states(const ForwardParams& p, const SavedParts& parts, cudaStream_t stream);
+// The forward that writes y and keeps the rest in p.saved for its backward (u only with a gate).
+void fused_forward_saving(const ForwardParams& p, cudaStream_t stream);
 
 std::string fused_backward_refuses(const BackwardParams& p);
 void fused_backward(const BackwardParams& p, cudaStream_t stream);

@@ -26,7 +26,11 @@
 // flows through them.
 // Products take the input type (M, W and du rounded to it, as the forward rounds M), sums are
 // fp32; fp32 inputs are multiplied as the forward multiplies them, bf16 pairs (hi + lo), three
-// products for one. dB, dC and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
+// products for one. For 16-bit inputs, what the passed states' roundings leave is kept where it
+// reaches dA: du exp(acs) in step 6 split hi + lo, dh's remainders in a tile of their own and in
+// BD, and the entering state's (saved by the forward) in the sums of ∂L/∂acs that take it
+// (add_remainder_dots): chunks of 64 pass four times the states of the official kernels' 256.
+// dB, dC and ∂L/∂dt' are added across blocks with float atomics (heads of a group,
 // blocks of channels), dA and dD with fp64 ones into sums rounded to fp32 once at the end: the
 // backward is not deterministic, and refuses a call that asks it to be.
 #include "check.hpp"
@@ -52,7 +56,8 @@ namespace mma = warp_mma;
 
 struct BackwardArgs {
   Sizes s;
-  const void *x, *dt, *B, *C, *z, *dy, *u, *entering_states;
+  // entering_lo: for 16-bit inputs, what rounding the entering states to 16 bits left (SavedParts).
+  const void *x, *dt, *B, *C, *z, *dy, *u, *entering_states, *entering_lo;
   void *dx, *dz;
   const float *A, *D, *dt_bias;
   const std::int32_t* seq_idx;
@@ -101,20 +106,25 @@ __device__ __forceinline__ float gate_backward(float dy, float z, float u, float
   return dy * z * sig;
 }
 
-// The block's shared memory: tiles of 16-bit operands (x, dy, z then dx, u, du, du exp(acs); B, C;
-// the entering state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's
-// pairs take each tile twice (hi halves, then lo halves kElements further). A lean block keeps x,
-// du, B, C, h, dh, Mᵀ and W alone: step 2 reads dy, z and u (and for pairs x, for dD's fp32 sum)
-// from global memory (each once), step 4 writes dx from its registers, and du becomes du exp(acs)
-// in its own tile once step 5 is done with it.
+// The block's shared memory: tiles of 16-bit operands (x, dy, z then dx, u, du; B, C; the entering
+// state h and dh, [p][n]; Mᵀ and W, [s][t]), then kFloats floats a position. fp32's pairs take
+// each tile twice (hi halves, then lo halves kElements further). A lean block keeps x, du, B, C, h,
+// dh, Mᵀ and W alone: step 2 reads dy, z and u (and for pairs x, for dD's fp32 sum) from global
+// memory (each once) and step 4 writes dx from its registers. Step 6's du exp(acs) is made from
+// du's tile: for pairs in it, once step 5 is done with du; for 16-bit inputs in the registers
+// (add_state_gradient).
 template <int NS, bool kPairs, bool kLean>
 struct BackwardShared {
   static constexpr int kXRow = kP + kPad, kStateRow = NS + kPad, kChunkRow = kQ + kPad, kXTile = kQ * kXRow;
   static constexpr int kOwn = kLean ? 0 : kXTile;  // the tiles that a lean block does without
-  static constexpr int kX = 0, kDy = kX + kXTile, kZ = kDy + kOwn, kU = kZ + kOwn, kDu = kU + kOwn,
-                       kScaledDu = kDu + kOwn, kB = kScaledDu + kXTile, kC = kB + kQ * kStateRow,
-                       kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow, kMt = kDh + kP * kStateRow,
-                       kW = kMt + kQ * kChunkRow, kElements = kW + kQ * kChunkRow;
+  static constexpr int kX = 0, kDy = kX + kXTile, kZ = kDy + kOwn, kU = kZ + kOwn, kDu = kU + kOwn, kB = kDu + kXTile,
+                       kC = kB + kQ * kStateRow, kH = kC + kQ * kStateRow, kDh = kH + kP * kStateRow,
+                       kMt = kDh + kP * kStateRow, kW = kMt + kQ * kChunkRow;
+  // 16-bit inputs: dh's remainders lie in Mᵀ's and W's tiles, free from the chunk's start (a lean
+  // block's: from step 2's end) until step 3 writes them, and past W where they need more room (at
+  // 256 states).
+  static constexpr int kDhLo = kMt, kLoRoom = kPairs ? 0 : kP * kStateRow - 2 * kQ * kChunkRow;
+  static constexpr int kElements = kW + kQ * kChunkRow + (kLoRoom > 0 ? kLoRoom : 0);
   // step, acs (base 2), weight, to_last = exp(acs_last − acs), decay_to = exp(acs), ds = ∂L/∂acs,
   // row_a = x·(Mᵀ du), row_b = x·BD; then the positions' sequence numbers (int32) and one float,
   // <dh, h>.
@@ -211,6 +221,69 @@ __device__ __forceinline__ void add_rows(float* to, std::int64_t stride, const f
     }
 }
 
+// Step 6 for 16-bit inputs: dh += (du exp(acs))ᵀ C over the chunk, this warp's rows p and the
+// columns from col0 (dh's layout), du exp(acs) made in the registers from du's tile [t][p] and split
+// hi + lo, a mma.sync each: rounded to 16 bits, it put dA behind the official kernels' where they
+// pass fewer states (appendix A, 2026-12-02), and made in a tile, it took a pass over shared memory.
+template <class M, int kTiles>
+__device__ __forceinline__ void add_state_gradient(float (&dh)[kTiles][4], const M* du, int du_stride,
+                                                   const float* decay_to, const M* c, int c_stride, int row0,
+                                                   int col0) {
+  const int q = int(threadIdx.x) % 4;
+  for (int k0 = 0; k0 < kQ; k0 += 16) {
+    Fragment<false> af, bf;
+    a_k_major(af, du, du_stride, row0, k0, 0);
+    // The lane's first operand holds t = k0 + 2q (+ 1) in words 0 and 1, t + 8 (+ 1) in 2 and 3.
+    const float2 near = {decay_to[k0 + 2 * q], decay_to[k0 + 2 * q + 1]};
+    const float2 far = {decay_to[k0 + 2 * q + 8], decay_to[k0 + 2 * q + 9]};
+    std::uint32_t hi[4], lo[4];
+    for (int i = 0; i < 4; ++i) {
+      const float2 v = mma::unpack<M>(af.hi[i]), d = i < 2 ? near : far;
+      pack_pair<M>(v.x * d.x, v.y * d.y, hi[i], lo[i]);
+    }
+    for (int pair = 0; pair < kTiles / 2; ++pair) {
+      b_k_major(bf, c, c_stride, col0 + 16 * pair, k0, 0);
+      mma::multiply_add<M>(dh[2 * pair], hi, bf.hi[0], bf.hi[1]);
+      mma::multiply_add<M>(dh[2 * pair + 1], hi, bf.hi[2], bf.hi[3]);
+      mma::multiply_add<M>(dh[2 * pair], lo, bf.hi[0], bf.hi[1]);
+      mma::multiply_add<M>(dh[2 * pair + 1], lo, bf.hi[2], bf.hi[3]);
+    }
+  }
+}
+
+// For each position t of the chunk, Σ_p v_tp Σ_n R_tn lo_pn over this warp's rows p and the states
+// n from n0 (its half), times scale[t] where given, added to out[t] (shared, other warps adding
+// theirs): lo a state's remainders as the lane's accumulators hold them (remainder_words), R a
+// tile [t][n] (C), v a tile [t][p] (du). R lo^T is made 16 rows t at a time, R the first operand and
+// lo the second as it lies: words 4k and 4k + 2 hold channels row0 + g, states 16 k + 2q (+ 1) and
+// + 8, the second operand's columns 0-7; 4k + 1 and 4k + 3 the channels 8 further. The lane's two
+// neighbouring channels of a row t then meet v's pair in one 32-bit load, summed over the quad.
+template <class M, int kTiles>
+__device__ __forceinline__ void add_remainder_dots(const std::uint32_t (&lo)[2 * kTiles], const M* r, int r_stride,
+                                                   const M* v, int v_stride, const float* scale, float* out, int row0,
+                                                   int n0) {
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, q = lane % 4;
+  for (int t0 = 0; t0 < kQ; t0 += 16) {
+    float e[2][4] = {};
+    for (int k = 0; k < kTiles / 2; ++k) {
+      Fragment<false> af;
+      a_row_major(af, r, r_stride, t0, n0 + 16 * k, 0);
+      mma::multiply_add<M>(e[0], af.hi, lo[4 * k], lo[4 * k + 2]);
+      mma::multiply_add<M>(e[1], af.hi, lo[4 * k + 1], lo[4 * k + 3]);
+    }
+    for (int h = 0; h < 2; ++h) {
+      const int t = t0 + g + 8 * h;
+      float sum = 0.f;
+      for (int i = 0; i < 2; ++i) {
+        const float2 pair = get_two<false>(v + t * v_stride + row0 + 8 * i + 2 * q, 0);
+        sum += pair.x * e[i][2 * h] + pair.y * e[i][2 * h + 1];
+      }
+      sum = sum_over_quad(sum);
+      if (q == 0) atomicAdd(&out[t], scale ? sum * scale[t] : sum);
+    }
+  }
+}
+
 // T is the inputs' type; the tensor cores multiply Operand<T>'s (fp32 inputs as bf16 pairs).
 template <class T, int NS>
 __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) fused_backward_kernel(BackwardArgs a) {
@@ -225,9 +298,9 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
   extern __shared__ __align__(16) unsigned char shared[];
   M *const tiles = reinterpret_cast<M *>(shared);
   M *const xs = tiles + L::kX, *const dys = tiles + L::kDy, *const zs = tiles + L::kZ, *const us = tiles + L::kU;
-  M *const dus = tiles + L::kDu, *const scaled_du = tiles + L::kScaledDu, *const bs = tiles + L::kB;
+  M *const dus = tiles + L::kDu, *const bs = tiles + L::kB;
   M *const cs = tiles + L::kC, *const hs = tiles + L::kH, *const dhs = tiles + L::kDh;
-  M *const mt = tiles + L::kMt, *const ws = tiles + L::kW;
+  M *const mt = tiles + L::kMt, *const ws = tiles + L::kW, *const dh_lo = tiles + L::kDhLo;
   M *const dxs = zs;  // 16-bit: z is read in step 2 only; dx's tile takes its place in step 4
   // A lean 16-bit block's dy and z arrive in Mᵀ's and W's tiles (free until step 3), its u in du's
   // (step 2 writes du over u where it reads it).
@@ -310,6 +383,11 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
     int len;
     const T *entering;
   };
+  // Where chunk c's remainders of its entering state lie (16-bit inputs).
+  const auto remainders_of = [&](std::int64_t c) {
+    return static_cast<const unsigned char *>(a.entering_lo) +
+           remainders_at<NS>(bh, a.channel_blocks, block.channel_block, chunks, c);
+  };
   const auto chunk_at = [&](std::int64_t c) {
     const std::int64_t at = b * s.seqlen + c * kQ;
     return ChunkAt{at, at * width + std::int64_t(h) * s.head_dim + p0, at * projection + std::int64_t(group) * s.dstate,
@@ -369,7 +447,10 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       load_operand_tile<T, kP, NS, kPairs>(hs, L::kStateRow, kLo, here.entering, s.dstate, channels, s.dstate,
                                            a.states_in_vectors);
     }
-    store_accumulators<kPairs>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
+    if constexpr (kPairs)
+      store_accumulators<true>(dhs, L::kStateRow, dh, row0, half * NS / 2, kLo);
+    else if constexpr (!kLean)  // dh rounded in its tile, what that left in Mᵀ's
+      store_accumulators<true>(dhs, L::kStateRow, dh, row0, half * NS / 2, L::kDhLo - L::kDh);
     load_steps<T>(step, seq, a, at, h, len);
     if (threadIdx.x < kQ) {
       ds[threadIdx.x] = row_a[threadIdx.x] = row_b[threadIdx.x] = 0.f;
@@ -419,19 +500,11 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       put_eight<kPairs>(dus + t * L::kXRow + p, kLo, du);
       if (z && valid > 0) store_eight(static_cast<T *>(a.dz) + x_at + t * width + p, dz, valid, a.x_in_vectors);
     }
-    // du exp(acs), step 6's operand, into `to`: its own tile, or du's once step 5 is done with it.
-    // Two neighbours a thread, so that a warp reads and writes one row's 64 elements together:
-    // eight a thread, 16 bytes apart in a row, met four to a bank, and eight in 16-byte loads took
-    // registers that the 16-bit walk at 128 states spilled.
-    const auto scale_du = [&](M *to) {
-      for (int i = int(threadIdx.x); i < kQ * kP / 2; i += kThreads) {
-        const int t = i / (kP / 2), p = i % (kP / 2) * 2;
-        const float2 v = get_two<kPairs>(dus + t * L::kXRow + p, kLo);
-        put_two<kPairs>(to + t * L::kXRow + p, kLo, v.x * decay_to[t], v.y * decay_to[t]);
-      }
-    };
     __syncthreads();
-    if constexpr (!kLean) scale_du(scaled_du);
+    if constexpr (!kPairs && kLean) {  // dy and z are read from Mᵀ's and W's tiles: dh and its remainders
+      store_accumulators<true>(dhs, L::kStateRow, dh, row0, half * NS / 2, L::kDhLo - L::kDh);
+      __syncthreads();
+    }
 
     // Step 3: this warp's rows s of Gᵀ and XD (columns t in its half) and of BD (channels in its
     // half). A tile wholly below the diagonal (every t < s) is not needed.
@@ -450,6 +523,11 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         b_column_major(bb, dhs, L::kStateRow, col0, k0, kLoBytes);
         multiply_add_fragments<M>(bd[2 * pair], ba, bb, 0);
         multiply_add_fragments<M>(bd[2 * pair + 1], ba, bb, 2);
+        if constexpr (!kPairs) {  // + B times what dh's rounding left
+          b_column_major(bb, dh_lo, L::kStateRow, col0, k0, 0);
+          multiply_add_fragments<M>(bd[2 * pair], ba, bb, 0);
+          multiply_add_fragments<M>(bd[2 * pair + 1], ba, bb, 2);
+        }
       }
     }
     if (needs_g) {
@@ -462,6 +540,9 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
           multiply_add_fragments<M>(xd[2 * pair + 1], xa, bb, 2);
         }
       }
+    }
+    if constexpr (!kPairs) __syncthreads();  // every warp is done with dh's remainders: Mᵀ and W may come
+    if (needs_g) {
       float from_rows[2] = {}, from_columns[4][2] = {};
       for (int j = 0; j < 4; ++j) {
         const int col = 32 * half + 8 * j + 2 * q;
@@ -543,6 +624,23 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
         if (q == 0) atomicAdd(&row_a[row0 + g + 8 * r], va), atomicAdd(&row_b[row0 + g + 8 * r], vb);
       }
     }
+    if constexpr (!kPairs) {
+      // What rounding the entering state to 16 bits left (h_lo, from the forward's saved, asked of
+      // L2 a chunk ago), in the two sums of ∂L/∂acs that take the state: <dh, h_lo> (its decay) and
+      // exp(acs_t) du_t·(C h_lo)_t (its share of y), summed over this warp's rows p and half of the
+      // states. dh's is in BD already (step 3).
+      std::uint32_t lo[2 * kStateTiles];
+      load_remainders<kStateTiles>(lo, remainders_of(c));
+      float dot = 0.f;
+      for (int j = 0; j < kStateTiles; ++j)
+        for (int k = 0; k < 2; ++k) {
+          const float2 h_lo = mma::unpack<M>(lo[2 * j + k]);
+          dot += dh[j][2 * k] * h_lo.x + dh[j][2 * k + 1] * h_lo.y;
+        }
+      dot = sum_over_warp(dot);
+      if (lane == 0) atomicAdd(state_dot, dot);
+      add_remainder_dots<M, kStateTiles>(lo, cs, L::kStateRow, dus, L::kXRow, decay_to, ds, row0, half * NS / 2);
+    }
 
     // Step 5: dB (rows s) and dC (rows t), kGroup of this warp's half of the states at a time.
     for (int n0 = half * NS / 2; n0 < (half + 1) * NS / 2; n0 += kGroup) {
@@ -572,24 +670,35 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
       add_rows(a.dC + bc_at, projection, acc, row0, n0, len, s.dstate, a.dbc_in_vectors);
     }
 
-    if constexpr (kLean) {  // du exp(acs) in du's tile, now that every warp is past step 5
+    if constexpr (kLean) {  // every warp is past step 5: x, B, h, Mᵀ and W may be overwritten
       __syncthreads();
       if constexpr (kCopiesAhead)
         if (c > first_chunk) copy_first(chunk_at(c - 1));
-      scale_du(dus);
+    }
+    if constexpr (kPairs) {  // du exp(acs) in du's tile, two neighbours a thread
+      for (int i = int(threadIdx.x); i < kQ * kP / 2; i += kThreads) {
+        const int t = i / (kP / 2), p = i % (kP / 2) * 2;
+        const float2 v = get_two<true>(dus + t * L::kXRow + p, kLo);
+        put_two<true>(dus + t * L::kXRow + p, kLo, v.x * decay_to[t], v.y * decay_to[t]);
+      }
       __syncthreads();
     }
     // Step 6: dh through the chunk, this warp's rows p and half of the states.
     const float chunk_decay = seq[kQ - 1] == seq_before ? exp2f(acs[kQ - 1]) : 0.f;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
-    add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
+    if constexpr (kPairs)
+      add_product<true, true>(dh, dus, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
+    else
+      add_state_gradient<M>(dh, dus, L::kXRow, decay_to, cs, L::kStateRow, row0, half * NS / 2);
     __syncthreads();
     if (c > first_chunk) {
-      if constexpr (kPairs)
+      if constexpr (kPairs) {
         rows_to_l2(c - 1);
-      else if constexpr (kCopiesAhead)
-        copy_second(chunk_at(c - 1));
+      } else {
+        if constexpr (kCopiesAhead) copy_second(chunk_at(c - 1));
+        prefetch_rows_to_l2(remainders_of(c - 1), 128, NS, 128, 0);  // read after the next chunk's step 4
+      }
     }
 
     if (warp == 0) {
@@ -667,7 +776,7 @@ __global__ void __launch_bounds__(kWarps * 32, BackwardLayout<T, NS>::kBlocks) f
 #endif
 }
 
-// A summary's shared memory: the tiles of C and of du exp(acs) (of M, twice over for pairs), then
+// A summary's shared memory: the tiles of C and of du (for pairs du exp(acs), twice over), then
 // dt', acs and the decay to each position, and the sequence numbers.
 template <int NS, bool kPairs>
 struct SummaryShared {
@@ -693,7 +802,7 @@ __global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summa
   constexpr int kLo = kPairs ? L::kElements : 0, kLoBytes = kLo * int(sizeof(M));
   extern __shared__ __align__(16) unsigned char shared[];
   M *const tiles = reinterpret_cast<M *>(shared);
-  M *const cs = tiles + L::kC, *const scaled_du = tiles + L::kDu;
+  M *const cs = tiles + L::kC, *const dus = tiles + L::kDu;
   float *const step = reinterpret_cast<float *>(tiles + L::kElements * (kPairs ? 2 : 1));
   float *const acs = step + kQ, *const decay_to = acs + kQ;
   std::int32_t *const seq = reinterpret_cast<std::int32_t *>(decay_to + kQ);
@@ -745,7 +854,7 @@ __global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summa
       }
     }
     __syncthreads();
-    // Step 2's du, times exp(acs): step 6's operand.
+    // Step 2's du, for pairs times exp(acs) (step 6's operand; 16-bit inputs' is made in the registers).
     for (int i = int(threadIdx.x); i < kQ * kP / 8; i += kWarps * 32) {
       const int t = i / (kP / 8), p = i % (kP / 8) * 8;
       const int valid = t < len ? channels - p : 0;
@@ -757,9 +866,9 @@ __global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summa
       }
       for (int k = 0; k < 8; ++k) {
         float unused_dz;
-        du[k] = (z ? gate_backward(dout[k], zv[k], uv[k], unused_dz) : dout[k]) * decay_to[t];
+        du[k] = (z ? gate_backward(dout[k], zv[k], uv[k], unused_dz) : dout[k]) * (kPairs ? decay_to[t] : 1.f);
       }
-      put_eight<kPairs>(scaled_du + t * L::kXRow + p, kLo, du);
+      put_eight<kPairs>(dus + t * L::kXRow + p, kLo, du);
     }
     __syncthreads();
     // Step 6: dh through the chunk.
@@ -767,7 +876,10 @@ __global__ void __launch_bounds__(kWarps * 32, NS <= 128 ? 2 : 1) backward_summa
     segment_decay *= chunk_decay;
     for (int j = 0; j < kStateTiles; ++j)
       for (int e = 0; e < 4; ++e) dh[j][e] *= chunk_decay;
-    add_product<true, kPairs>(dh, scaled_du, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
+    if constexpr (kPairs)
+      add_product<true, true>(dh, dus, L::kXRow, cs, L::kStateRow, row0, half * NS / 2, 0, kQ, kLoBytes);
+    else
+      add_state_gradient<M>(dh, dus, L::kXRow, decay_to, cs, L::kStateRow, row0, half * NS / 2);
     __syncthreads();  // before the next chunk overwrites the tiles
   }
 
@@ -823,7 +935,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
   double *const dA_sums = head_sums.get(), *const dD_sums = f.D ? dA_sums + s.heads : nullptr;
   SSD_CHECK(cudaMemsetAsync(dA_sums, 0, std::size_t(s.heads + d_count) * sizeof(double), stream));
   zero_floats({{ddt_prime.get(), steps}, {p.dB, bc}, {p.dC, bc}}, stream);
-  if (made) fused_forward_states(f, parts.u, parts.entering_states, stream);
+  if (made) fused_forward_states(f, parts, stream);
   const BackwardArgs args{s,
                           f.x,
                           f.dt,
@@ -833,6 +945,7 @@ void fused_backward(const BackwardParams& p, cudaStream_t stream) {
                           p.dy,
                           parts.u,
                           parts.entering_states,
+                          parts.entering_lo,
                           p.dx,
                           p.dz,
                           f.A,

@@ -434,6 +434,46 @@ __device__ __forceinline__ void store_accumulators(M* tile, int stride, const fl
     }
 }
 
+// What rounding a passed state (or its gradient) to 16 bits leaves, where the products that take it
+// need more than 16 bits (16-bit inputs; fp32's pairs carry it already): a warp's accumulators
+// (kTiles tiles, as store_accumulators reads them) as the words of their remainders, two a tile,
+// (e 0, 1) then (e 2, 3). Rounded as store_accumulators rounds, so that the tile plus these is
+// the fp32 value. Tiles 2 k and 2 k + 1 are then words 4 k to 4 k + 3: the first operand of a
+// product over k in [16 k, 16 k + 16) of the accumulators' columns (warp_mma.cuh's A), with
+// their rows for its rows.
+template <class M, int kTiles>
+__device__ __forceinline__ void remainder_words(std::uint32_t (&words)[2 * kTiles], const float (&acc)[kTiles][4]) {
+  for (int j = 0; j < kTiles; ++j)
+    for (int k = 0; k < 2; ++k) {
+      std::uint32_t hi;
+      pack_pair<M>(acc[j][2 * k], acc[j][2 * k + 1], hi, words[2 * j + k]);
+    }
+}
+
+// A block's remainders of one chunk's entering state in memory, kThreads × 2 kTiles words: the
+// thread's 16-byte vector v at v kThreads + threadIdx.x, so that each of a warp's stores and loads
+// is one run of 512 bytes. 16 kTiles bytes a thread: 128 NS a block and chunk.
+template <int kTiles>
+__device__ __forceinline__ void store_remainders(void* block_chunk, const std::uint32_t (&words)[2 * kTiles]) {
+  uint4* const at = static_cast<uint4*>(block_chunk) + threadIdx.x;
+  for (int v = 0; v < kTiles / 2; ++v)
+    at[v * kThreads] = make_uint4(words[4 * v], words[4 * v + 1], words[4 * v + 2], words[4 * v + 3]);
+}
+template <int kTiles>
+__device__ __forceinline__ void load_remainders(std::uint32_t (&words)[2 * kTiles], const void* block_chunk) {
+  const uint4* const at = static_cast<const uint4*>(block_chunk) + threadIdx.x;
+  for (int v = 0; v < kTiles / 2; ++v) {
+    const uint4 four = at[v * kThreads];
+    words[4 * v] = four.x, words[4 * v + 1] = four.y, words[4 * v + 2] = four.z, words[4 * v + 3] = four.w;
+  }
+}
+// Where chunk c's remainders of block (bh, channel_block) start, for NS states (the tile's).
+template <int NS>
+__device__ __forceinline__ std::int64_t remainders_at(std::int64_t bh, int channel_blocks, int channel_block,
+                                                      std::int64_t chunks, std::int64_t c) {
+  return ((bh * channel_blocks + channel_block) * chunks + c) * (std::int64_t(kThreads) * NS / 2);
+}
+
 // The gate's sigmoid, 1 / (1 + exp(−z)), from the hardware's 2^y and 1/y alone (ex2.approx.ftz,
 // as decay_exp2_fast takes it, and rcp.approx.ftz: a MUFU instruction each). __expf puts three
 // instructions around its 2^y (a test and two scalings) that keep results below 2^-126 from being
