@@ -38,7 +38,7 @@ struct FusedArgs {
   // states are asked for, or the entering states kept, and the tile fits; version 4 does not read it).
   bool split_weighted_x;
   // Where given (16-bit inputs' entering states kept): what rounding each entering state to 16 bits
-  // left, as each lane holds it (v3_fused.cu, store_state_remainders), for the backward's sums that
+  // left, as each lane holds it (v3_tiles.cuh, store_remainders), for the backward's sums that
   // take the passed state.
   void* entering_lo = nullptr;
 };
